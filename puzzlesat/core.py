@@ -1,0 +1,288 @@
+"""Core types shared by every puzzle: statuses, limits, results, errors and the registries.
+
+A *puzzle* is a module in :mod:`puzzlesat.puzzles` that exposes a :class:`Puzzle` named
+``PUZZLE``.  A *strategy* is a function ``solve(instance, limits, variant) -> Result`` that
+lives in ``models/``, ``encoders/`` or ``native/``; puzzles name their strategies by dotted
+path so that listing them never imports a solver library.
+"""
+
+from __future__ import annotations
+
+import enum
+import importlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+PUZZLE_NAMES = ("eternity", "masyu", "pegsol", "blacken", "rubik")
+
+
+class PuzzlesatError(Exception):
+    """Base class of every error a user can cause."""
+
+
+class ParseError(PuzzlesatError, ValueError):
+    """Input text that does not follow the format; the message names file and line."""
+
+
+class InvalidInstanceError(PuzzlesatError):
+    """An instance that parses but breaks the puzzle's rules (e.g. a colour out of range)."""
+
+
+class InvalidSolutionError(PuzzlesatError):
+    """A solution that the verifier rejects."""
+
+
+class BackendUnavailable(PuzzlesatError):
+    """A solver backend that is not installed or not known."""
+
+
+class Status(enum.Enum):
+    """How a strategy ended.  OPTIMAL and INFEASIBLE are claims backed by a proof."""
+
+    SOLVED = "SOLVED"
+    OPTIMAL = "OPTIMAL"
+    INFEASIBLE = "INFEASIBLE"
+    UNKNOWN = "UNKNOWN"
+    ERROR = "ERROR"
+
+    @property
+    def is_final(self) -> bool:
+        """True when the answer settles the question (a proof or, for decision puzzles, a model)."""
+        return self in (Status.SOLVED, Status.OPTIMAL, Status.INFEASIBLE)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a strategy may use and how it should run.
+
+    Attributes:
+        timeout: wall time in seconds, None for no limit.
+        seed: random seed for search order.
+        workers: threads or processes the strategy may use (CP-SAT ``num_workers``).
+        options: the puzzle's own solve flags (``Puzzle.solve_options``), e.g. ``unique``.
+    """
+
+    timeout: float | None = None
+    seed: int = 0
+    workers: int = 1
+    options: dict[str, Any] = field(default_factory=dict)
+
+    def remaining(self, start: float) -> float | None:
+        """Seconds left of the timeout, given the start time from :func:`time.perf_counter`."""
+        if self.timeout is None:
+            return None
+        return max(0.0, self.timeout - (time.perf_counter() - start))
+
+
+@dataclass
+class Result:
+    """One strategy's answer.
+
+    Attributes:
+        status: how the run ended.
+        solution: the puzzle's Solution object, or None.
+        objective: the value minimised, for optimisation puzzles.
+        wall_time: seconds spent in the strategy (excluding numba compilation where reported).
+        stats: method statistics, e.g. variables, clauses, conflicts, nodes, workers.
+        strategy: the strategy name that produced it.
+        message: a short human-readable note (errors, reasons for UNKNOWN).
+    """
+
+    status: Status
+    solution: Any = None
+    objective: int | None = None
+    wall_time: float = 0.0
+    stats: dict[str, Any] = field(default_factory=dict)
+    strategy: str = ""
+    message: str = ""
+
+    def to_json(self, puzzle: Puzzle, instance: Any) -> dict[str, Any]:
+        """A JSON-ready dict; the solution is given in the puzzle's text format."""
+        return {
+            "strategy": self.strategy,
+            "status": self.status.value,
+            "objective": self.objective,
+            "wall_time": round(self.wall_time, 6),
+            "stats": self.stats,
+            "message": self.message,
+            "solution": puzzle.format(instance, self.solution) if self.solution is not None else None,
+        }
+
+
+SolveFn = Callable[[Any, Limits, "str | None"], Result]
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A named way to solve one puzzle.
+
+    Attributes:
+        name: ``<method>`` as shown by ``puzzlesat list``; a variant follows a colon.
+        target: ``module:function`` of the solve function, imported only when run.
+        summary: one line for ``puzzlesat list``.
+        variants: accepted variants (e.g. pysat solver names); empty = no variant.
+        default_variant: used when the name has no ``:variant``.
+        encoder: ``module:function`` returning an Encoding, for DIMACS export.
+        model: ``module:function`` returning a CP-SAT model, for protobuf export.
+    """
+
+    name: str
+    target: str
+    summary: str
+    variants: tuple[str, ...] = ()
+    default_variant: str | None = None
+    encoder: str | None = None
+    model: str | None = None
+
+    def load(self) -> SolveFn:
+        """Import and return the solve function."""
+        return load_target(self.target)  # type: ignore[no-any-return]
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """Everything the CLI and the portfolio need to know about one puzzle.
+
+    Attributes:
+        name: the puzzle's CLI name.
+        parse: ``(text, source) -> Instance``; raises ParseError naming source and line.
+        format: ``(instance, solution or None) -> str`` in the seed's output format.
+        parse_solution: ``(instance, text, source) -> Solution`` for ``check``.
+        verify: ``(instance, solution) -> list of problems``; empty means accepted.
+        generate: ``(options dict, seed) -> Instance``.
+        write_instance: ``Instance -> str`` in the input format.
+        strategies: the named strategies, first is the default.
+        portfolio: the strategy names raced by ``solve --portfolio`` by default.
+        generator_options: ``(flag, type, help)`` for ``puzzlesat generate``.
+        solve_options: ``(flag, type, help, default)`` extra ``solve`` flags, handed to
+            strategies in ``Limits.options``; ``type`` bool makes a switch.
+        after_solve: ``(instance, result, options) -> None``, run after a verified answer
+            (e.g. draw the grid on stderr or into an SVG file); may be None.
+        optimisation: True when the puzzle minimises an objective.
+    """
+
+    name: str
+    parse: Callable[[str, str], Any]
+    format: Callable[[Any, Any], str]
+    parse_solution: Callable[[Any, str, str], Any]
+    verify: Callable[[Any, Any], list[str]]
+    generate: Callable[[dict[str, Any], int], Any]
+    write_instance: Callable[[Any], str]
+    strategies: tuple[Strategy, ...]
+    portfolio: tuple[str, ...] = ()
+    generator_options: tuple[tuple[str, type, str], ...] = ()
+    solve_options: tuple[tuple[str, type, str, Any], ...] = ()
+    after_solve: Callable[[Any, Result, dict[str, Any]], None] | None = None
+    optimisation: bool = False
+
+    def strategy(self, name: str) -> tuple[Strategy, str | None]:
+        """Look up ``method[:variant]``; raises BackendUnavailable for unknown names."""
+        method, _, variant = name.partition(":")
+        for strat in self.strategies:
+            if strat.name == method:
+                if variant and variant not in strat.variants:
+                    raise BackendUnavailable(
+                        f"unknown variant {variant!r} of {method!r}; "
+                        f"expected one of: {', '.join(strat.variants)}"
+                    )
+                if not variant and strat.variants and strat.default_variant is None:
+                    raise BackendUnavailable(f"strategy {method!r} needs a variant")
+                return strat, variant or strat.default_variant
+        names = ", ".join(s.name for s in self.strategies)
+        raise BackendUnavailable(f"unknown strategy {name!r} for {self.name}; expected one of: {names}")
+
+
+def load_target(target: str) -> Any:
+    """Import ``package.module:attribute`` and return the attribute."""
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def get_puzzle(name: str) -> Puzzle:
+    """Return the Puzzle registered under ``name``; raises BackendUnavailable if unknown."""
+    if name not in PUZZLE_NAMES:
+        raise BackendUnavailable(f"unknown puzzle {name!r}; expected one of: {', '.join(PUZZLE_NAMES)}")
+    try:
+        module = importlib.import_module(f"puzzlesat.puzzles.{name}")
+    except ModuleNotFoundError as exc:
+        raise BackendUnavailable(f"puzzle {name!r} is not built yet") from exc
+    return module.PUZZLE  # type: ignore[no-any-return]
+
+
+def available_puzzles() -> list[Puzzle]:
+    """Every puzzle whose module exists."""
+    found = []
+    for name in PUZZLE_NAMES:
+        try:
+            found.append(get_puzzle(name))
+        except BackendUnavailable:
+            continue
+    return found
+
+
+def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits) -> Result:
+    """Run one strategy and pass its answer through the puzzle's verifier.
+
+    A solution the verifier rejects is turned into an ERROR result naming the problems: it is
+    a bug in the strategy, never an answer.
+
+    Args:
+        puzzle: the puzzle.
+        instance: a parsed instance.
+        name: ``method[:variant]``.
+        limits: time, seed and workers.
+
+    Returns:
+        The verified Result, with ``strategy`` set to the full name.
+    """
+    strat, variant = puzzle.strategy(name)
+    solve = strat.load()
+    start = time.perf_counter()
+    result = solve(instance, limits, variant)
+    if not result.wall_time:
+        result.wall_time = time.perf_counter() - start
+    result.strategy = strat.name + (f":{variant}" if variant else "")
+    return check_result(puzzle, instance, result)
+
+
+def check_result(puzzle: Puzzle, instance: Any, result: Result) -> Result:
+    """Verify the solution a result carries; a rejected one becomes an ERROR result."""
+    if result.solution is None:
+        if result.status is Status.SOLVED or result.status is Status.OPTIMAL:
+            return Result(Status.ERROR, None, None, result.wall_time, result.stats, result.strategy,
+                          "strategy claimed a solution but returned none")
+        return result
+    problems = puzzle.verify(instance, result.solution)
+    if problems:
+        return Result(Status.ERROR, None, None, result.wall_time, result.stats, result.strategy,
+                      "verifier rejected the answer: " + "; ".join(problems[:3]))
+    return result
+
+
+def int_tokens(text: str, source: str) -> list[tuple[int, list[int]]]:
+    """Split text into lines of integers, keeping 1-based line numbers; blank lines dropped.
+
+    Raises:
+        ParseError: a token that is not an integer, naming ``source:line``.
+    """
+    rows: list[tuple[int, list[int]]] = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        parts = line.split()
+        if not parts:
+            continue
+        try:
+            rows.append((lineno, [int(p) for p in parts]))
+        except ValueError:
+            bad = next(p for p in parts if not _is_int(p))
+            raise ParseError(f"{source}:{lineno}: expected integers, got {bad!r}") from None
+    return rows
+
+
+def _is_int(token: str) -> bool:
+    try:
+        int(token)
+    except ValueError:
+        return False
+    return True

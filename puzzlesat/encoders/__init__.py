@@ -1,0 +1,1 @@
+"""CNF formulations: each encoder builds a pysat CNF over an IDPool and decodes a model back."""

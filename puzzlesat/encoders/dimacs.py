@@ -1,0 +1,131 @@
+"""DIMACS files for external SAT solvers, and reading their answers back.
+
+An export writes ``NAME.cnf`` (with the meaning of every named variable as a ``c var ID KEY``
+comment line) and ``NAME.cnf.json``, the sidecar: puzzle, strategy, encoder options, the
+instance text and the variable map.  ``decode`` reads a solver's competition output (``s``
+and ``v`` lines) with the sidecar and turns the true variables back into a puzzle solution.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from puzzlesat.core import ParseError
+
+Key = tuple[Hashable, ...]
+
+
+@dataclass
+class Encoding:
+    """A CNF formulation of one instance.
+
+    Attributes:
+        cnf: the pysat ``CNF`` (clauses over positive integer variables).
+        pool: the pysat ``IDPool`` that named the primary variables with tuple keys.
+        decode: maps the set of keys whose variables are true to a puzzle Solution.
+        stats: counts worth showing (variables, clauses, and encoding-specific ones).
+    """
+
+    cnf: Any
+    pool: Any
+    decode: Callable[[set[Key]], Any]
+    stats: dict[str, int] = field(default_factory=dict)
+
+    def named_vars(self) -> dict[int, Key]:
+        """Variable id -> key for every variable the encoder named (auxiliaries excluded)."""
+        return {vid: key for vid, key in self.pool.id2obj.items() if isinstance(key, tuple)}
+
+    def true_keys(self, model: Iterable[int]) -> set[Key]:
+        """Keys of the named variables that are true in a model (list of signed literals)."""
+        named = self.named_vars()
+        return {named[lit] for lit in model if lit > 0 and lit in named}
+
+
+def cnf_stats(cnf: Any) -> dict[str, int]:
+    """Variables and clauses of a CNF, for Result.stats."""
+    return {"variables": int(cnf.nv), "clauses": len(cnf.clauses)}
+
+
+def write(encoding: Encoding, path: Path, header: dict[str, Any], instance_text: str) -> Path:
+    """Write the DIMACS file and its JSON sidecar; returns the sidecar's path.
+
+    Args:
+        encoding: the CNF and its variable pool.
+        path: where the ``.cnf`` goes; the sidecar is ``path`` + ``.json``.
+        header: puzzle, strategy, options: recorded in ``c`` lines and in the sidecar.
+        instance_text: the instance in its input format, stored in the sidecar so that
+            ``decode`` needs nothing else.
+    """
+    digest = hashlib.sha256(instance_text.encode()).hexdigest()[:16]
+    named = encoding.named_vars()
+    comments = [f"c puzzlesat {k}={json.dumps(v)}" for k, v in header.items()]
+    comments.append(f"c puzzlesat instance_sha256={digest}")
+    comments.extend(f"c var {vid} {' '.join(map(str, key))}" for vid, key in sorted(named.items()))
+    encoding.cnf.to_file(str(path), comments=comments)
+    sidecar = Path(str(path) + ".json")
+    sidecar.write_text(json.dumps({
+        **header,
+        "instance_sha256": digest,
+        "instance": instance_text,
+        "variables": int(encoding.cnf.nv),
+        "clauses": len(encoding.cnf.clauses),
+        "vars": {str(vid): list(key) for vid, key in sorted(named.items())},
+    }, indent=1))
+    return sidecar
+
+
+def read_sidecar(path: Path) -> dict[str, Any]:
+    """Load a sidecar written by :func:`write`.
+
+    Raises:
+        ParseError: not JSON, or a key missing.
+    """
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as exc:
+        raise ParseError(f"{path}: cannot read the sidecar: {exc}") from None
+    for key in ("puzzle", "strategy", "instance", "vars", "variables"):
+        if key not in data:
+            raise ParseError(f"{path}: sidecar has no {key!r} entry")
+    return data  # type: ignore[no-any-return]
+
+
+def sidecar_keys(data: dict[str, Any]) -> dict[int, Key]:
+    """The sidecar's variable map with keys back as tuples."""
+    return {int(vid): tuple(key) for vid, key in data["vars"].items()}
+
+
+def read_solver_output(text: str, source: str) -> tuple[bool | None, set[int]]:
+    """Read a SAT competition answer: the ``s`` line and the ``v`` lines.
+
+    Returns:
+        (True, true variables) for SATISFIABLE, (False, empty) for UNSATISFIABLE,
+        (None, empty) for UNKNOWN.
+
+    Raises:
+        ParseError: no ``s`` line, or a ``v`` token that is not an integer.
+    """
+    status: bool | None = None
+    seen_status = False
+    true_vars: set[int] = set()
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if line.startswith("s "):
+            word = line[2:].strip()
+            seen_status = True
+            status = {"SATISFIABLE": True, "UNSATISFIABLE": False}.get(word)
+        elif line.startswith("v "):
+            for token in line[2:].split():
+                try:
+                    lit = int(token)
+                except ValueError:
+                    raise ParseError(f"{source}:{lineno}: expected literals on a 'v' line, got {token!r}") from None
+                if lit > 0:
+                    true_vars.add(lit)
+    if not seen_status:
+        raise ParseError(f"{source}: no 's SATISFIABLE' / 's UNSATISFIABLE' line in the solver output")
+    return status, true_vars

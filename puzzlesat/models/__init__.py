@@ -1,0 +1,1 @@
+"""CP-SAT formulations (ortools.sat.python.cp_model)."""

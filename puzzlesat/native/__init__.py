@@ -1,0 +1,1 @@
+"""Problem-specific backtrackers compiled with numba."""

@@ -1,0 +1,1 @@
+"""Puzzle domains: parse and format the seed formats, verify, generate."""

@@ -1,0 +1,306 @@
+"""Edge matching (Eternity II): a board of square tiles whose touching edges share a colour.
+
+Conventions: cells are ``(row, col)`` with (0, 0) top-left, numbered ``row * cols + col``.
+A tile lists its edge colours clockwise from the top: N, E, S, W (sides 0..3).  Rotating a
+tile ``r`` clockwise quarter turns puts its listed colour ``(s - r) mod 4`` on side ``s``.
+Colour 0 (grey) lies on the board frame and nowhere else.
+
+Input (the seed's format): ``g c`` then g*g lines ``N E S W``; tile ids are the 0-based line
+order.  Rectangles use the header ``rows cols c``.  Output: one ``tile rotations`` line per
+cell, left to right, top to bottom, or ``SOLUTION NOT FOUND``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from puzzlesat.core import (
+    InvalidInstanceError,
+    ParseError,
+    Puzzle,
+    Strategy,
+    int_tokens,
+)
+
+NOT_FOUND = "SOLUTION NOT FOUND"
+GREY = 0
+N, E, S, W = range(4)
+SOLVERS = ("cadical195", "cadical153", "kissat404", "glucose4", "glucose3", "maplechrono",
+           "lingeling", "minisat22", "cadical300")
+
+Tile = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A board of ``rows x cols`` cells and the tiles to place on it.
+
+    >>> Instance(2, 2, 2, ((0, 1, 1, 0), (0, 0, 1, 1), (1, 1, 0, 0), (1, 0, 0, 1))).square
+    True
+    """
+
+    rows: int
+    cols: int
+    colours: int
+    tiles: tuple[Tile, ...]
+
+    @property
+    def square(self) -> bool:
+        """True for a g x g board, written with the seed's two-number header."""
+        return self.rows == self.cols
+
+    @property
+    def cells(self) -> int:
+        """Number of cells (= number of tiles)."""
+        return self.rows * self.cols
+
+    def is_frame(self, cell: int) -> bool:
+        """True for a cell on the outer ring of the board."""
+        r, c = divmod(cell, self.cols)
+        return r in (0, self.rows - 1) or c in (0, self.cols - 1)
+
+    def frame_sides(self, cell: int) -> tuple[int, ...]:
+        """The sides of ``cell`` that face off the board (and must be grey)."""
+        r, c = divmod(cell, self.cols)
+        sides = []
+        if r == 0:
+            sides.append(N)
+        if c == self.cols - 1:
+            sides.append(E)
+        if r == self.rows - 1:
+            sides.append(S)
+        if c == 0:
+            sides.append(W)
+        return tuple(sides)
+
+    def grey_count(self, tile: int) -> int:
+        """Number of grey edges of a tile: 2 corner, 1 border, 0 inner."""
+        return sum(1 for colour in self.tiles[tile] if colour == GREY)
+
+    def colour_domains(self) -> tuple[frozenset[int], frozenset[int]]:
+        """(frame colours, inner colours): colours seen on frame-to-frame edges and elsewhere.
+
+        On a border or corner tile, the sides next to a grey side run along the frame; every
+        other non-grey side (all sides of a tile without grey) points into the board.
+        """
+        frame: set[int] = set()
+        inner: set[int] = set()
+        for tile in self.tiles:
+            for side, colour in enumerate(tile):
+                if colour == GREY:
+                    continue
+                along = tile[(side + 1) % 4] == GREY or tile[(side - 1) % 4] == GREY
+                (frame if along else inner).add(colour)
+        return frozenset(frame), frozenset(inner)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The placement of each cell, row-major: ``(tile id, clockwise quarter turns)``."""
+
+    placements: tuple[tuple[int, int], ...]
+
+
+def rotated(tile: Tile, turns: int) -> Tile:
+    """The tile's colours on sides N, E, S, W after ``turns`` clockwise quarter turns.
+
+    >>> rotated((1, 2, 3, 4), 1)
+    (4, 1, 2, 3)
+    """
+    t = turns % 4
+    return (tile[(0 - t) % 4], tile[(1 - t) % 4], tile[(2 - t) % 4], tile[(3 - t) % 4])
+
+
+def parse(text: str, source: str = "<input>") -> Instance:
+    """Read the seed format (``g c`` header) or the rectangle form (``rows cols c``).
+
+    Raises:
+        ParseError: malformed text, a wrong tile count or a colour out of range, naming the
+            source and line.
+    """
+    rows_of_ints = int_tokens(text, source)
+    if not rows_of_ints:
+        raise ParseError(f"{source}:1: empty input, expected a header 'g c' or 'rows cols c'")
+    lineno, header = rows_of_ints[0]
+    if len(header) == 2:
+        rows, cols, colours = header[0], header[0], header[1]
+    elif len(header) == 3:
+        rows, cols, colours = header
+    else:
+        raise ParseError(f"{source}:{lineno}: expected header 'g c' or 'rows cols c', got {len(header)} numbers")
+    if rows < 2 or cols < 2:
+        raise ParseError(f"{source}:{lineno}: board must be at least 2x2, got {rows}x{cols}")
+    if colours < 2:
+        raise ParseError(f"{source}:{lineno}: need at least 2 colours (grey and one more), got {colours}")
+    body = rows_of_ints[1:]
+    if len(body) != rows * cols:
+        where = body[-1][0] if body else lineno
+        raise ParseError(f"{source}:{where}: expected {rows * cols} tile lines for a {rows}x{cols} board, "
+                         f"got {len(body)}")
+    tiles = []
+    for lineno, values in body:
+        if len(values) != 4:
+            raise ParseError(f"{source}:{lineno}: expected 4 colours 'N E S W', got {len(values)} numbers")
+        for value in values:
+            if not 0 <= value < colours:
+                raise ParseError(f"{source}:{lineno}: colour {value} out of range 0..{colours - 1}")
+        tiles.append((values[0], values[1], values[2], values[3]))
+    return Instance(rows, cols, colours, tuple(tiles))
+
+
+def write_instance(instance: Instance) -> str:
+    """The instance in the input format (seed header for square boards)."""
+    header = (f"{instance.rows} {instance.colours}" if instance.square
+              else f"{instance.rows} {instance.cols} {instance.colours}")
+    return "\n".join([header, *(" ".join(map(str, t)) for t in instance.tiles)]) + "\n"
+
+
+def format_solution(instance: Instance, solution: Solution | None) -> str:
+    """The seed's output: ``tile rotations`` per cell, or ``SOLUTION NOT FOUND``."""
+    if solution is None:
+        return NOT_FOUND + "\n"
+    return "".join(f"{tile} {rot}\n" for tile, rot in solution.placements)
+
+
+def parse_solution(instance: Instance, text: str, source: str = "<solution>") -> Solution | None:
+    """Read an answer in the seed's output format; None for ``SOLUTION NOT FOUND``.
+
+    Raises:
+        ParseError: malformed lines or the wrong number of cells.
+    """
+    if text.strip() == NOT_FOUND:
+        return None
+    placements = []
+    for lineno, values in int_tokens(text, source):
+        if len(values) != 2:
+            raise ParseError(f"{source}:{lineno}: expected 'tile rotations', got {len(values)} numbers")
+        placements.append((values[0], values[1]))
+    if len(placements) != instance.cells:
+        raise ParseError(f"{source}: expected {instance.cells} lines, got {len(placements)}")
+    return Solution(tuple(placements))
+
+
+def verify(instance: Instance, solution: Solution) -> list[str]:
+    """Every rule the placement breaks; an empty list means the board is solved."""
+    problems: list[str] = []
+    n = instance.cells
+    if len(solution.placements) != n:
+        return [f"expected {n} placements, got {len(solution.placements)}"]
+    seen: dict[int, int] = {}
+    for cell, (tile, rot) in enumerate(solution.placements):
+        if not 0 <= tile < n:
+            problems.append(f"cell {divmod(cell, instance.cols)}: tile {tile} does not exist")
+        elif tile in seen:
+            problems.append(f"tile {tile} used twice (cells {divmod(seen[tile], instance.cols)} "
+                            f"and {divmod(cell, instance.cols)})")
+        else:
+            seen[tile] = cell
+        if not 0 <= rot < 4:
+            problems.append(f"cell {divmod(cell, instance.cols)}: rotation {rot} not in 0..3")
+    if problems:
+        return problems
+    board = [rotated(instance.tiles[t], r) for t, r in solution.placements]
+    for cell, sides in enumerate(board):
+        row, col = divmod(cell, instance.cols)
+        frame = instance.frame_sides(cell)
+        for side in range(4):
+            if side in frame and sides[side] != GREY:
+                problems.append(f"cell {(row, col)}: side {'NESW'[side]} faces the frame but is colour {sides[side]}")
+            if side not in frame and sides[side] == GREY:
+                problems.append(f"cell {(row, col)}: grey edge inside the board on side {'NESW'[side]}")
+        if col + 1 < instance.cols and sides[E] != board[cell + 1][W]:
+            problems.append(f"cells {(row, col)} and {(row, col + 1)}: colours {sides[E]} and "
+                            f"{board[cell + 1][W]} meet")
+        if row + 1 < instance.rows and sides[S] != board[cell + instance.cols][N]:
+            problems.append(f"cells {(row, col)} and {(row + 1, col)}: colours {sides[S]} and "
+                            f"{board[cell + instance.cols][N]} meet")
+    return problems
+
+
+def generate(options: dict[str, Any], seed: int) -> Instance:
+    """A puzzle with a planted solution, its tiles shuffled and rotated.
+
+    Args:
+        options: ``size`` (or ``rows`` and ``cols``), ``frame_colours`` (colours on edges
+            between two frame cells) and ``inner_colours`` (all other inside edges).
+        seed: the random seed; the same seed gives the same puzzle.
+
+    Returns:
+        An instance with ``1 + frame_colours + inner_colours`` colours.
+    """
+    size = options.get("size") or 4
+    rows = options.get("rows") or size
+    cols = options.get("cols") or size
+    frame_colours = options.get("frame_colours") or 1
+    inner_colours = options.get("inner_colours") or 1
+    if rows < 2 or cols < 2:
+        raise InvalidInstanceError(f"board must be at least 2x2, got {rows}x{cols}")
+    if frame_colours < 1 or inner_colours < 1:
+        raise InvalidInstanceError("need at least one frame colour and one inner colour")
+    rng = random.Random(seed)
+
+    def edge_colour(frame_edge: bool) -> int:
+        if frame_edge:
+            return rng.randint(1, frame_colours)
+        return frame_colours + rng.randint(1, inner_colours)
+
+    # horizontal[r][c]: colour between (r, c) and (r, c+1); vertical[r][c]: (r, c) and (r+1, c)
+    horizontal = [[edge_colour(r in (0, rows - 1)) for c in range(cols - 1)] for r in range(rows)]
+    vertical = [[edge_colour(c in (0, cols - 1)) for c in range(cols)] for r in range(rows - 1)]
+    solved = []
+    for r in range(rows):
+        for c in range(cols):
+            north = vertical[r - 1][c] if r > 0 else GREY
+            east = horizontal[r][c] if c < cols - 1 else GREY
+            south = vertical[r][c] if r < rows - 1 else GREY
+            west = horizontal[r][c - 1] if c > 0 else GREY
+            solved.append(rotated((north, east, south, west), rng.randrange(4)))
+    rng.shuffle(solved)
+    return Instance(rows, cols, 1 + frame_colours + inner_colours, tuple(solved))
+
+
+def make_unsolvable(instance: Instance) -> Instance:
+    """Recolour one inner edge of one inner tile so that colour counts turn odd.
+
+    Every inside colour must occur an even number of times (edges pair up), so changing a
+    single edge to another inner colour leaves no solution.  Used by tests.
+    """
+    tiles = list(instance.tiles)
+    index = next(i for i, t in enumerate(tiles) if GREY not in t)
+    north = tiles[index][N]
+    _, inner = instance.colour_domains()
+    others = sorted(inner - {north}) or [north % (instance.colours - 1) + 1]
+    tiles[index] = (others[0], *tiles[index][1:])  # type: ignore[assignment]
+    return Instance(instance.rows, instance.cols, instance.colours, tuple(tiles))
+
+
+PUZZLE = Puzzle(
+    name="eternity",
+    parse=parse,
+    format=format_solution,
+    parse_solution=parse_solution,
+    verify=verify,
+    generate=generate,
+    write_instance=write_instance,
+    strategies=(
+        Strategy("native-rowscan", "puzzlesat.native.eternity:solve",
+                 "numba row-scan backtracker, (west, north) lookup of pre-rotated tiles, seeded restarts"),
+        Strategy("cpsat-table", "puzzlesat.models.eternity:solve",
+                 "CP-SAT: a table constraint per cell over (tile, N, E, S, W), AllDifferent tiles",
+                 model="puzzlesat.models.eternity:build_model"),
+        Strategy("cnf-heule", "puzzlesat.encoders.eternity:solve",
+                 "Heule 2008 CNF: compatible tile-to-cell vars, one-hot edge colours; any pysat solver",
+                 variants=SOLVERS, default_variant="cadical195",
+                 encoder="puzzlesat.encoders.eternity:encode"),
+    ),
+    portfolio=("native-rowscan", "native-rowscan", "cpsat-table", "cnf-heule:cadical195"),
+    generator_options=(
+        ("size", int, "board size g (g x g)"),
+        ("rows", int, "rows, for a rectangle (overrides --size)"),
+        ("cols", int, "columns, for a rectangle (overrides --size)"),
+        ("frame-colours", int, "colours on edges along the frame"),
+        ("inner-colours", int, "colours on the other inside edges"),
+    ),
+)
