@@ -79,7 +79,12 @@ def cmd_solve(args: argparse.Namespace) -> int:
     instance = load_instance(puzzle, args.file)
     name = args.strategy or puzzle.strategies[0].name
     limits = limits_from(args)
-    result = core.run_strategy(puzzle, instance, name, limits)
+    if args.portfolio is not None:
+        from puzzlesat.portfolio import race
+
+        result = race.solve_portfolio(puzzle, instance, args.portfolio, limits, args.jobs, args.memory_limit)
+    else:
+        result = core.run_strategy(puzzle, instance, name, limits)
     if puzzle.after_solve is not None and result.solution is not None:
         puzzle.after_solve(instance, result, limits.options)
     return report(puzzle, instance, result, args)
@@ -189,6 +194,28 @@ def add_limit_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers for one strategy")
 
 
+def add_portfolio_flags(parser: argparse.ArgumentParser) -> None:
+    """``solve --portfolio [S1,S2,...] --jobs N --memory-limit MB``."""
+    parser.add_argument("--portfolio", nargs="?", const="", default=None, metavar="S1,S2,...",
+                        help="race strategies in separate processes (default set: the puzzle's; "
+                             "repeat a name to race seeds)")
+    parser.add_argument("--jobs", "-j", type=int, default=None, help="cores to share (default: all)")
+    parser.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory cap per child process")
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    """Run every strategy on every instance in separate processes; print a table."""
+    from puzzlesat.portfolio import compare
+
+    puzzle = core.get_puzzle(args.puzzle)
+    instances = [(path, load_instance(puzzle, path)) for path in args.files]
+    text = compare.run_compare(puzzle, instances, args.strategies, timeout=args.timeout, seed=args.seed,
+                               jobs=args.jobs, workers=args.workers, memory_mb=args.memory_limit,
+                               fmt=args.format, results=args.results, plot=args.plot)
+    write_output(text, args.output)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(prog="puzzlesat", description=__doc__,
@@ -208,12 +235,28 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--json", action="store_true", help="print a JSON result instead of the seed format")
         s.add_argument("--output", "-o", help="write the answer here instead of stdout")
         add_limit_flags(s)
+        add_portfolio_flags(s)
         for flag, kind, help_text, default in puzzle.solve_options:
             if kind is bool:
                 s.add_argument(f"--{flag}", action="store_true", help=help_text)
             else:
                 s.add_argument(f"--{flag}", type=kind, default=default, help=help_text)
         s.set_defaults(func=cmd_solve, puzzle_solve_options=puzzle.solve_options)
+
+    p = sub.add_parser("compare", help="run strategies side by side on instances; print a table")
+    p.add_argument("puzzle")
+    p.add_argument("files", nargs="+", help="instance files")
+    p.add_argument("--strategies", help="comma list of method[:variant] (default: every strategy)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per run (default 60)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--workers", type=int, default=1, help="CP-SAT workers per run")
+    p.add_argument("--jobs", "-j", type=int, default=1, help="runs at once")
+    p.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory cap per run")
+    p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
+    p.add_argument("--results", metavar="FILE", help="append runs to this JSON-lines file; reuse those done")
+    p.add_argument("--plot", metavar="FILE.png", help="draw a cactus plot (needs matplotlib)")
+    p.add_argument("--output", "-o", help="write the table here instead of stdout")
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("check", help="verify a solution")
     p.add_argument("puzzle")

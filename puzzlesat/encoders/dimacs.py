@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from puzzlesat.core import ParseError
 
-Key = tuple[Hashable, ...]
+Key = tuple[Any, ...]
 
 
 @dataclass

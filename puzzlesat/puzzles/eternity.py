@@ -6,8 +6,9 @@ tile ``r`` clockwise quarter turns puts its listed colour ``(s - r) mod 4`` on s
 Colour 0 (grey) lies on the board frame and nowhere else.
 
 Input (the seed's format): ``g c`` then g*g lines ``N E S W``; tile ids are the 0-based line
-order.  Rectangles use the header ``rows cols c``.  Output: one ``tile rotations`` line per
-cell, left to right, top to bottom, or ``SOLUTION NOT FOUND``.
+order; c counts the colours with grey (the seed) or without it (Heule's benchmark files).
+Rectangles use the header ``rows cols c``.  Output: one ``tile rotations`` line per cell,
+left to right, top to bottom, or ``SOLUTION NOT FOUND``.
 """
 
 from __future__ import annotations
@@ -139,14 +140,18 @@ def parse(text: str, source: str = "<input>") -> Instance:
         where = body[-1][0] if body else lineno
         raise ParseError(f"{source}:{where}: expected {rows * cols} tile lines for a {rows}x{cols} board, "
                          f"got {len(body)}")
+    # The seed counts grey in c (colours 0..c-1); Heule's benchmark files count only the
+    # others (colours 0..c).  Both are read; anything above c is an error.
     tiles = []
     for lineno, values in body:
         if len(values) != 4:
             raise ParseError(f"{source}:{lineno}: expected 4 colours 'N E S W', got {len(values)} numbers")
         for value in values:
-            if not 0 <= value < colours:
-                raise ParseError(f"{source}:{lineno}: colour {value} out of range 0..{colours - 1}")
+            if not 0 <= value <= colours:
+                raise ParseError(f"{source}:{lineno}: colour {value} out of range 0..{colours}")
         tiles.append((values[0], values[1], values[2], values[3]))
+    if any(colours in tile for tile in tiles):
+        colours += 1
     return Instance(rows, cols, colours, tuple(tiles))
 
 

@@ -1,0 +1,59 @@
+"""Shared pieces of the benchmark scripts: run a strategy in a child process, print tables."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def run_strategy(puzzle: str, path: Path, strategy: str, timeout: float, seed: int = 0,
+                 workers: int = 1) -> tuple[str, float]:
+    """Solve in a fresh ``puzzlesat solve --json`` process, killed after ``timeout`` (+ start-up slack).
+
+    Returns:
+        (status, seconds): the strategy's own wall time (imports and numba compilation excluded),
+        or ``("TIMEOUT", timeout)`` when it ran past the limit.
+    """
+    cmd = [sys.executable, "-m", "puzzlesat.cli", "solve", puzzle, str(path), "-s", strategy, "--json",
+           "--timeout", str(timeout), "--seed", str(seed), "--workers", str(workers)]
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 15)
+    except subprocess.TimeoutExpired:
+        return "TIMEOUT", timeout
+    if not proc.stdout.strip():
+        return "ERROR", timeout
+    data = json.loads(proc.stdout)
+    if data["status"] == "UNKNOWN":
+        return "TIMEOUT", timeout
+    return data["status"], float(data["wall_time"])
+
+
+def run_command(cmd: list[str], stdin_path: Path, timeout: float) -> tuple[str, float]:
+    """Time an external program reading an instance on stdin; ``("TIMEOUT", timeout)`` past the limit."""
+    start = time.perf_counter()
+    try:
+        with stdin_path.open() as stdin:
+            subprocess.run(cmd, stdin=stdin, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return "TIMEOUT", timeout
+    return "SOLVED", time.perf_counter() - start
+
+
+def summary(times: list[float], statuses: list[str]) -> str:
+    """``median / worst (solved/total)`` for one table cell; timeouts count at the limit."""
+    solved = sum(s in ("SOLVED", "OPTIMAL", "INFEASIBLE") for s in statuses)
+    return f"{statistics.median(times):8.3f} / {max(times):8.3f} ({solved}/{len(times)})"
+
+
+def print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
+    """A markdown table on stdout."""
+    print(f"\n### {title}\n")
+    print("| " + " | ".join(header) + " |")
+    print("|" + "|".join("---" for _ in header) + "|")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    sys.stdout.flush()

@@ -1,0 +1,173 @@
+"""The Heule 2008 style CNF for edge matching.
+
+M. Heule, "Solving edge-matching problems with satisfiability solvers", SAT 2008 workshop
+(SAT-based approaches to edge matching).
+
+Variables:
+    ``("x", t, c, r)``: tile ``t`` lies on cell ``c`` turned ``r`` quarter turns.  Created only
+        where the turned tile fits the cell's frame: grey exactly on the sides facing off the
+        board (so corner tiles meet corner cells, border tiles border cells, each with the one
+        rotation that puts grey outside).
+    ``("h", r, c, k)`` / ``("v", r, c, k)``: the edge right of / below cell (r, c) has colour
+        ``k``; one-hot, over the frame colours for edges between two frame cells and over the
+        inner colours for the other inside edges.
+
+Constraints:
+    cell: each cell holds at least one placement (and at most one, as an option ``amo``);
+    tile: each tile is placed at least once (at most once with ``amo``);
+    edge: each inside edge has exactly one colour of its domain;
+    match: a placement implies the colour of each of its inside edges;
+    support (option ``support``, on): an edge colour implies one of the placements on each
+        side that shows that colour;
+    forbidden (option ``forbidden``, off): a placement excludes the other colours of its edges,
+        directly rather than through the one-hot;
+    symmetry (option ``symmetry``, on): on square boards the first corner tile sits top-left
+        (every solution has a rotation of the board that does this).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from typing import Any
+
+from puzzlesat.core import Limits, Result, Status
+from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
+from puzzlesat.encoders.sat import open_solver, solve_limited, solver_stats
+from puzzlesat.puzzles.eternity import GREY, E, Instance, N, S, Solution, W, rotated
+
+DEFAULTS = {"amo": 1, "support": 1, "forbidden": 0, "symmetry": 1}
+
+
+def side_edges(instance: Instance, cell: int) -> dict[int, tuple[str, int, int]]:
+    """The inside edges around a cell, keyed by side: ``("h"|"v", row, col)`` of the edge."""
+    r, c = divmod(cell, instance.cols)
+    edges = {}
+    if r > 0:
+        edges[N] = ("v", r - 1, c)
+    if c < instance.cols - 1:
+        edges[E] = ("h", r, c)
+    if r < instance.rows - 1:
+        edges[S] = ("v", r, c)
+    if c > 0:
+        edges[W] = ("h", r, c - 1)
+    return edges
+
+
+def edge_domain(instance: Instance, edge: tuple[str, int, int], frame: frozenset[int],
+                inner: frozenset[int]) -> list[int]:
+    """Colours an inside edge may take: frame colours between two frame cells, inner ones elsewhere."""
+    kind, r, c = edge
+    along_frame = r in (0, instance.rows - 1) if kind == "h" else c in (0, instance.cols - 1)
+    return sorted(frame if along_frame else inner)
+
+
+def placements(instance: Instance) -> dict[int, list[tuple[int, int]]]:
+    """Cell -> the (tile, rotation) pairs whose grey sides are exactly the cell's frame sides.
+
+    Rotations that give a tile the same look on a cell are kept once.
+    """
+    by_cell: dict[int, list[tuple[int, int]]] = {}
+    for cell in range(instance.cells):
+        frame = set(instance.frame_sides(cell))
+        options = []
+        for tile, colours in enumerate(instance.tiles):
+            looks = set()
+            for rot in range(4):
+                sides = rotated(colours, rot)
+                if {s for s in range(4) if sides[s] == GREY} == frame and sides not in looks:
+                    looks.add(sides)
+                    options.append((tile, rot))
+        by_cell[cell] = options
+    return by_cell
+
+
+def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encoding:
+    """Build the CNF (see the module docstring); ``options`` override :data:`DEFAULTS`."""
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import CNF, IDPool
+
+    opts = {**DEFAULTS, **(options or {})}
+    pool = IDPool()
+    cnf = CNF()
+    frame_colours, inner_colours = instance.colour_domains()
+    by_cell = placements(instance)
+    if opts["symmetry"] and instance.square:
+        corners = [t for t in range(instance.cells) if instance.grey_count(t) == 2]
+        if corners:
+            by_cell[0] = [(t, r) for t, r in by_cell[0] if t == corners[0]]
+
+    def colour(edge: tuple[str, int, int], k: int) -> int:
+        return pool.id((edge[0], edge[1], edge[2], k))
+
+    # cell: exactly one placement
+    by_tile: dict[int, list[int]] = defaultdict(list)
+    for cell, options_here in by_cell.items():
+        lits = [pool.id(("x", t, cell, r)) for t, r in options_here]
+        for (t, _), lit in zip(options_here, lits, strict=True):
+            by_tile[t].append(lit)
+        cnf.append(lits)
+        if opts["amo"]:
+            cnf.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.seqcounter).clauses)
+
+    # tile: placed at least once (exactly once with amo)
+    for t in range(instance.cells):
+        lits = by_tile.get(t, [])
+        cnf.append(lits)
+        if opts["amo"] and len(lits) > 1:
+            cnf.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.seqcounter).clauses)
+
+    # edge: exactly one colour of its domain
+    edges = {e for cell in range(instance.cells) for e in side_edges(instance, cell).values()}
+    domains = {e: edge_domain(instance, e, frame_colours, inner_colours) for e in sorted(edges)}
+    for edge, domain in domains.items():
+        lits = [colour(edge, k) for k in domain]
+        cnf.append(lits)
+        cnf.extend(CardEnc.atmost(lits, 1, vpool=pool, encoding=EncType.pairwise).clauses)
+
+    # match: a placement fixes its edges' colours (and support: a colour needs a placement)
+    shows: dict[tuple[tuple[str, int, int], int, int], list[int]] = defaultdict(list)
+    for cell, options_here in by_cell.items():
+        around = side_edges(instance, cell)
+        for t, rot in options_here:
+            x = pool.id(("x", t, cell, rot))
+            sides = rotated(instance.tiles[t], rot)
+            for side, edge in around.items():
+                k = sides[side]
+                if k not in domains[edge]:
+                    cnf.append([-x])
+                    break
+                cnf.append([-x, colour(edge, k)])
+                shows[edge, cell, k].append(x)
+                if opts["forbidden"]:
+                    cnf.extend([-x, -colour(edge, other)] for other in domains[edge] if other != k)
+    if opts["support"]:
+        for cell in range(instance.cells):
+            for edge in side_edges(instance, cell).values():
+                for k in domains[edge]:
+                    cnf.append([-colour(edge, k), *shows.get((edge, cell, k), [])])
+
+    def decode(true_keys: set[Key]) -> Solution:
+        board = {key[2]: (int(key[1]), int(key[3])) for key in true_keys if key[0] == "x"}
+        return Solution(tuple(board.get(cell, (-1, 0)) for cell in range(instance.cells)))
+
+    stats = cnf_stats(cnf)
+    stats["placement_vars"] = sum(len(v) for v in by_cell.values())
+    return Encoding(cnf, pool, decode, stats)
+
+
+def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
+    """Encode, solve with the pysat solver named by ``variant`` and decode."""
+    start = time.perf_counter()
+    encoding = encode(instance)
+    stats: dict[str, Any] = dict(encoding.stats)
+    with open_solver(variant or "cadical195", encoding.cnf.clauses) as solver:
+        outcome = solve_limited(solver, limits.remaining(start))
+        stats.update(solver_stats(solver))
+        model = solver.get_model() if outcome else None
+    elapsed = time.perf_counter() - start
+    if outcome is None:
+        return Result(Status.UNKNOWN, wall_time=elapsed, stats=stats, message="time limit")
+    if not outcome:
+        return Result(Status.INFEASIBLE, wall_time=elapsed, stats=stats)
+    return Result(Status.SOLVED, encoding.decode(encoding.true_keys(model or [])), wall_time=elapsed, stats=stats)

@@ -1,0 +1,76 @@
+"""Running a pysat solver under a time limit and collecting its statistics."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from puzzlesat.core import BackendUnavailable
+
+
+@contextmanager
+def open_solver(name: str, clauses: Sequence[Sequence[int]] = ()) -> Iterator[Any]:
+    """A pysat solver by name (``cadical195``, ``kissat404``, ...), deleted on exit.
+
+    Raises:
+        BackendUnavailable: pysat does not know the name.
+    """
+    from pysat.solvers import Solver, SolverNames
+
+    if not any(name in names for names in vars(SolverNames).values() if isinstance(names, tuple)):
+        raise BackendUnavailable(f"pysat has no solver named {name!r}")
+    solver = Solver(name=name, bootstrap_with=clauses)
+    try:
+        yield solver
+    finally:
+        solver.delete()
+
+
+def solve_limited(solver: Any, timeout: float | None, assumptions: Sequence[int] = ()) -> bool | None:
+    """``solver.solve`` that gives up after ``timeout`` seconds (None: no limit).
+
+    pysat's CaDiCaL keeps the GIL while it solves, so a timer cannot interrupt it: it runs
+    in slices of a conflict budget (learnt clauses survive between slices), the slice grown
+    to about a tenth of a second.  Kissat takes neither interrupts nor budgets: it runs to
+    the end, and only a process limit (the portfolio's) stops it.
+
+    Returns:
+        True (SAT), False (UNSAT) or None (stopped before an answer).
+    """
+    assumptions = list(assumptions)
+    if timeout is None or "kissat" in type(solver.solver).__name__.lower():
+        return bool(solver.solve(assumptions=assumptions))
+    deadline = time.perf_counter() + timeout
+    if "cadical" in type(solver.solver).__name__.lower():
+        budget = 1000
+        while True:
+            started = time.perf_counter()
+            solver.conf_budget(budget)
+            outcome = solver.solve_limited(assumptions=assumptions)
+            if outcome is not None:
+                return bool(outcome)
+            now = time.perf_counter()
+            if now >= deadline:
+                return None
+            if now - started < 0.05:
+                budget *= 2
+    timer = threading.Timer(timeout, solver.interrupt)
+    timer.start()
+    try:
+        outcome = solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+    finally:
+        timer.cancel()
+    solver.clear_interrupt()
+    return None if outcome is None else bool(outcome)
+
+
+def solver_stats(solver: Any) -> dict[str, int]:
+    """Conflicts, decisions and propagations the solver has accumulated (where it reports them)."""
+    try:
+        stats = solver.accum_stats() or {}
+    except NotImplementedError:  # Kissat in pysat keeps its statistics to itself
+        return {}
+    return {key: int(stats[key]) for key in ("conflicts", "decisions", "propagations") if key in stats}

@@ -1,0 +1,111 @@
+"""CP-SAT formulation of edge matching: a table constraint per cell.
+
+Variables:
+    ``tile[c]``: the tile on cell ``c``.
+    ``h[r, c]``: colour of the edge right of cell (r, c); ``v[r, c]``: the edge below it.
+        Edges on the board's rim are the constant 0 (grey), so cells need no bounds checks.
+
+Constraints:
+    cell: (tile[c], N, E, S, W) is one of the turned tiles whose grey sides are exactly the
+        cell's rim sides (a table constraint; it also restricts frame cells to frame tiles);
+    tiles: AllDifferent(tile);
+    symmetry (option ``symmetry``, on): on square boards the first corner tile lies top-left.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from puzzlesat.core import Limits, Result, Status
+from puzzlesat.encoders.eternity import placements
+from puzzlesat.puzzles.eternity import Instance, Solution, rotated
+
+DEFAULTS = {"symmetry": 1}
+
+
+class BoardVars:
+    """The model's variables, addressed by cell and side."""
+
+    def __init__(self, model: Any, instance: Instance) -> None:
+        self.instance = instance
+        n = instance.cells
+        self.tile = [model.new_int_var(0, n - 1, f"tile[{divmod(c, instance.cols)}]") for c in range(n)]
+        top = instance.colours - 1
+        self.h = {(r, c): model.new_int_var(1, top, f"h[{r},{c}]")
+                  for r in range(instance.rows) for c in range(instance.cols - 1)}
+        self.v = {(r, c): model.new_int_var(1, top, f"v[{r},{c}]")
+                  for r in range(instance.rows - 1) for c in range(instance.cols)}
+        self.grey = model.new_constant(0)
+
+    def side(self, cell: int, side: int) -> Any:
+        """The colour variable on side N/E/S/W of a cell; the grey constant off the board."""
+        r, c = divmod(cell, self.instance.cols)
+        if side == 0:
+            return self.v.get((r - 1, c), self.grey)
+        if side == 1:
+            return self.h.get((r, c), self.grey)
+        if side == 2:
+            return self.v.get((r, c), self.grey)
+        return self.h.get((r, c - 1), self.grey)
+
+
+def build_model(instance: Instance, options: dict[str, Any] | None = None) -> tuple[Any, BoardVars]:
+    """The CP-SAT model and its variables (see the module docstring)."""
+    from ortools.sat.python import cp_model
+
+    opts = {**DEFAULTS, **(options or {})}
+    model = cp_model.CpModel()
+    board = BoardVars(model, instance)
+    by_cell = placements(instance)
+
+    # cell: the tile and its four edge colours form one of the fitting turned tiles
+    for cell, options_here in by_cell.items():
+        rows = [(t, *rotated(instance.tiles[t], r)) for t, r in options_here]
+        model.add_allowed_assignments([board.tile[cell], *(board.side(cell, s) for s in range(4))], rows)
+
+    # tiles: each tile is used once
+    model.add_all_different(board.tile)
+
+    # symmetry: turn the board so that the first corner tile is top-left
+    if opts["symmetry"] and instance.square:
+        corners = [t for t in range(instance.cells) if instance.grey_count(t) == 2]
+        if corners:
+            model.add(board.tile[0] == corners[0])
+    return model, board
+
+
+def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
+    """Build the model and solve it with ``limits.workers`` CP-SAT workers."""
+    from ortools.sat.python import cp_model
+
+    start = time.perf_counter()
+    model, board = build_model(instance)
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = max(1, limits.workers)
+    solver.parameters.random_seed = limits.seed
+    remaining = limits.remaining(start)
+    if remaining is not None:
+        solver.parameters.max_time_in_seconds = remaining
+    status = solver.solve(model)
+    stats = {
+        "variables": len(model.proto.variables),
+        "constraints": len(model.proto.constraints),
+        "conflicts": solver.num_conflicts,
+        "branches": solver.num_branches,
+        "workers": solver.parameters.num_workers,
+    }
+    elapsed = time.perf_counter() - start
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        placed = []
+        for cell in range(instance.cells):
+            tile = solver.value(board.tile[cell])
+            sides = tuple(solver.value(board.side(cell, s)) for s in range(4))
+            rot = next(r for r in range(4) if rotated(instance.tiles[tile], r) == sides)
+            placed.append((tile, rot))
+        return Result(Status.SOLVED, Solution(tuple(placed)), wall_time=elapsed, stats=stats)
+    if status == cp_model.INFEASIBLE:
+        return Result(Status.INFEASIBLE, wall_time=elapsed, stats=stats)
+    if status == cp_model.UNKNOWN:
+        return Result(Status.UNKNOWN, wall_time=elapsed, stats=stats, message="time limit")
+    return Result(Status.ERROR, wall_time=elapsed, stats=stats, message=solver.status_name(status))
