@@ -14,12 +14,15 @@ def run_strategy(puzzle: str, path: Path, strategy: str, timeout: float, seed: i
                  workers: int = 1) -> tuple[str, float]:
     """Solve in a fresh ``puzzlesat solve --json`` process, killed after ``timeout`` (+ start-up slack).
 
+    The limit is enforced from outside only, so that no strategy pays for its own watchdog
+    (Kissat's is a child process).
+
     Returns:
         (status, seconds): the strategy's own wall time (imports and numba compilation excluded),
         or ``("TIMEOUT", timeout)`` when it ran past the limit.
     """
     cmd = [sys.executable, "-m", "puzzlesat.cli", "solve", puzzle, str(path), "-s", strategy, "--json",
-           "--timeout", str(timeout), "--seed", str(seed), "--workers", str(workers)]
+           "--seed", str(seed), "--workers", str(workers)]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 15)
     except subprocess.TimeoutExpired:
@@ -27,7 +30,7 @@ def run_strategy(puzzle: str, path: Path, strategy: str, timeout: float, seed: i
     if not proc.stdout.strip():
         return "ERROR", timeout
     data = json.loads(proc.stdout)
-    if data["status"] == "UNKNOWN":
+    if data["status"] == "UNKNOWN" or float(data["wall_time"]) > timeout:
         return "TIMEOUT", timeout
     return data["status"], float(data["wall_time"])
 

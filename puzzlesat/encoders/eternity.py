@@ -33,7 +33,7 @@ from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
-from puzzlesat.encoders.sat import open_solver, solve_limited, solver_stats
+from puzzlesat.encoders.sat import solve_once
 from puzzlesat.puzzles.eternity import GREY, E, Instance, N, S, Solution, W, rotated
 
 DEFAULTS = {"amo": 1, "support": 1, "forbidden": 0, "symmetry": 1}
@@ -161,13 +161,11 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     start = time.perf_counter()
     encoding = encode(instance)
     stats: dict[str, Any] = dict(encoding.stats)
-    with open_solver(variant or "cadical195", encoding.cnf.clauses) as solver:
-        outcome = solve_limited(solver, limits.remaining(start))
-        stats.update(solver_stats(solver))
-        model = solver.get_model() if outcome else None
+    outcome, model, solver_counts = solve_once(variant or "cadical195", encoding.cnf.clauses, limits.remaining(start))
+    stats.update(solver_counts)
     elapsed = time.perf_counter() - start
     if outcome is None:
         return Result(Status.UNKNOWN, wall_time=elapsed, stats=stats, message="time limit")
     if not outcome:
         return Result(Status.INFEASIBLE, wall_time=elapsed, stats=stats)
-    return Result(Status.SOLVED, encoding.decode(encoding.true_keys(model or [])), wall_time=elapsed, stats=stats)
+    return Result(Status.SOLVED, encoding.decode(encoding.true_keys(model)), wall_time=elapsed, stats=stats)

@@ -34,14 +34,14 @@ def solve_limited(solver: Any, timeout: float | None, assumptions: Sequence[int]
 
     pysat's CaDiCaL keeps the GIL while it solves, so a timer cannot interrupt it: it runs
     in slices of a conflict budget (learnt clauses survive between slices), the slice grown
-    to about a tenth of a second.  Kissat takes neither interrupts nor budgets: it runs to
-    the end, and only a process limit (the portfolio's) stops it.
+    to about a tenth of a second.  Kissat takes neither interrupts nor budgets: use
+    :func:`solve_once` for it.
 
     Returns:
         True (SAT), False (UNSAT) or None (stopped before an answer).
     """
     assumptions = list(assumptions)
-    if timeout is None or "kissat" in type(solver.solver).__name__.lower():
+    if timeout is None:
         return bool(solver.solve(assumptions=assumptions))
     deadline = time.perf_counter() + timeout
     if "cadical" in type(solver.solver).__name__.lower():
@@ -65,6 +65,48 @@ def solve_limited(solver: Any, timeout: float | None, assumptions: Sequence[int]
         timer.cancel()
     solver.clear_interrupt()
     return None if outcome is None else bool(outcome)
+
+
+def solve_once(name: str, clauses: list[list[int]],
+               timeout: float | None) -> tuple[bool | None, list[int], dict[str, int]]:
+    """Solve a CNF once with any solver, Kissat included, stopping it at ``timeout``.
+
+    A solver that cannot be interrupted in-process (Kissat) runs in a child process that
+    is killed at the deadline; the others run here through :func:`solve_limited`.
+
+    Returns:
+        (outcome, model, stats): outcome True/False/None as for :func:`solve_limited`.
+    """
+    if timeout is None or "kissat" not in name and not name.startswith("ks"):
+        with open_solver(name, clauses) as solver:
+            outcome = solve_limited(solver, timeout)
+            return outcome, (solver.get_model() or []) if outcome else [], solver_stats(solver)
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_solve_in_child, args=(name, clauses, send), daemon=True)
+    child.start()
+    send.close()
+    try:
+        if receive.poll(timeout):
+            outcome, model = receive.recv()
+            return outcome, model, {}
+        return None, [], {}
+    except EOFError:  # the child died without an answer
+        return None, [], {}
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receive.close()
+
+
+def _solve_in_child(name: str, clauses: list[list[int]], send: Any) -> None:
+    """Child side of :func:`solve_once`: solve and send (outcome, model) back."""
+    with open_solver(name, clauses) as solver:
+        outcome = bool(solver.solve())
+        send.send((outcome, solver.get_model() or [] if outcome else []))
 
 
 def solver_stats(solver: Any) -> dict[str, int]:

@@ -17,68 +17,68 @@ import time
 import numpy as np
 
 from puzzlesat.core import Limits, Result, Status
-from puzzlesat.puzzles.eternity import GREY, Instance, Solution, rotated
+from puzzlesat.puzzles.eternity import GREY, Instance, Solution
 
 FIRST_RESTART_NODES = 200_000
 RESTART_GROWTH = 1.5
 SLICE_NODES = 20_000_000  # nodes between two looks at the clock (well under a second)
 
 
+# frame class of a cell from its rim sides as a bit pattern (N=1, E=2, S=4, W=8);
+# -1 marks patterns no cell has (opposite sides both on the rim)
+CLASS_OF_PATTERN = np.array([0, 1, 2, 3, 4, -1, 5, -1, 6, 7, -1, -1, 8, -1, -1, -1], dtype=np.int64)
+CLASSES = 9
+
+
 def cell_class(instance: Instance, cell: int) -> int:
-    """A number 0..8 for the cell's rim sides: bit pattern of N/E/S/W facing off the board."""
-    sides = instance.frame_sides(cell)
-    pattern = sum(1 << s for s in sides)
-    return [0, 1, 2, 3, 4, -1, 5, -1, 6, 7, -1, -1, 8][pattern]
-
-
-def lookup_lists(instance: Instance) -> dict[tuple[int, int, int], list[tuple[int, int, int, int]]]:
-    """(class, west, north) -> fitting turned tiles as (tile, rotation, east, south).
-
-    A turned tile fits a class when its grey sides are exactly the class's rim sides; turns
-    that look the same are listed once.
-    """
-    classes = {cell_class(instance, cell): set(instance.frame_sides(cell)) for cell in range(instance.cells)}
-    lists: dict[tuple[int, int, int], list[tuple[int, int, int, int]]] = {}
-    for k, rim in classes.items():
-        for tile, colours in enumerate(instance.tiles):
-            seen = set()
-            for rot in range(4):
-                n, e, s, w = rotated(colours, rot)
-                if {i for i, x in enumerate((n, e, s, w)) if x == GREY} == rim and (n, e, s, w) not in seen:
-                    seen.add((n, e, s, w))
-                    lists.setdefault((k, w, n), []).append((tile, rot, e, s))
-    return lists
+    """The cell's frame class 0..8 (inside, four sides, four corners)."""
+    return int(CLASS_OF_PATTERN[sum(1 << s for s in instance.frame_sides(cell))])
 
 
 class Lookup:
-    """The flat arrays the kernel reads, reshuffled per restart."""
+    """The candidate table the kernel reads, reshuffled for each restart.
+
+    One row per turned tile that fits some frame class (grey exactly on the class's rim
+    sides; turns that look the same are kept once): class, key = west * C + north, tile,
+    rotation, east, south.
+    """
 
     def __init__(self, instance: Instance) -> None:
         self.instance = instance
-        self.lists = lookup_lists(instance)
+        self.colours = instance.colours
         self.classes = np.array([cell_class(instance, c) for c in range(instance.cells)], dtype=np.int64)
+        tiles = np.array(instance.tiles, dtype=np.int64)
+        n = len(tiles)
+        sides = np.arange(4)
+        turned = np.stack([tiles[:, (sides - r) % 4] for r in range(4)])  # (rotation, tile, side)
+        pattern = ((turned == GREY) << sides).sum(axis=2)
+        fits = CLASS_OF_PATTERN[pattern] >= 0
+        for r in range(1, 4):  # a turn that looks like an earlier one adds nothing
+            for earlier in range(r):
+                fits[r] &= ~(turned[r] == turned[earlier]).all(axis=1)
+        rot, tile = np.nonzero(fits)
+        looks = turned[rot, tile]
+        cls = CLASS_OF_PATTERN[pattern[rot, tile]]
+        keep = np.isin(cls, self.classes)
         if instance.square:
-            corners = [t for t in range(instance.cells) if instance.grey_count(t) == 2]
-            self.first_corner = corners[0] if corners else -1
-        else:
-            self.first_corner = -1
+            corners = [t for t in range(n) if instance.grey_count(t) == 2]
+            if corners:  # symmetry: the board's rotations map solutions onto each other
+                keep &= (cls != self.classes[0]) | (tile == corners[0])
+        self.rows = np.stack([cls, looks[:, 3] * self.colours + looks[:, 0], tile, rot, looks[:, 1], looks[:, 2]],
+                             axis=1)[keep]
 
     def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
-        """(off, tile, rot, east, south) with every list in a fresh random order."""
-        colours = self.instance.colours
-        off = np.zeros((9, colours * colours + 1), dtype=np.int64)
-        rows: list[tuple[int, int, int, int]] = []
-        for k in range(9):
-            for key in range(colours * colours):
-                off[k, key] = len(rows)
-                entries = list(self.lists.get((k, *divmod(key, colours)), []))
-                if k == self.classes[0] and self.first_corner >= 0:
-                    entries = [e for e in entries if e[0] == self.first_corner]
-                order = rng.permutation(len(entries))
-                rows.extend(entries[i] for i in order)
-            off[k, colours * colours] = len(rows)
-        table = np.array(rows, dtype=np.int64).reshape(-1, 4)
-        return off, table[:, 0].copy(), table[:, 1].copy(), table[:, 2].copy(), table[:, 3].copy()
+        """(off, tile, rot, east, south), every (class, key) list in a fresh random order."""
+        rows = self.rows
+        order = np.lexsort((rng.random(len(rows)), rows[:, 1], rows[:, 0]))
+        rows = rows[order]
+        slots = self.colours * self.colours
+        flat = rows[:, 0] * slots + rows[:, 1]
+        off = np.searchsorted(flat, np.arange(CLASSES * slots + 1)).astype(np.int64)
+        off2d = np.empty((CLASSES, slots + 1), dtype=np.int64)
+        off2d[:, :slots] = off[:-1].reshape(CLASSES, slots)
+        off2d[:, slots] = off[slots::slots]
+        return (off2d, *(np.ascontiguousarray(rows[:, i]) for i in (2, 3, 4, 5)))
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
