@@ -76,6 +76,8 @@ def report(puzzle: Puzzle, instance: Any, result: core.Result, args: argparse.Na
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one instance with one strategy."""
     puzzle = core.get_puzzle(args.puzzle)
+    if args.portfolio and args.file == "-" and Path(args.portfolio).is_file():
+        args.file, args.portfolio = args.portfolio, ""  # `--portfolio FILE`: the optional value took the file
     instance = load_instance(puzzle, args.file)
     name = args.strategy or puzzle.strategies[0].name
     limits = limits_from(args)

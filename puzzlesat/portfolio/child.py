@@ -1,0 +1,151 @@
+"""The entry point of one portfolio or compare child process.
+
+The parent starts :func:`child_main` in a fresh interpreter (multiprocessing *spawn*) with a
+:class:`ChildSpec` and the sending end of a pipe.  The child
+
+1. ignores SIGINT (the parent handles Ctrl-C and stops every child itself) and leaves the
+   terminal's process group (``os.setsid``), so that the parent can signal the child's whole
+   process tree with one ``killpg``;
+2. asks the kernel to SIGKILL it when the parent dies (``PR_SET_PDEATHSIG`` on Linux) and
+   starts a daemon thread that polls ``os.getppid()`` as a fallback;
+3. caps its memory with ``RLIMIT_DATA`` (heap and private mappings; ``RLIMIT_AS`` would count
+   the address space that thread-heavy solvers reserve but never touch);
+4. sends ``("started", t)``, imports the puzzle and the strategy, sends ``("loaded", t)``,
+   runs :func:`puzzlesat.core.run_strategy` (which verifies the answer) and sends
+   ``("result", Result, t)``; ``t`` is :func:`time.time`, comparable across processes.
+
+This module imports nothing heavy: the solver libraries are imported by the strategy alone.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import Any
+
+from puzzlesat.core import Limits, Puzzle, Result, Status, get_puzzle
+
+PR_SET_PDEATHSIG = 1
+
+
+@dataclass(frozen=True)
+class ChildSpec:
+    """Everything a child needs; pickled to the child by multiprocessing.
+
+    Attributes:
+        puzzle: a registered puzzle's name, or a picklable Puzzle object (tests' fixtures).
+        instance: the parsed instance.
+        name: the strategy ``method[:variant]``.
+        seed: the random seed handed to the strategy.
+        workers: threads the strategy may use (CP-SAT ``num_workers``).
+        options: the puzzle's solve options (``Limits.options``).
+        timeout: seconds the strategy may spend once loaded, or None.
+        deadline: an absolute :func:`time.time` by which the strategy must answer, or None;
+            the strategy's timeout is the smaller of the two budgets.
+        memory_mb: the ``RLIMIT_DATA`` cap in MiB, or None.
+        parent_pid: the pid of the parent to watch.
+    """
+
+    puzzle: str | Puzzle
+    instance: Any
+    name: str
+    seed: int = 0
+    workers: int = 1
+    options: dict[str, Any] = field(default_factory=dict)
+    timeout: float | None = None
+    deadline: float | None = None
+    memory_mb: int | None = None
+    parent_pid: int = 0
+
+
+def resolve_puzzle(spec: str | Puzzle) -> Puzzle:
+    """The Puzzle a spec names (registered puzzles travel by name, others pickled)."""
+    return get_puzzle(spec) if isinstance(spec, str) else spec
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """Arrange to be killed when the parent dies, by the kernel and by a watchdog thread."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - exotic libc
+            pass
+    if parent_pid and os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent_pid:
+                # our own process group: this process and anything the strategy started
+                try:
+                    os.killpg(os.getpgid(0), signal.SIGKILL)
+                finally:
+                    os._exit(1)
+
+    if parent_pid:
+        threading.Thread(target=watch, name="puzzlesat-parent-watch", daemon=True).start()
+
+
+def _cap_memory(memory_mb: int | None) -> None:
+    if not memory_mb:
+        return
+    import resource
+
+    limit = int(memory_mb) * 1024 * 1024
+    try:
+        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+    except (ValueError, OSError):  # pragma: no cover - a hard limit already lower
+        pass
+
+
+def run_child(spec: ChildSpec) -> Result:
+    """Import and run the strategy in this process; every failure becomes an ERROR Result."""
+    puzzle = resolve_puzzle(spec.puzzle)
+    start = time.time()
+    budgets = [b for b in (spec.timeout, None if spec.deadline is None else spec.deadline - start) if b is not None]
+    timeout = max(0.0, min(budgets)) if budgets else None
+    limits = Limits(timeout=timeout, seed=spec.seed, workers=spec.workers, options=dict(spec.options))
+    from puzzlesat.core import run_strategy
+
+    return run_strategy(puzzle, spec.instance, spec.name, limits)
+
+
+def child_main(conn: Any, spec: ChildSpec) -> None:
+    """The target of the child process; see the module docstring."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        os.setsid()
+    except OSError:  # pragma: no cover - already a session leader
+        pass
+    _die_with_parent(spec.parent_pid)
+    _cap_memory(spec.memory_mb)
+    conn.send(("started", time.time()))
+    try:
+        puzzle = resolve_puzzle(spec.puzzle)
+        strat, _ = puzzle.strategy(spec.name)
+        strat.load()
+        conn.send(("loaded", time.time()))
+        result = run_child(spec)
+    except MemoryError:
+        result = Result(Status.ERROR, strategy=spec.name,
+                        message=f"out of memory (cap {spec.memory_mb} MiB)")
+    except BaseException as exc:  # noqa: BLE001 - any failure is reported, never raised
+        last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        result = Result(Status.ERROR, strategy=spec.name, message=f"crashed: {last}")
+    try:
+        conn.send(("result", result, time.time()))
+    except MemoryError:
+        conn.send(("result", Result(Status.ERROR, strategy=spec.name,
+                                    message=f"out of memory (cap {spec.memory_mb} MiB)"), time.time()))
+    except Exception as exc:  # noqa: BLE001 - e.g. an unpicklable solution
+        conn.send(("result", Result(Status.ERROR, strategy=spec.name,
+                                    message=f"cannot send the result: {exc}"), time.time()))
+    conn.close()

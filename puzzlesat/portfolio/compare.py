@@ -1,0 +1,393 @@
+"""``puzzlesat compare``: every strategy on every instance, each run in its own process.
+
+Every run gets the same time limit (counted from the moment the child has imported its
+strategy, so import costs do not eat into it) and the same memory cap; ``jobs`` runs go at
+once.  Each finished run is appended to an optional JSON-lines results file straight away,
+and a later call with the same file skips the runs already there (same puzzle, instance,
+strategy, timeout and seed), so a long comparison survives an interruption.
+
+Tables: markdown (instances by strategies, the fastest per row in bold, then the number
+solved and the PAR-2 score), CSV or JSON (one row per run).  :func:`cactus_plot` draws the
+number of instances solved against time, one line per strategy (needs matplotlib, the
+``plot`` extra).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from puzzlesat.core import Puzzle, PuzzlesatError, Status
+from puzzlesat.portfolio.child import ChildSpec
+from puzzlesat.portfolio.race import Supervisor, default_memory_mb, default_start_method, key_stats, puzzle_spec
+
+FORMATS = ("markdown", "csv", "json")
+
+
+@dataclass
+class Record:
+    """One strategy's run on one instance.
+
+    Attributes:
+        puzzle: the puzzle's name.
+        instance: the instance file as given on the command line.
+        strategy: ``method[:variant]``.
+        status: a :class:`Status` value.
+        time: seconds the strategy itself reported (None if it never answered).
+        elapsed: seconds from spawn to outcome, process start-up and imports included.
+        objective: the objective, for optimisation puzzles.
+        stats: the strategy's statistics.
+        message: a note (errors, timeouts).
+        timeout: the time limit of the comparison.
+        seed: the seed of the comparison.
+    """
+
+    puzzle: str
+    instance: str
+    strategy: str
+    status: str
+    time: float | None
+    elapsed: float | None
+    objective: int | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    message: str = ""
+    timeout: float | None = None
+    seed: int = 0
+
+    def solved(self, optimisation: bool) -> bool:
+        """True for a settled answer: a model (a proven optimum for optimisation) or a proof of none."""
+        if self.status in (Status.OPTIMAL.value, Status.INFEASIBLE.value):
+            return True
+        return self.status == Status.SOLVED.value and not optimisation
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Record:
+        """A record from one line of a results file."""
+        names = cls.__dataclass_fields__.keys()
+        return cls(**{k: v for k, v in data.items() if k in names})
+
+
+def default_strategies(puzzle: Puzzle) -> list[str]:
+    """Every strategy that runs without naming a variant."""
+    return [s.name for s in puzzle.strategies if not s.variants or s.default_variant]
+
+
+def load_results(path: Path) -> list[Record]:
+    """The records of a JSON-lines results file; a torn last line (an interrupted write) is skipped."""
+    if not path.exists():
+        return []
+    records = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        try:
+            records.append(Record.from_json(json.loads(line)))
+        except (json.JSONDecodeError, TypeError):
+            continue
+    return records
+
+
+def compare(puzzle: Puzzle, instances: Sequence[tuple[str, Any]], strategies: Sequence[str] | None = None, *,
+            timeout: float | None = 60.0, seed: int = 0, jobs: int = 1, workers: int = 1,
+            options: dict[str, Any] | None = None, memory_mb: int | None = None,
+            results: Path | None = None, stream: TextIO | None = None,
+            start_method: str | None = None) -> list[Record]:
+    """Run every strategy on every instance, each run isolated in its own process.
+
+    Args:
+        puzzle: the puzzle.
+        instances: ``(name, parsed instance)`` pairs; the name identifies it in tables and the
+            results file.
+        strategies: names ``method[:variant]``; default :func:`default_strategies`.
+        timeout: seconds per run (after the child's imports); None for no limit.
+        seed: the seed of every run.
+        jobs: runs at once.
+        workers: threads per run (CP-SAT ``num_workers``).
+        options: the puzzle's solve options.
+        memory_mb: per-child cap in MiB; default :func:`default_memory_mb` for ``jobs`` children.
+        results: a JSON-lines file; existing matching runs are reused, new ones appended.
+        stream: where the progress bar goes; None for silence.
+        start_method: ``spawn`` or ``fork``; default :func:`~puzzlesat.portfolio.race.default_start_method`.
+
+    Returns:
+        One record per (instance, strategy), in input order, reused ones included.
+
+    Raises:
+        BackendUnavailable: an unknown strategy name, before anything runs.
+    """
+    names = list(strategies) if strategies else default_strategies(puzzle)
+    for name in names:
+        puzzle.strategy(name)
+    jobs = max(1, jobs)
+    memory_mb = memory_mb or default_memory_mb(jobs)
+    done: dict[tuple[str, str], Record] = {}
+    if results is not None:
+        for rec in load_results(results):
+            if rec.puzzle == puzzle.name and rec.timeout == timeout and rec.seed == seed:
+                done[rec.instance, rec.strategy] = rec
+    wanted = [(path, inst, name) for path, inst in instances for name in names]
+    pending = [item for item in wanted if (item[0], item[2]) not in done]
+    bar = Progress(stream, len(wanted), len(wanted) - len(pending))
+    out = None
+    if results is not None and pending:
+        results.parent.mkdir(parents=True, exist_ok=True)
+        torn = results.exists() and results.stat().st_size > 0 and not results.read_bytes().endswith(b"\n")
+        out = results.open("a")
+        if torn:  # an interrupted write: end its line so the next record starts clean
+            out.write("\n")
+    spec_puzzle = puzzle_spec(puzzle)
+    try:
+        with Supervisor(puzzle, start_method=start_method or default_start_method()) as sup:
+            queue = list(pending)
+            labels: dict[str, tuple[str, str]] = {}
+            while queue or sup.active:
+                while queue and len(sup.active) < jobs:
+                    path, inst, name = queue.pop(0)
+                    spec = ChildSpec(spec_puzzle, inst, name, seed, workers, dict(options or {}), timeout, None,
+                                     memory_mb, os.getpid())
+                    run = sup.start(f"{len(labels)}", spec)
+                    labels[run.label] = (path, name)
+                for run in sup.poll(0.25):
+                    assert run.result is not None
+                    path, name = labels[run.label]
+                    res = run.result
+                    rec = Record(puzzle.name, path, name, res.status.value,
+                                 round(res.wall_time, 4) if run.note not in ("timeout", "crashed", "memory") else None,
+                                 None if run.elapsed is None else round(run.elapsed, 4), res.objective,
+                                 _jsonable(res.stats), res.message, timeout, seed)
+                    done[path, name] = rec
+                    if out is not None:
+                        out.write(json.dumps(asdict(rec)) + "\n")
+                        out.flush()
+                    bar.advance(rec, puzzle.optimisation)
+                bar.draw()
+    finally:
+        bar.close()
+        if out is not None:
+            out.close()
+    return [done[path, name] for path, _, name in wanted if (path, name) in done]
+
+
+def _jsonable(stats: dict[str, Any]) -> dict[str, Any]:
+    clean: dict[str, Any] = {}
+    for key, value in stats.items():
+        if isinstance(value, bool | int | float | str) or value is None:
+            clean[str(key)] = value
+        else:
+            clean[str(key)] = str(value)
+    return clean
+
+
+class Progress:
+    """A progress bar on a terminal, or one line per finished run otherwise."""
+
+    def __init__(self, stream: TextIO | None, total: int, already: int) -> None:
+        self.stream = stream
+        self.live = bool(stream is not None and hasattr(stream, "isatty") and stream.isatty())
+        self.total = total
+        self.count = already
+        self.solved = 0
+        self.errors = 0
+        self.start = time.monotonic()
+        self._last = 0.0
+        if stream is not None and already:
+            stream.write(f"c compare: {already} of {total} runs taken from the results file\n")
+
+    def advance(self, rec: Record, optimisation: bool) -> None:
+        """Count a finished run."""
+        self.count += 1
+        self.solved += rec.solved(optimisation)
+        self.errors += rec.status == Status.ERROR.value
+        if self.stream is not None and not self.live:
+            took = "-" if rec.time is None else f"{rec.time:.2f}s"
+            self.stream.write(f"c compare {self.count}/{self.total}: {rec.instance} {rec.strategy} "
+                              f"{rec.status} {took} {rec.message}".rstrip() + "\n")
+            self.stream.flush()
+        self._last = 0.0
+
+    def draw(self) -> None:
+        """Redraw the bar (terminals only, at most twice a second)."""
+        if not self.live or self.stream is None or time.monotonic() - self._last < 0.5:
+            return
+        self._last = time.monotonic()
+        width = 30
+        filled = int(width * self.count / max(1, self.total))
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.count}/{self.total} runs, "
+                          f"{self.solved} solved, {self.errors} errors, {time.monotonic() - self.start:.0f}s\x1b[K")
+        self.stream.flush()
+
+    def close(self) -> None:
+        """Erase the bar."""
+        if self.live and self.stream is not None:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+# -- tables --------------------------------------------------------------------------------
+
+
+def _short_names(records: Sequence[Record]) -> dict[str, str]:
+    paths = list(dict.fromkeys(r.instance for r in records))
+    names = [Path(p).name for p in paths]
+    if len(set(names)) == len(names):
+        return dict(zip(paths, names, strict=True))
+    return {p: p for p in paths}
+
+
+def _cell(rec: Record | None, optimisation: bool) -> str:
+    if rec is None:
+        return ""
+    if rec.solved(optimisation):
+        text = f"{rec.time:.2f}" if rec.time is not None else "?"
+        if rec.status == Status.INFEASIBLE.value:
+            text += " (unsat)"
+        elif optimisation and rec.objective is not None:
+            text += f" (obj {rec.objective})"
+        return text
+    if rec.status == Status.SOLVED.value and rec.objective is not None:
+        return f"obj {rec.objective}, no proof"
+    if rec.status == Status.ERROR.value:
+        return "ERROR"
+    if rec.time is None or (rec.timeout is not None and rec.time >= 0.9 * rec.timeout):
+        return "timeout"
+    return "timeout" if "timeout" in rec.message else "unknown"
+
+
+def par2(records: Sequence[Record], optimisation: bool, timeout: float | None) -> float | None:
+    """Mean time with every unsolved run counted as twice the timeout (PAR-2).
+
+    >>> recs = [Record("p", "a", "s", "SOLVED", 1.0, 1.0), Record("p", "b", "s", "UNKNOWN", None, 9.0)]
+    >>> par2(recs, False, 10.0)
+    10.5
+    """
+    if not records or timeout is None:
+        return None
+    times = [r.time if r.solved(optimisation) and r.time is not None else 2 * timeout for r in records]
+    return sum(times) / len(times)
+
+
+def render(records: Sequence[Record], fmt: str = "markdown", optimisation: bool = False) -> str:
+    """The comparison as a markdown table, CSV or JSON.
+
+    Raises:
+        PuzzlesatError: an unknown format.
+    """
+    if fmt == "json":
+        return json.dumps([asdict(r) for r in records], indent=1) + "\n"
+    if fmt == "csv":
+        buf = io.StringIO()
+        writer = csv.writer(buf, lineterminator="\n")
+        writer.writerow(["instance", "strategy", "status", "time", "elapsed", "objective", "stats", "message"])
+        for r in records:
+            writer.writerow([r.instance, r.strategy, r.status, "" if r.time is None else r.time,
+                             "" if r.elapsed is None else r.elapsed, "" if r.objective is None else r.objective,
+                             key_stats(r.stats, limit=len(r.stats)), r.message])
+        return buf.getvalue()
+    if fmt != "markdown":
+        raise PuzzlesatError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+    strategies = list(dict.fromkeys(r.strategy for r in records))
+    short = _short_names(records)
+    table: dict[tuple[str, str], Record] = {(r.instance, r.strategy): r for r in records}
+    lines = ["| instance | " + " | ".join(strategies) + " |",
+             "|---|" + "---:|" * len(strategies)]
+    for path in short:
+        row = [table.get((path, s)) for s in strategies]
+        times = [c.time for c in row if c is not None and c.solved(optimisation) and c.time is not None]
+        best = min(times) if times else None
+        cells = []
+        for cell in row:
+            text = _cell(cell, optimisation)
+            if cell is not None and best is not None and cell.time == best and cell.solved(optimisation):
+                text = f"**{text}**"
+            cells.append(text)
+        lines.append(f"| {short[path]} | " + " | ".join(cells) + " |")
+    per = {s: [r for r in records if r.strategy == s] for s in strategies}
+    lines.append("| solved | " + " | ".join(
+        f"{sum(r.solved(optimisation) for r in per[s])}/{len(per[s])}" for s in strategies) + " |")
+    timeouts = {r.timeout for r in records}
+    timeout = timeouts.pop() if len(timeouts) == 1 else None
+    scores = [par2(per[s], optimisation, timeout) for s in strategies]
+    if any(score is not None for score in scores):
+        lines.append("| PAR-2 (s) | " + " | ".join("" if x is None else f"{x:.2f}" for x in scores) + " |")
+    solved_times = {s: [r.time for r in per[s] if r.solved(optimisation) and r.time is not None]
+                    for s in strategies}
+    lines.append("| median solved (s) | " + " | ".join(
+        f"{statistics.median(solved_times[s]):.2f}" if solved_times[s] else "" for s in strategies) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def cactus_plot(records: Sequence[Record], path: Path, optimisation: bool = False, title: str = "") -> None:
+    """Draw instances solved against time, one line per strategy, into a PNG (or any format
+    matplotlib knows from the suffix).
+
+    Raises:
+        PuzzlesatError: matplotlib is not installed.
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise PuzzlesatError("--plot needs matplotlib: pip install 'puzzlesat[plot]'") from None
+    strategies = list(dict.fromkeys(r.strategy for r in records))
+    instances = len({r.instance for r in records})
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    solved_times = {name: sorted(r.time for r in records
+                                 if r.strategy == name and r.solved(optimisation) and r.time is not None)
+                    for name in strategies}
+    every = [t for times in solved_times.values() for t in times]
+    timeouts = {r.timeout for r in records if r.timeout is not None}
+    left = max(1e-3, min(every) / 2) if every else 1e-3
+    right = max([*every, *timeouts, left * 10]) * 1.2
+    for name in strategies:
+        times = [max(t, left) for t in solved_times[name]]
+        ax.step([left, *times, right], [0, *range(1, len(times) + 1), len(times)], where="post",
+                label=f"{name} ({len(times)})", linewidth=1.8)
+    if timeouts:
+        ax.axvline(max(timeouts), color="grey", linestyle=":", linewidth=1, label="time limit")
+    ax.set_xscale("log")
+    ax.set_xlim(left, right)
+    ax.set_xlabel("time per instance (s)")
+    ax.set_ylabel("instances solved")
+    ax.set_ylim(0, instances + 0.5)
+    ax.set_title(title or f"{records[0].puzzle if records else ''}: {instances} instances")
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="lower right", fontsize="small")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def run_compare(puzzle: Puzzle, instances: Sequence[tuple[str, Any]], strategies: str | None, *,
+                timeout: float | None, seed: int, jobs: int, workers: int, memory_mb: int | None, fmt: str,
+                results: str | None, plot: str | None, stream: TextIO | None = None) -> str:
+    """``puzzlesat compare``: run, then return the table text (and draw the plot if asked).
+
+    Raises:
+        PuzzlesatError: an unknown format, or ``--plot`` without matplotlib (both checked
+            before anything runs).
+    """
+    if fmt not in FORMATS:
+        raise PuzzlesatError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+    if plot:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise PuzzlesatError("--plot needs matplotlib: pip install 'puzzlesat[plot]'") from None
+    names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies else None
+    records = compare(puzzle, instances, names, timeout=timeout, seed=seed, jobs=jobs, workers=workers,
+                      memory_mb=memory_mb, results=Path(results) if results else None,
+                      stream=sys.stderr if stream is None else stream)
+    if plot:
+        cactus_plot(records, Path(plot), puzzle.optimisation)
+    return render(records, fmt, puzzle.optimisation)

@@ -1,0 +1,228 @@
+"""Test-only puzzles whose strategies misbehave on purpose, for the portfolio tests.
+
+The domain is tiny: an instance is a number ``n``.  In :data:`PUZZLE` (a decision puzzle) a
+solution is its exact integer square root; in :data:`OPT_PUZZLE` (an optimisation puzzle) a
+solution is any ``x`` with ``x * x >= n`` and the objective ``x`` is minimised.
+
+Portfolio children are spawned, so they import this module by name: the tests put this
+folder on ``sys.path`` (spawned children inherit the parent's ``sys.path``).
+"""
+
+from __future__ import annotations
+
+import faulthandler
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from puzzlesat.core import Limits, ParseError, Puzzle, Result, Status, Strategy
+
+DELAYS = ("0", "0.2", "0.5", "1", "2", "5", "30")
+
+
+@dataclass(frozen=True)
+class Number:
+    """The instance: a non-negative integer."""
+
+    n: int
+
+
+@dataclass(frozen=True)
+class Root:
+    """The solution: one integer."""
+
+    value: int
+
+
+def parse(text: str, source: str = "<input>") -> Number:
+    """One non-negative integer."""
+    try:
+        n = int(text.strip())
+    except ValueError:
+        raise ParseError(f"{source}:1: expected an integer, got {text.strip()!r}") from None
+    if n < 0:
+        raise ParseError(f"{source}:1: expected a non-negative integer, got {n}")
+    return Number(n)
+
+
+def write_instance(instance: Number) -> str:
+    """The instance's text."""
+    return f"{instance.n}\n"
+
+
+def format_solution(instance: Number, solution: Root | None) -> str:
+    """The answer's text."""
+    return "NONE\n" if solution is None else f"{solution.value}\n"
+
+
+def parse_solution(instance: Number, text: str, source: str = "<solution>") -> Root | None:
+    """Read an answer."""
+    return None if text.strip() == "NONE" else Root(int(text))
+
+
+def verify_root(instance: Number, solution: Root) -> list[str]:
+    """An exact square root."""
+    return [] if solution.value * solution.value == instance.n else [f"{solution.value}^2 != {instance.n}"]
+
+
+def verify_cover(instance: Number, solution: Root) -> list[str]:
+    """Any x >= 0 whose square reaches n."""
+    x = solution.value
+    return [] if x >= 0 and x * x >= instance.n else [f"{x}^2 < {instance.n}"]
+
+
+def generate(options: dict[str, Any], seed: int) -> Number:
+    """A perfect square."""
+    return Number((seed + 2) ** 2)
+
+
+def _delay(variant: str | None, limits: Limits) -> bool:
+    """Sleep ``variant`` seconds, but not past the timeout; True if the full delay passed."""
+    want = float(variant or 0)
+    allowed = want if limits.timeout is None else min(want, limits.timeout)
+    time.sleep(allowed)
+    return allowed >= want
+
+
+def solve_exact(instance: Number, limits: Limits, variant: str | None) -> Result:
+    """The right answer after a delay (UNKNOWN if the timeout comes first)."""
+    if not _delay(variant, limits):
+        return Result(Status.UNKNOWN, message="timeout")
+    r = math.isqrt(instance.n)
+    if r * r != instance.n:
+        return Result(Status.INFEASIBLE, stats={"nodes": 1})
+    return Result(Status.SOLVED, Root(r), stats={"nodes": 1 + limits.seed, "workers": limits.workers})
+
+
+def solve_hang(instance: Number, limits: Limits, variant: str | None) -> Result:
+    """Never answers and ignores the timeout."""
+    while True:
+        time.sleep(3600)
+
+
+def solve_stubborn(instance: Number, limits: Limits, variant: str | None) -> Result:
+    """Ignores SIGTERM and never answers: only SIGKILL stops it."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    while True:
+        time.sleep(3600)
+
+
+def solve_busy(instance: Number, limits: Limits, variant: str | None) -> Result:
+    """Spins in pure Python without ever looking at the clock."""
+    x = 0
+    while True:
+        x = (x * 31 + 7) % 1000003
+
+
+def solve_crash(instance: Number, limits: Limits, variant: str | None) -> Result:
+    """Dies of a segmentation fault (quietly: no faulthandler dump inherited from pytest)."""
+    faulthandler.disable()
+    os.kill(os.getpid(), signal.SIGSEGV)
+    time.sleep(10)
+    raise AssertionError("unreachable")
+
+
+def solve_raise(instance: Number, limits: Limits, variant: str | None) -> Result:
+    """Raises an exception."""
+    raise RuntimeError("boom")
+
+
+def solve_hog(instance: Number, limits: Limits, variant: str | None) -> Result:
+    """Eats memory 32 MiB at a time, touching every page, until something stops it."""
+    chunks = []
+    while True:
+        chunks.append(b"x" * (32 * 1024 * 1024))
+
+
+def solve_liar(instance: Number, limits: Limits, variant: str | None) -> Result:
+    """Claims a wrong answer at once (wrong for both puzzles)."""
+    return Result(Status.SOLVED, Root(-1), objective=-1)
+
+
+def solve_unknown(instance: Number, limits: Limits, variant: str | None) -> Result:
+    """Gives up at once."""
+    return Result(Status.UNKNOWN, message="gave up")
+
+
+def solve_spawner(instance: Number, limits: Limits, variant: str | None) -> Result:
+    """Starts a grandchild process (its pid goes to ``options['pidfile']``) and hangs."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)"])
+    Path(limits.options["pidfile"]).write_text(f"{os.getpid()} {child.pid}\n")
+    while True:
+        time.sleep(3600)
+
+
+def solve_optimal(instance: Number, limits: Limits, variant: str | None) -> Result:
+    """The proven optimum after a delay."""
+    if not _delay(variant, limits):
+        return Result(Status.UNKNOWN, message="timeout")
+    x = math.isqrt(instance.n - 1) + 1 if instance.n else 0
+    return Result(Status.OPTIMAL, Root(x), objective=x)
+
+
+def solve_approx(instance: Number, limits: Limits, variant: str | None) -> Result:
+    """A feasible answer 1 above the optimum after a delay (or at the timeout)."""
+    _delay(variant, limits)
+    x = (math.isqrt(instance.n - 1) + 1 if instance.n else 0) + 1
+    return Result(Status.SOLVED, Root(x), objective=x)
+
+
+def solve_good(instance: Number, limits: Limits, variant: str | None) -> Result:
+    """The optimal value without a proof, after a delay (or at the timeout)."""
+    _delay(variant, limits)
+    x = math.isqrt(instance.n - 1) + 1 if instance.n else 0
+    return Result(Status.SOLVED, Root(x), objective=x)
+
+
+def _s(name: str, func: str, summary: str, delays: bool = False) -> Strategy:
+    return Strategy(name, f"portfolio_fixtures:{func}", summary, variants=DELAYS if delays else (),
+                    default_variant="0" if delays else None)
+
+
+PUZZLE = Puzzle(
+    name="fixture-root",
+    parse=parse,
+    format=format_solution,
+    parse_solution=parse_solution,
+    verify=verify_root,
+    generate=generate,
+    write_instance=write_instance,
+    strategies=(
+        _s("exact", "solve_exact", "right answer after <delay> seconds", delays=True),
+        _s("cpsat-exact", "solve_exact", "as exact; its name makes it a CP-SAT member", delays=True),
+        _s("hang", "solve_hang", "sleeps forever"),
+        _s("stubborn", "solve_stubborn", "ignores SIGTERM"),
+        _s("busy", "solve_busy", "spins forever"),
+        _s("crash", "solve_crash", "segfaults"),
+        _s("raise", "solve_raise", "raises"),
+        _s("hog", "solve_hog", "eats memory"),
+        _s("liar", "solve_liar", "wrong answer"),
+        _s("unknown", "solve_unknown", "gives up"),
+        _s("spawner", "solve_spawner", "starts a grandchild and hangs"),
+    ),
+    portfolio=("exact:0.2", "hang"),
+)
+
+OPT_PUZZLE = Puzzle(
+    name="fixture-cover",
+    parse=parse,
+    format=format_solution,
+    parse_solution=parse_solution,
+    verify=verify_cover,
+    generate=generate,
+    write_instance=write_instance,
+    strategies=(
+        _s("optimal", "solve_optimal", "proven optimum after <delay>", delays=True),
+        _s("approx", "solve_approx", "optimum + 1 after <delay>", delays=True),
+        _s("good", "solve_good", "optimum without proof after <delay>", delays=True),
+        _s("hang", "solve_hang", "sleeps forever"),
+        _s("liar", "solve_liar", "infeasible answer"),
+    ),
+    optimisation=True,
+)
