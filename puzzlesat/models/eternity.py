@@ -17,6 +17,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ortools.sat.python import cp_model
+
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.encoders.eternity import placements
 from puzzlesat.puzzles.eternity import Instance, Solution, rotated
@@ -52,8 +54,6 @@ class BoardVars:
 
 def build_model(instance: Instance, options: dict[str, Any] | None = None) -> tuple[Any, BoardVars]:
     """The CP-SAT model and its variables (see the module docstring)."""
-    from ortools.sat.python import cp_model
-
     opts = {**DEFAULTS, **(options or {})}
     model = cp_model.CpModel()
     board = BoardVars(model, instance)
@@ -77,8 +77,6 @@ def build_model(instance: Instance, options: dict[str, Any] | None = None) -> tu
 
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Build the model and solve it with ``limits.workers`` CP-SAT workers."""
-    from ortools.sat.python import cp_model
-
     start = time.perf_counter()
     model, board = build_model(instance)
     solver = cp_model.CpSolver()

@@ -17,6 +17,7 @@ import time
 import numpy as np
 
 from puzzlesat.core import Limits, Result, Status
+from puzzlesat.native import eternity_kernel as kernel
 from puzzlesat.puzzles.eternity import GREY, Instance, Solution
 
 FIRST_RESTART_NODES = 200_000
@@ -83,8 +84,6 @@ class Lookup:
 
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Search with restarts until solved, exhausted, or out of time."""
-    from puzzlesat.native import eternity_kernel as kernel
-
     compile_start = time.perf_counter()
     kernel.warm_up()
     compile_time = time.perf_counter() - compile_start
