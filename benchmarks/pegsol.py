@@ -1,0 +1,110 @@
+"""Time every peg-solitaire strategy on the English complements, rectangles and shared boards.
+
+Sets: ``english`` (the seed's complement game on the 33-hole board from each of its 33 start
+holes, one row each), ``rect`` (generated rectangles, and the boards shipped in
+instances/pegsol/), ``course`` and ``ipc`` (../shared/instances/pegsol: the course's tests and
+the 36 planning-competition boards; skipped when absent).  Runs happen in this process under
+each strategy's own time limit; the time is the strategy's wall time (imports and numba
+compilation apart).  ``best`` is the fastest final answer of the row, i.e. what the portfolio
+race would return, less its process start-up.
+
+Usage:
+    python benchmarks/pegsol.py [--sets english rect course ipc] [--strategies native-dfs ...]
+                                [--timeout 10]
+    python benchmarks/pegsol.py --quick
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _runner import print_table, summary  # noqa: E402
+
+from puzzlesat.core import Limits, Status, run_strategy  # noqa: E402
+from puzzlesat.puzzles import pegsol  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "instances" / "pegsol"
+STRATEGIES = ["native-dfs", "cnf-plan:cadical195", "cpsat-plan"]
+FINAL = (Status.SOLVED, Status.INFEASIBLE)
+
+
+def instances(name: str, quick: bool) -> list[tuple[str, pegsol.Instance]]:
+    """The (label, instance) pairs of one set."""
+    if name == "english":
+        holes = [(3, 3), (2, 0)] if quick else pegsol.generate({"board": "english"}, 0).cells
+        return [(f"english {r},{c}", pegsol.generate({"board": "english", "hole": f"{r},{c}"}, 0))
+                for r, c in holes]
+    if name == "rect":
+        sizes = [(3, 4, "0,1")] if quick else [
+            (3, 4, "0,1"), (3, 6, "0,0"), (4, 4, "1,1"), (5, 5, "2,2"), (6, 3, "1,0"), (6, 4, "3,2"),
+            (6, 6, "3,2"), (6, 6, "0,0"), (5, 6, "2,2"), (7, 6, "3,3")]
+        out = [(f"rect {r}x{c} {h}", pegsol.generate({"rows": r, "cols": c, "hole": h}, 0)) for r, c, h in sizes]
+        if not quick:
+            for path in sorted((ROOT / "instances" / "pegsol").glob("*.txt")):
+                out.append((path.stem, pegsol.parse(path.read_text(), str(path))))
+        return out
+    folder = SHARED if name == "course" else SHARED / "ipc_pegsol"
+    pattern = "*.in" if name == "course" else "[0-9]*.txt"
+    paths = sorted(folder.glob(pattern)) if folder.is_dir() else []
+    if quick:
+        paths = paths[:1]
+    return [(path.stem, pegsol.parse(path.read_text(), str(path))) for path in paths]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sets", nargs="+", default=["english", "rect", "course", "ipc"],
+                        choices=["english", "rect", "course", "ipc"])
+    parser.add_argument("--strategies", nargs="+", default=STRATEGIES)
+    parser.add_argument("--timeout", type=float, default=10.0)
+    parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
+    args = parser.parse_args()
+    if args.quick:
+        args.sets, args.timeout = ["rect"], 3.0
+    for set_name in args.sets:
+        rows = []
+        per_strategy: dict[str, tuple[list[float], list[str]]] = {s: ([], []) for s in args.strategies}
+        best_times: list[float] = []
+        best_statuses: list[str] = []
+        for label, inst in instances(set_name, args.quick):
+            cells = [label, str(inst.moves_needed)]
+            best: tuple[float, str] | None = None
+            for strategy in args.strategies:
+                start = time.perf_counter()
+                result = run_strategy(pegsol.PUZZLE, inst, strategy, Limits(timeout=args.timeout))
+                seconds = result.wall_time or time.perf_counter() - start
+                status = result.status.value if result.status in FINAL else "TIMEOUT"
+                if status == "TIMEOUT":
+                    seconds = max(seconds, args.timeout)
+                per_strategy[strategy][0].append(seconds)
+                per_strategy[strategy][1].append(status)
+                cells.append(f"{seconds:.3f} {status[:3]}")
+                if result.status in FINAL and (best is None or seconds < best[0]):
+                    best = (seconds, status)
+                print(f"c {set_name} {label} {strategy}: {status} {seconds:.3f}s {result.stats}",
+                      file=sys.stderr, flush=True)
+            best_times.append(best[0] if best else args.timeout)
+            best_statuses.append(best[1] if best else "TIMEOUT")
+            cells.append(f"{best[0]:.3f} {best[1][:3]}" if best else "-")
+            rows.append(cells)
+        if not rows:
+            print(f"\n(set {set_name}: no instances found)")
+            continue
+        print_table(f"{set_name}: seconds per instance (limit {args.timeout:g} s)",
+                    ["instance", "jumps", *args.strategies, "best"], rows)
+        summary_rows = [[s, summary(*per_strategy[s])] for s in args.strategies]
+        summary_rows.append(["best", summary(best_times, best_statuses)])
+        under = sum(t < 1.0 for t, s in zip(best_times, best_statuses, strict=True) if s != "TIMEOUT")
+        print_table(f"{set_name}: median / worst seconds (answered/total); best under 1 s: {under}/{len(rows)}",
+                    ["strategy", "median / worst"], summary_rows)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

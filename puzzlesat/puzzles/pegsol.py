@@ -1,0 +1,599 @@
+"""Peg solitaire ("Resta Um"): jump pegs over pegs until the board matches a goal.
+
+Conventions: cells are ``(row, col)`` with (0, 0) top-left, 0-based.  A board matrix holds
+``1`` for a peg, ``-1`` for a hole and ``0`` for a cell that is not part of the board.  A move
+(a *jump*) takes the peg on ``(r1, c1)`` over the peg on the orthogonally adjacent cell into
+the hole ``(r2, c2)`` two cells away; the jumped peg is removed.
+
+Input (the seed's format): ``m n`` then m rows of n values.  The goal is then the seed's
+*complement*: every initial hole ends with a peg and every initial peg position ends empty.
+A second form adds m more rows, the explicit goal board (same off-board cells), e.g. the
+English board with one peg left in the centre.  ``#`` starts a comment.
+
+Output: one jump a line ``r1:c1-r2:c2`` (the jumping peg, then its landing hole), or the
+single line ``Impossivel`` when no sequence of jumps reaches the goal.
+
+Before any search, :func:`prove_impossible` tries three cheap proofs: peg counts, the
+position-class parity of the (r+c) mod 3 and (r-c) mod 3 classes, and a pagoda function
+found by linear programming (Berlekamp, Conway & Guy, *Winning Ways* ch. 23; Kiyomi &
+Matsui, *Integer programming based algorithms for peg solitaire problems*, 2001).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from puzzlesat.core import (
+    InvalidInstanceError,
+    InvalidSolutionError,
+    Limits,
+    ParseError,
+    Puzzle,
+    Result,
+    Status,
+    Strategy,
+)
+
+IMPOSSIBLE = "Impossivel"
+PEG, HOLE, OFF = 1, -1, 0
+DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))
+SOLVERS = ("cadical195", "cadical153", "kissat404", "glucose4", "glucose3", "maplechrono",
+           "lingeling", "minisat22", "cadical300")
+
+Matrix = tuple[tuple[int, ...], ...]
+Cell = tuple[int, int]
+Jump = tuple[Cell, Cell, Cell]
+
+
+class IllegalMoveError(InvalidSolutionError):
+    """A jump that the rules do not allow on the current board."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """One jump from ``(r1, c1)`` to ``(r2, c2)``, two cells away in a row or column.
+
+    >>> m = Move.from_text("3:1-3:3")
+    >>> m, str(m), m.over
+    (Move(r1=3, c1=1, r2=3, c2=3), '3:1-3:3', (3, 2))
+    """
+
+    r1: int
+    c1: int
+    r2: int
+    c2: int
+
+    @property
+    def source(self) -> Cell:
+        """The cell of the jumping peg."""
+        return (self.r1, self.c1)
+
+    @property
+    def target(self) -> Cell:
+        """The hole the peg lands in."""
+        return (self.r2, self.c2)
+
+    @property
+    def over(self) -> Cell:
+        """The cell of the jumped (removed) peg."""
+        return ((self.r1 + self.r2) // 2, (self.c1 + self.c2) // 2)
+
+    @property
+    def is_jump_shape(self) -> bool:
+        """True when the two cells are two apart in one row or one column."""
+        dr, dc = abs(self.r2 - self.r1), abs(self.c2 - self.c1)
+        return (dr, dc) in ((2, 0), (0, 2))
+
+    @classmethod
+    def from_text(cls, text: str) -> Move:
+        """Parse ``r1:c1-r2:c2``.
+
+        Raises:
+            ValueError: text not of that shape.
+        """
+        match = _MOVE_RE.fullmatch(text.strip())
+        if match is None:
+            raise ValueError(f"expected a move 'r1:c1-r2:c2', got {text.strip()!r}")
+        r1, c1, r2, c2 = (int(g) for g in match.groups())
+        return cls(r1, c1, r2, c2)
+
+    def __str__(self) -> str:
+        return f"{self.r1}:{self.c1}-{self.r2}:{self.c2}"
+
+
+_MOVE_RE = re.compile(r"(-?\d+)\s*:\s*(-?\d+)\s*-\s*(-?\d+)\s*:\s*(-?\d+)")
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A board, its start position and its goal.
+
+    Attributes:
+        rows: number of rows m.
+        cols: number of columns n.
+        start: the m x n start matrix (1 peg, -1 hole, 0 off the board).
+        goal: the explicit goal matrix, or None for the seed's complement goal.
+
+    >>> inst = Instance(1, 3, ((1, 1, -1),))
+    >>> inst.target, inst.moves_needed
+    (((-1, -1, 1),), 1)
+    """
+
+    rows: int
+    cols: int
+    start: Matrix
+    goal: Matrix | None = None
+
+    @property
+    def target(self) -> Matrix:
+        """The goal matrix; for the complement form, start with pegs and holes swapped."""
+        if self.goal is not None:
+            return self.goal
+        return tuple(tuple(-v for v in row) for row in self.start)
+
+    @property
+    def cells(self) -> list[Cell]:
+        """The cells on the board, row-major."""
+        return [(r, c) for r in range(self.rows) for c in range(self.cols) if self.start[r][c] != OFF]
+
+    def on_board(self, cell: Cell) -> bool:
+        """True for a cell inside the matrix and part of the board."""
+        r, c = cell
+        return 0 <= r < self.rows and 0 <= c < self.cols and self.start[r][c] != OFF
+
+    def jumps(self) -> list[Jump]:
+        """Every ``(from, over, to)`` triple of board cells in a line, row-major then N, E, S, W."""
+        out = []
+        for r, c in self.cells:
+            for dr, dc in DIRECTIONS:
+                over, to = (r + dr, c + dc), (r + 2 * dr, c + 2 * dc)
+                if self.on_board(over) and self.on_board(to):
+                    out.append(((r, c), over, to))
+        return out
+
+    @property
+    def start_pegs(self) -> int:
+        """Pegs on the start board."""
+        return sum(v == PEG for row in self.start for v in row)
+
+    @property
+    def goal_pegs(self) -> int:
+        """Pegs on the goal board."""
+        return sum(v == PEG for row in self.target for v in row)
+
+    @property
+    def moves_needed(self) -> int:
+        """Each jump removes one peg, so every solution has exactly this many jumps."""
+        return self.start_pegs - self.goal_pegs
+
+    def transpose(self) -> Instance:
+        """The same puzzle reflected in the main diagonal."""
+        def tr(m: Matrix) -> Matrix:
+            return tuple(tuple(m[r][c] for r in range(self.rows)) for c in range(self.cols))
+        return Instance(self.cols, self.rows, tr(self.start), None if self.goal is None else tr(self.goal))
+
+    def mirror(self) -> Instance:
+        """The same puzzle reflected left to right."""
+        def mi(m: Matrix) -> Matrix:
+            return tuple(tuple(reversed(row)) for row in m)
+        return Instance(self.rows, self.cols, mi(self.start), None if self.goal is None else mi(self.goal))
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The jumps, in order."""
+
+    moves: tuple[Move, ...]
+
+
+class Board:
+    """A mutable position with make/unmake of jumps, for verifiers and search.
+
+    >>> b = Board(Instance(1, 4, ((1, 1, -1, -1),)))
+    >>> b.push(Move(0, 0, 0, 2)); b.matrix()
+    ((-1, -1, 1, -1),)
+    >>> b.pop(); b.matrix()
+    Move(r1=0, c1=0, r2=0, c2=2)
+    ((1, 1, -1, -1),)
+    """
+
+    def __init__(self, instance: Instance) -> None:
+        self.instance = instance
+        self.pegs: set[Cell] = {cell for cell in instance.cells if instance.start[cell[0]][cell[1]] == PEG}
+        self.stack: list[Move] = []
+
+    def illegal_reason(self, move: Move) -> str | None:
+        """Why ``move`` cannot be played now, or None if it can."""
+        if not move.is_jump_shape:
+            return f"{move}: a jump goes exactly two cells along a row or column"
+        for cell, what in ((move.source, "start"), (move.over, "jumped"), (move.target, "landing")):
+            if not self.instance.on_board(cell):
+                return f"{move}: {what} cell {cell} is not on the board"
+        if move.source not in self.pegs:
+            return f"{move}: no peg on {move.source}"
+        if move.over not in self.pegs:
+            return f"{move}: no peg to jump over on {move.over}"
+        if move.target in self.pegs:
+            return f"{move}: landing cell {move.target} is not empty"
+        return None
+
+    def legal_moves(self) -> list[Move]:
+        """The jumps playable now."""
+        return [Move(*a, *c) for a, b, c in self.instance.jumps()
+                if a in self.pegs and b in self.pegs and c not in self.pegs]
+
+    def push(self, move: Move) -> None:
+        """Play a jump.
+
+        Raises:
+            IllegalMoveError: the jump breaks the rules on this board.
+        """
+        reason = self.illegal_reason(move)
+        if reason is not None:
+            raise IllegalMoveError(reason)
+        self.pegs -= {move.source, move.over}
+        self.pegs.add(move.target)
+        self.stack.append(move)
+
+    def pop(self) -> Move:
+        """Take back the last jump and return it."""
+        move = self.stack.pop()
+        self.pegs.discard(move.target)
+        self.pegs |= {move.source, move.over}
+        return move
+
+    def matrix(self) -> Matrix:
+        """The current position as a matrix."""
+        inst = self.instance
+        return tuple(tuple(OFF if inst.start[r][c] == OFF else (PEG if (r, c) in self.pegs else HOLE)
+                           for c in range(inst.cols)) for r in range(inst.rows))
+
+
+def _rows(text: str) -> list[tuple[int, list[str]]]:
+    rows = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        parts = line.split("#", 1)[0].split()
+        if parts:
+            rows.append((lineno, parts))
+    return rows
+
+
+def parse(text: str, source: str = "<input>") -> Instance:
+    """Read ``m n`` and the start matrix, optionally followed by a goal matrix.
+
+    Raises:
+        ParseError: malformed text, ragged rows, values other than 1/-1/0, or a goal whose
+            off-board cells differ from the start's; the message names source and line.
+    """
+    lines = _rows(text)
+    if not lines:
+        raise ParseError(f"{source}:1: empty input, expected a header 'm n'")
+    lineno, header = lines[0]
+    if len(header) != 2 or not all(_is_int(t) for t in header):
+        raise ParseError(f"{source}:{lineno}: expected header 'm n' (rows cols), got {' '.join(header)!r}")
+    rows, cols = int(header[0]), int(header[1])
+    if rows < 1 or cols < 1:
+        raise ParseError(f"{source}:{lineno}: board must have at least 1 row and 1 column, got {rows}x{cols}")
+    body = lines[1:]
+    if len(body) not in (rows, 2 * rows):
+        where = body[-1][0] if body else lineno
+        raise ParseError(f"{source}:{where}: expected {rows} rows (start) or {2 * rows} rows (start and goal) "
+                         f"of {cols} values, got {len(body)} rows")
+    matrix: list[tuple[int, ...]] = []
+    for lineno, parts in body:
+        if len(parts) != cols:
+            raise ParseError(f"{source}:{lineno}: expected {cols} values in the row, got {len(parts)}")
+        values = []
+        for token in parts:
+            if token not in ("1", "-1", "0", "+1", "-0"):
+                raise ParseError(f"{source}:{lineno}: expected 1 (peg), -1 (hole) or 0 (off board), got {token!r}")
+            values.append(int(token))
+        matrix.append(tuple(values))
+    start = tuple(matrix[:rows])
+    goal = tuple(matrix[rows:]) if len(matrix) == 2 * rows else None
+    if goal is not None:
+        for r in range(rows):
+            for c in range(cols):
+                if (start[r][c] == OFF) != (goal[r][c] == OFF):
+                    raise ParseError(f"{source}:{body[rows + r][0]}: goal cell ({r}, {c}) is "
+                                     f"{'off' if goal[r][c] == OFF else 'on'} the board but the start's is not")
+    return Instance(rows, cols, start, goal)
+
+
+def _is_int(token: str) -> bool:
+    try:
+        int(token)
+    except ValueError:
+        return False
+    return True
+
+
+def write_instance(instance: Instance) -> str:
+    """The instance in the input format (the goal rows only when the goal is explicit)."""
+    lines = [f"{instance.rows} {instance.cols}"]
+    lines += [" ".join(str(v) for v in row) for row in instance.start]
+    if instance.goal is not None:
+        lines += [" ".join(str(v) for v in row) for row in instance.goal]
+    return "\n".join(lines) + "\n"
+
+
+def format_solution(instance: Instance, solution: Solution | None) -> str:
+    """The seed's output: one ``r1:c1-r2:c2`` line per jump, or ``Impossivel``."""
+    if solution is None:
+        return IMPOSSIBLE + "\n"
+    return "".join(f"{move}\n" for move in solution.moves)
+
+
+def parse_solution(instance: Instance, text: str, source: str = "<solution>") -> Solution | None:
+    """Read an answer in the seed's output format; None for ``Impossivel``.
+
+    Raises:
+        ParseError: a line that is not ``r1:c1-r2:c2``.
+    """
+    if text.strip().lower() in (IMPOSSIBLE.lower(), "impossível"):
+        return None
+    moves = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            moves.append(Move.from_text(line))
+        except ValueError as exc:
+            raise ParseError(f"{source}:{lineno}: {exc}") from None
+    return Solution(tuple(moves))
+
+
+def verify(instance: Instance, solution: Solution) -> list[str]:
+    """Replay the jumps; report the first illegal one, or every cell that misses the goal."""
+    board = Board(instance)
+    for index, move in enumerate(solution.moves):
+        try:
+            board.push(move)
+        except IllegalMoveError as exc:
+            return [f"jump {index + 1}: {exc}"]
+    problems = []
+    final = board.matrix()
+    for r, c in instance.cells:
+        want = instance.target[r][c]
+        if final[r][c] != want:
+            problems.append(f"cell ({r}, {c}) ends with {'a peg' if final[r][c] == PEG else 'a hole'}, "
+                            f"the goal has {'a peg' if want == PEG else 'a hole'}")
+    return problems
+
+
+def class_counts(instance: Instance, matrix: Matrix) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """Pegs in each (r+c) mod 3 class and in each (r-c) mod 3 class."""
+    plus = [0, 0, 0]
+    minus = [0, 0, 0]
+    for r, c in instance.cells:
+        if matrix[r][c] == PEG:
+            plus[(r + c) % 3] += 1
+            minus[(r - c) % 3] += 1
+    return (plus[0], plus[1], plus[2]), (minus[0], minus[1], minus[2])
+
+
+def parity_signature(instance: Instance, matrix: Matrix) -> tuple[int, ...]:
+    """The jump-invariant parities: (n0+n1, n1+n2) mod 2 for both diagonal classings.
+
+    A jump takes one peg from each of two classes and adds one to the third, so it flips the
+    parity of all three counts and leaves the parity of every pairwise sum unchanged.
+    """
+    plus, minus = class_counts(instance, matrix)
+    return ((plus[0] + plus[1]) % 2, (plus[1] + plus[2]) % 2,
+            (minus[0] + minus[1]) % 2, (minus[1] + minus[2]) % 2)
+
+
+def pagoda_certificate(instance: Instance) -> tuple[dict[Cell, Fraction], Fraction, Fraction] | None:
+    """A pagoda function worth more on the goal than on the start, if linear programming finds one.
+
+    A pagoda function p has ``p(to) <= p(from) + p(over)`` for every jump, so the sum of p
+    over the pegs never grows; a goal worth more than the start is out of reach.  This is the
+    dual of the LP relaxation of "how often is each jump used".  The LP answer is rounded to
+    small fractions and re-checked exactly, so a returned certificate is a proof.
+
+    Returns:
+        (p, value on start, value on goal), or None (no certificate found).
+    """
+    try:
+        from ortools.linear_solver import pywraplp
+    except ImportError:  # pragma: no cover - ortools is a dependency
+        return None
+    cells = instance.cells
+    jumps = instance.jumps()
+    diff = {(r, c): int(instance.target[r][c] == PEG) - int(instance.start[r][c] == PEG) for r, c in cells}
+    if not any(diff.values()):
+        return None
+    lp = pywraplp.Solver.CreateSolver("GLOP")
+    if lp is None:  # pragma: no cover
+        return None
+    # p >= 0 is the classical definition; the box keeps the LP bounded (pagodas scale freely)
+    var = {cell: lp.NumVar(0.0, 1.0, f"p{cell}") for cell in cells}
+    for a, b, c in jumps:  # p(to) - p(from) - p(over) <= 0, through the low-level API (faster)
+        row = lp.Constraint(-lp.infinity(), 0.0)
+        row.SetCoefficient(var[c], 1.0)
+        row.SetCoefficient(var[a], -1.0)
+        row.SetCoefficient(var[b], -1.0)
+    objective = lp.Objective()
+    for cell in cells:
+        objective.SetCoefficient(var[cell], float(diff[cell]))
+    objective.SetMaximization()
+    if lp.Solve() != pywraplp.Solver.OPTIMAL or lp.Objective().Value() < 1e-7:
+        return None
+    values = {cell: var[cell].solution_value() for cell in cells}
+    for limit in (12, 60, 1000):
+        p = {cell: Fraction(values[cell]).limit_denominator(limit) for cell in cells}
+        if all(p[c] <= p[a] + p[b] for a, b, c in jumps):
+            on_start = sum((p[cell] for cell in cells if instance.start[cell[0]][cell[1]] == PEG), Fraction(0))
+            on_goal = sum((p[cell] for cell in cells if instance.target[cell[0]][cell[1]] == PEG), Fraction(0))
+            if on_goal > on_start:
+                return p, on_start, on_goal
+    return None
+
+
+def _count_proof(instance: Instance) -> str | None:
+    start, goal = instance.start_pegs, instance.goal_pegs
+    if goal > start:
+        return f"peg count: the goal has {goal} pegs but the start only {start}, and jumps only remove pegs"
+    if goal == 0 and start > 0:
+        return f"peg count: the goal is an empty board, but a jump always leaves a peg (start has {start})"
+    if start == goal and instance.start != instance.target:
+        return f"peg count: start and goal both have {start} pegs, so no jump may be made, yet they differ"
+    return None
+
+
+def prove_impossible(instance: Instance, pagoda: bool = True) -> str | None:
+    """A short proof that the goal cannot be reached, or None when none of the tests applies.
+
+    Tests, cheapest first: peg counts; position-class parity; a pagoda function (LP).
+
+    >>> five = generate({"board": "rect", "rows": 5, "cols": 5}, 0)
+    >>> prove_impossible(five)[:22]
+    'position-class parity:'
+    """
+    reason = _count_proof(instance)
+    if reason is not None:
+        return reason
+    if parity_signature(instance, instance.start) != parity_signature(instance, instance.target):
+        (sp, sm), (gp, gm) = class_counts(instance, instance.start), class_counts(instance, instance.target)
+        return ("position-class parity: a jump flips the parity of all three (r+c) mod 3 and all three "
+                f"(r-c) mod 3 peg counts; start has {sp} / {sm}, goal {gp} / {gm}, "
+                "which no number of jumps can match")
+    if pagoda:
+        cert = pagoda_certificate(instance)
+        if cert is not None:
+            _, on_start, on_goal = cert
+            return (f"pagoda function: a weighting of the cells that no jump increases is worth {on_start} "
+                    f"on the start and {on_goal} on the goal")
+    return None
+
+
+def presolve(instance: Instance, limits: Limits) -> Result | None:
+    """What every strategy does first: settle trivial boards and try the impossibility proofs.
+
+    Returns:
+        A final Result (SOLVED with no jumps, or INFEASIBLE naming the proof), or None when
+        the strategy has to search.  The ``no_proofs`` solve option skips the parity and
+        pagoda proofs (the peg count fixes every search's horizon, so it always runs).
+    """
+    if instance.start == instance.target:
+        return Result(Status.SOLVED, Solution(()), message="the start is the goal")
+    # the horizon of every search is the peg difference, so the count test always runs
+    reason = _count_proof(instance)
+    if reason is None and not limits.options.get("no_proofs"):
+        reason = prove_impossible(instance)
+    if reason is None:
+        return None
+    return Result(Status.INFEASIBLE, None, stats={"nodes": 0}, message=reason)
+
+
+def named_board(name: str, rows: int | None = None, cols: int | None = None) -> list[list[int]]:
+    """The shape of a named board, all pegs (0 marks cells off the board).
+
+    Boards: ``english`` (33 holes), ``french`` (37), ``german`` (45), ``diamond`` (41),
+    ``rect`` (``rows`` x ``cols``, default 6x6).
+
+    Raises:
+        InvalidInstanceError: an unknown name or a bad size.
+    """
+    if name == "rect":
+        rows, cols = rows or 6, cols or rows or 6
+        if rows < 1 or cols < 1:
+            raise InvalidInstanceError(f"rect board needs positive --rows and --cols, got {rows}x{cols}")
+        return [[PEG] * cols for _ in range(rows)]
+    if name in ("english", "german"):
+        size, arm = (7, 2) if name == "english" else (9, 3)
+        return [[PEG if (arm <= r < size - arm) or (arm <= c < size - arm) else OFF for c in range(size)]
+                for r in range(size)]
+    if name == "french":
+        return [[PEG if abs(r - 3) + abs(c - 3) <= 4 else OFF for c in range(7)] for r in range(7)]
+    if name == "diamond":
+        return [[PEG if abs(r - 4) + abs(c - 4) <= 4 else OFF for c in range(9)] for r in range(9)]
+    raise InvalidInstanceError(f"unknown board {name!r}; expected english, french, german, diamond or rect")
+
+
+def generate(options: dict[str, Any], seed: int) -> Instance:
+    """A named board with holes, in the seed's complement form or with a one-peg goal.
+
+    Args:
+        options: ``board`` (english, french, german, diamond, rect), ``rows``/``cols`` (rect
+            size), ``hole`` ("R,C", default the centre cell or the first cell of the middle
+            row), ``holes`` (that many holes at random cells instead), ``goal`` ("complement",
+            the default, or "R,C": one peg left on that cell, written with an explicit goal).
+        seed: random seed for ``holes``.
+
+    Raises:
+        InvalidInstanceError: bad board name, size or cell.
+    """
+    name = options.get("board") or ("rect" if options.get("rows") or options.get("cols") else "english")
+    shape = named_board(name, options.get("rows"), options.get("cols"))
+    rows, cols = len(shape), len(shape[0])
+    cells = [(r, c) for r in range(rows) for c in range(cols) if shape[r][c] != OFF]
+
+    def cell_of(text: str, flag: str) -> Cell:
+        parts = text.replace(":", ",").split(",")
+        if len(parts) != 2 or not all(_is_int(p) for p in parts):
+            raise InvalidInstanceError(f"--{flag} expects R,C, got {text!r}")
+        cell = (int(parts[0]), int(parts[1]))
+        if cell not in cells:
+            raise InvalidInstanceError(f"--{flag} {text!r}: cell {cell} is not on the {name} board")
+        return cell
+
+    if options.get("holes"):
+        count = options["holes"]
+        if not 1 <= count < len(cells):
+            raise InvalidInstanceError(f"--holes must be between 1 and {len(cells) - 1}, got {count}")
+        holes = random.Random(seed).sample(cells, count)
+    elif options.get("hole"):
+        holes = [cell_of(options["hole"], "hole")]
+    else:
+        centre = (rows // 2, cols // 2)
+        holes = [centre if centre in cells else cells[0]]
+    for r, c in holes:
+        shape[r][c] = HOLE
+    start = tuple(tuple(row) for row in shape)
+    goal_opt = options.get("goal")
+    if not goal_opt or goal_opt == "complement":
+        return Instance(rows, cols, start)
+    last = cell_of(goal_opt, "goal")
+    goal = tuple(tuple(OFF if v == OFF else (PEG if (r, c) == last else HOLE) for c, v in enumerate(row))
+                 for r, row in enumerate(start))
+    return Instance(rows, cols, start, goal)
+
+
+PUZZLE = Puzzle(
+    name="pegsol",
+    parse=parse,
+    format=format_solution,
+    parse_solution=parse_solution,
+    verify=verify,
+    generate=generate,
+    write_instance=write_instance,
+    strategies=(
+        Strategy("native-dfs", "puzzlesat.native.pegsol:solve",
+                 "numba bitboard DFS, table of dead positions, move ordering; proves impossibility by exhaustion"),
+        Strategy("cnf-plan", "puzzlesat.encoders.pegsol:solve",
+                 "SAT planning, horizon = pegs to remove, one jump a step, explanatory frame axioms, "
+                 "ordering of independent consecutive jumps; any pysat solver",
+                 variants=SOLVERS, default_variant="cadical195",
+                 encoder="puzzlesat.encoders.pegsol:encode"),
+        Strategy("cpsat-plan", "puzzlesat.models.pegsol:solve",
+                 "CP-SAT: the same fixed-horizon plan (one jump a step, frame axioms, ordering)",
+                 model="puzzlesat.models.pegsol:build_model"),
+    ),
+    portfolio=("native-dfs", "cnf-plan:cadical195", "cpsat-plan"),
+    generator_options=(
+        ("board", str, "english, french, german, diamond or rect (default english; rect with --rows/--cols)"),
+        ("rows", int, "rows of a rect board"),
+        ("cols", int, "columns of a rect board"),
+        ("hole", str, "the start hole R,C (default: the centre)"),
+        ("holes", int, "instead of --hole: this many holes at random cells (uses --seed)"),
+        ("goal", str, "'complement' (default, the seed's goal) or R,C: finish with one peg there"),
+    ),
+    solve_options=(
+        ("no-proofs", bool, "skip the impossibility proofs (counts, parity, pagoda) before search", False),
+    ),
+)
