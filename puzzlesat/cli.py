@@ -45,6 +45,7 @@ def limits_from(args: argparse.Namespace) -> Limits:
     """The Limits the shared flags describe."""
     options = {flag.replace("-", "_"): getattr(args, flag.replace("-", "_"))
                for flag, *_ in getattr(args, "puzzle_solve_options", ())}
+    options.update(parse_options(getattr(args, "option", [])))
     return Limits(timeout=args.timeout, seed=args.seed, workers=args.workers, options=options)
 
 
@@ -78,13 +79,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
     puzzle = core.get_puzzle(args.puzzle)
     if args.portfolio and args.file == "-" and Path(args.portfolio).is_file():
         args.file, args.portfolio = args.portfolio, ""  # `--portfolio FILE`: the optional value took the file
+    if args.portfolio is None and (args.backend != "local" or args.address):
+        raise PuzzlesatError("--backend and --address apply to --portfolio")
     instance = load_instance(puzzle, args.file)
     name = args.strategy or puzzle.strategies[0].name
     limits = limits_from(args)
     if args.portfolio is not None:
         from puzzlesat.portfolio import race
 
-        result = race.solve_portfolio(puzzle, instance, args.portfolio, limits, args.jobs, args.memory_limit)
+        result = race.solve_portfolio(puzzle, instance, args.portfolio, limits, args.jobs, args.memory_limit,
+                                      backend=args.backend, address=args.address)
     else:
         result = core.run_strategy(puzzle, instance, name, limits)
     if puzzle.after_solve is not None and result.solution is not None:
@@ -194,6 +198,8 @@ def add_limit_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=None, help="seconds per strategy run")
     parser.add_argument("--seed", type=int, default=0, help="random seed (search order, generators)")
     parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers for one strategy")
+    parser.add_argument("--option", "-O", action="append", default=[],
+                        help="strategy option KEY=VALUE (see the strategy's docstring)")
 
 
 def add_portfolio_flags(parser: argparse.ArgumentParser) -> None:
@@ -203,6 +209,15 @@ def add_portfolio_flags(parser: argparse.ArgumentParser) -> None:
                              "repeat a name to race seeds)")
     parser.add_argument("--jobs", "-j", type=int, default=None, help="cores to share (default: all)")
     parser.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory cap per child process")
+    add_backend_flags(parser)
+
+
+def add_backend_flags(parser: argparse.ArgumentParser) -> None:
+    """``--backend local|ray --address HOST:PORT`` (Ray: ``pip install "puzzlesat[ray]"``)."""
+    parser.add_argument("--backend", choices=("local", "ray"), default="local",
+                        help="run strategies as local processes (default) or as Ray tasks")
+    parser.add_argument("--address", metavar="HOST:PORT", default=None,
+                        help="the Ray cluster's head (ray start --head); default: start a local Ray instance")
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -213,7 +228,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     instances = [(path, load_instance(puzzle, path)) for path in args.files]
     text = compare.run_compare(puzzle, instances, args.strategies, timeout=args.timeout, seed=args.seed,
                                jobs=args.jobs, workers=args.workers, memory_mb=args.memory_limit,
-                               fmt=args.format, results=args.results, plot=args.plot)
+                               fmt=args.format, results=args.results, plot=args.plot, backend=args.backend,
+                               address=args.address)
     write_output(text, args.output)
     return 0
 
@@ -252,12 +268,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per run (default 60)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1, help="CP-SAT workers per run")
-    p.add_argument("--jobs", "-j", type=int, default=1, help="runs at once")
+    p.add_argument("--jobs", "-j", type=int, default=None,
+                   help="runs at once (default 1; with --backend ray, as many as the cluster's CPUs allow)")
     p.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory cap per run")
     p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
     p.add_argument("--results", metavar="FILE", help="append runs to this JSON-lines file; reuse those done")
     p.add_argument("--plot", metavar="FILE.png", help="draw a cactus plot (needs matplotlib)")
     p.add_argument("--output", "-o", help="write the table here instead of stdout")
+    add_backend_flags(p)
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("check", help="verify a solution")

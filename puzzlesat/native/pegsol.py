@@ -11,7 +11,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import BackendUnavailable, Limits, Result, Status
 from puzzlesat.puzzles.pegsol import DIRECTIONS, PEG, Instance, Jump, Move, Solution, presolve
 
 if TYPE_CHECKING:
@@ -40,11 +40,11 @@ def ordered_jumps(instance: Instance, order: str = "sym0") -> list[Jump]:
     shuffles with seed N.  ``sym0`` is ``instance.jumps()``'s own order.
     """
     jumps = instance.jumps()
-    if order.startswith("random"):
+    if order.startswith("random") and (order[6:] or "0").isdigit():
         random.Random(int(order[6:] or 0)).shuffle(jumps)
         return jumps
     if not (order.startswith("sym") and order[3:].isdigit() and int(order[3:]) < len(SYMMETRIES)):
-        raise ValueError(f"unknown jump order {order!r}; expected sym0..sym7 or randomN")
+        raise BackendUnavailable(f"unknown jump order {order!r}; expected sym0..sym7 or randomN")
     a, b, d, e = SYMMETRIES[int(order[3:])]
 
     def key(jump: Jump) -> tuple[int, int, int]:
