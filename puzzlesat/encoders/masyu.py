@@ -1,0 +1,664 @@
+"""CNF formulations of Masyu: the local rules as clauses, lazy loop cuts, and a complete encoding.
+
+The local rules (every cell has degree 0 or 2, the circle rules) are written once, by
+:func:`rule_clauses`, as clauses over named literals; both the pysat encodings here and the
+CP-SAT models in :mod:`puzzlesat.models.masyu` read them.
+
+``cnf-lazy`` gives the local rules to an incremental solver; each model that splits into
+several loops gets a cut clause per loop (the answer must cross the boundary of a piece that
+holds some but not all used cells) and the solver runs again, keeping what it learnt.  This
+is the approach of cspuz's "active vertices connected" propagator done lazily, as in the
+single-loop benchmarks of Masyu solvers.
+
+``cnf-rank`` is complete, so it exports as one DIMACS file: each loop edge is oriented, every
+used cell has one way in and one way out, and every arc not entering the root cell adds one
+to a binary rank (``rank[b] = rank[a] + 1``, the ``+1`` computed once per cell by a ripple
+carry), so a loop that misses the root cannot close.  This is the successor form of the
+Miller-Tucker-Zemlin ranking used in SAT encodings of Hamiltonian cycles (e.g. Velev & Gao
+2009, "Efficient SAT techniques for absolute encoding of permutation problems"); exact
+successor ranks propagate along a path, where ``rank[b] > rank[a]`` comparators barely do.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Hashable, Iterable, Iterator
+from itertools import combinations
+from typing import Any
+
+from puzzlesat.core import Limits, Result, Status
+from puzzlesat.encoders.dimacs import Encoding, cnf_stats
+from puzzlesat.encoders.sat import solve_limited, solve_once
+from puzzlesat.puzzles.masyu import (
+    BLACK,
+    WHITE,
+    Cell,
+    EdgeKey,
+    Instance,
+    Solution,
+    edge_cells,
+    solution_from_cycle,
+    solution_from_edges,
+)
+
+Key = tuple[Hashable, ...]
+Lit = tuple[Key, bool]  # (named variable, True for the positive literal)
+TRUE_KEY: Key = ("true",)
+
+
+def used(cell: Cell) -> Key:
+    """The key of the 'loop passes this cell' variable."""
+    return ("u", cell[0], cell[1])
+
+
+class Grid:
+    """Edge accessors that resolve off-board edges to None (a false constant).
+
+    The tables are built once, so rule generation does dictionary look-ups only.
+    """
+
+    STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
+
+    def __init__(self, rows: int, cols: int) -> None:
+        self.rows, self.cols = rows, cols
+        self._edges = Instance(rows, cols).edges()
+        self._table: dict[tuple[int, int, str], EdgeKey] = {}
+        for key in self._edges:
+            (r1, c1), (r2, c2) = edge_cells(key)
+            if key[0] == "h":
+                self._table[r1, c1, "R"] = key
+                self._table[r2, c2, "L"] = key
+            else:
+                self._table[r1, c1, "D"] = key
+                self._table[r2, c2, "U"] = key
+        self._incident = {(r, c): [e for d in "UDLR" if (e := self._table.get((r, c, d))) is not None]
+                          for r in range(rows) for c in range(cols)}
+
+    def edge(self, r: int, c: int, d: str) -> EdgeKey | None:
+        """The edge leaving cell (r, c) in direction U/D/L/R, None off the board."""
+        return self._table.get((r, c, d))
+
+    def beyond(self, r: int, c: int, d: str) -> EdgeKey | None:
+        """The edge two steps away: from the neighbour in direction d, onwards in d."""
+        if (r, c, d) not in self._table:
+            return None
+        dr, dc = self.STEPS[d]
+        return self._table.get((r + dr, c + dc, d))
+
+    def incident(self, r: int, c: int) -> list[EdgeKey]:
+        """The on-board edges around a cell."""
+        return self._incident[r, c]
+
+    def edges(self) -> list[EdgeKey]:
+        """All edges of the board."""
+        return list(self._edges)
+
+
+def _clause(lits: Iterable[tuple[EdgeKey | Key | None, bool]]) -> list[Lit] | None:
+    """Drop false constants (off-board edges taken positively); None if a literal is true."""
+    out: list[Lit] = []
+    for key, positive in lits:
+        if key is None:
+            if not positive:
+                return None  # "not off-board edge" is true: the clause holds
+            continue
+        out.append((key, positive))
+    return out
+
+
+def degree_clauses(grid: Grid) -> Iterator[list[Lit]]:
+    """Every cell has degree 0 or 2, and ``u`` says whether it is used."""
+    for r in range(grid.rows):
+        for c in range(grid.cols):
+            inc = grid.incident(r, c)
+            u = used((r, c))
+            yield [(u, False), *((e, True) for e in inc)]
+            for e in inc:
+                yield [(e, False), (u, True)]
+                # degree is not 1: an edge in use needs a second one
+                yield [(e, False), *((f, True) for f in inc if f != e)]
+            # degree is at most 2
+            for trio in combinations(inc, 3):
+                yield [(e, False) for e in trio]
+
+
+def circle_clauses(grid: Grid, cell: Cell, colour: int) -> Iterator[list[Lit]]:
+    """The rule of one circle, given that the cell is used (its ``u`` is forced elsewhere)."""
+    r, c = cell
+    e = {d: grid.edge(r, c, d) for d in "UDLR"}
+    far = {d: grid.beyond(r, c, d) for d in "UDLR"}
+    if colour == BLACK:
+        # black circle: turn here, and go straight on through the next cell on both arms
+        for a, b in (("L", "R"), ("U", "D")):
+            cl = _clause([(e[a], False), (e[b], False)])
+            if cl is not None:
+                yield cl
+        for d in "UDLR":
+            cl = _clause([(e[d], False), (far[d], True)])
+            if cl is not None:
+                yield cl
+    else:
+        # white circle: straight through ...
+        for a, b in (("L", "R"), ("R", "L"), ("U", "D"), ("D", "U")):
+            cl = _clause([(e[a], False), (e[b], True)])
+            if cl is not None:
+                yield cl
+        # ... and a turn in at least one of the two cells beside it on the loop
+        for a, b in (("L", "R"), ("U", "D")):
+            cl = _clause([(e[a], False), (e[b], False), (far[a], False), (far[b], False)])
+            if cl is not None:
+                yield cl
+
+
+def small_loop_clauses(instance: Instance) -> Iterator[list[Lit]]:
+    """No loop around a single 2x2 block of cells unless it could hold every circle."""
+    circles = set(instance.circles)
+    for r in range(instance.rows - 1):
+        for c in range(instance.cols - 1):
+            if circles - {(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)}:
+                yield [(("h", r, c), False), (("h", r + 1, c), False), (("v", r, c), False), (("v", r, c + 1), False)]
+
+
+def rule_clauses(instance: Instance) -> Iterator[list[Lit]]:
+    """All local rules of an instance: degrees, circles used, circle rules, no 2x2 stray loop."""
+    grid = Grid(instance.rows, instance.cols)
+    yield from degree_clauses(grid)
+    yield from small_loop_clauses(instance)
+    for cell in instance.circles:
+        yield [(used(cell), True)]
+        yield from circle_clauses(grid, cell, instance.clue(*cell))
+
+
+def cut_clause(instance_circles: frozenset[Cell], loop: list[Cell], outside: list[Cell],
+               grid: Grid) -> list[Lit]:
+    """The answer crosses the boundary of ``loop``'s cells if it holds cells on both sides.
+
+    One cell inside and one outside are chosen (circles when there are, which are always
+    used, so their literals drop out); the clause is valid for every single loop.
+    """
+    inside = set(loop)
+    a = next((cell for cell in loop if cell in instance_circles), loop[0])
+    b = next((cell for cell in outside if cell in instance_circles), outside[0])
+    lits: list[Lit] = []
+    if a not in instance_circles:
+        lits.append((used(a), False))
+    if b not in instance_circles:
+        lits.append((used(b), False))
+    for r, c in loop:
+        for e in grid.incident(r, c):
+            x, y = edge_cells(e)
+            if (x in inside) != (y in inside):
+                lits.append((e, True))
+    return lits
+
+
+class LazySolver:
+    """An incremental pysat solver over the local rules, adding loop cuts as needed.
+
+    Args:
+        instance: the puzzle (its circles become unit clauses unless ``selectors``).
+        solver_name: a pysat solver name that supports incremental solving.
+        selectors: when True, circles are not forced; :meth:`add_selector` adds a
+            circle's rule guarded by a selector literal (used by the generator).
+    """
+
+    def __init__(self, instance: Instance, solver_name: str = "cadical195", selectors: bool = False) -> None:
+        from pysat.formula import IDPool
+        from pysat.solvers import Solver
+
+        self.instance = instance
+        self.grid = Grid(instance.rows, instance.cols)
+        self.pool = IDPool()
+        self.solver = Solver(name=solver_name)
+        self.circles = frozenset() if selectors else frozenset(instance.circles)
+        self.clauses = 0
+        self.cuts = 0
+        self.cut_clauses: list[list[int]] = []
+        self.iterations = 0
+        self.edges = self.grid.edges()
+        self.edge_ids = [self.pool.id(e) for e in self.edges]
+        ids = self.pool.obj2id
+        for key in [used((r, c)) for r in range(instance.rows) for c in range(instance.cols)]:
+            self.pool.id(key)
+        rules = degree_clauses(self.grid) if selectors else rule_clauses(instance)
+        # one call into the solver for the whole base formula; every key is named already
+        base = [[ids[k] if p else -ids[k] for k, p in cl] for cl in rules]
+        self.solver.append_formula(base)
+        self.clauses += len(base)
+
+    def lit(self, key: Key, positive: bool) -> int:
+        """The integer literal of a named one."""
+        v = self.pool.id(key)
+        return v if positive else -v
+
+    def add(self, clause: list[Lit], guard: int | None = None) -> None:
+        """Add a clause (optionally ``guard -> clause``)."""
+        ints = [self.lit(k, p) for k, p in clause]
+        if guard is not None:
+            ints.append(-guard)
+        self.solver.add_clause(ints)
+        self.clauses += 1
+
+    def add_selector(self, cell: Cell, colour: int) -> int:
+        """A selector literal that, when assumed, puts a ``colour`` circle on ``cell``."""
+        s = self.pool.id(("s", cell[0], cell[1], colour))
+        self.add([(used(cell), True)], guard=s)
+        for cl in circle_clauses(self.grid, cell, colour):
+            self.add(cl, guard=s)
+        return s
+
+    def forbid(self, solution: Solution) -> None:
+        """Rule out this loop (its edge set) from now on."""
+        self.add([(e, False) for e in solution.edge_keys()])
+
+    def _prepare_ints(self) -> None:
+        """Integer views for the inner loop: edge ends as cell numbers, cell -> (var, neighbour)."""
+        cols = self.instance.cols
+        self.end_a = []
+        self.end_b = []
+        self.around: list[list[tuple[int, int]]] = [[] for _ in range(self.instance.rows * cols)]
+        for key, var in zip(self.edges, self.edge_ids, strict=True):
+            (r1, c1), (r2, c2) = edge_cells(key)
+            a, b = r1 * cols + c1, r2 * cols + c2
+            self.end_a.append(a)
+            self.end_b.append(b)
+            self.around[a].append((var, b))
+            self.around[b].append((var, a))
+        self.used_ids = [self.pool.id(used(divmod(i, cols))) for i in range(self.instance.rows * cols)]
+        self.circle_ids = {r * cols + c for r, c in self.circles}
+        self.circle_list = sorted(self.circle_ids)
+
+    def _components(self, model: list[int]) -> list[list[int]]:
+        """The cycles of a model, as lists of cell numbers in walking order."""
+        adj: dict[int, list[int]] = {}
+        for i, var in enumerate(self.edge_ids):
+            if model[var - 1] > 0:
+                a, b = self.end_a[i], self.end_b[i]
+                adj.setdefault(a, []).append(b)
+                adj.setdefault(b, []).append(a)
+        seen: set[int] = set()
+        comps = []
+        for first in adj:
+            if first in seen:
+                continue
+            comp = [first]
+            seen.add(first)
+            prev, cur = first, adj[first][0]
+            while cur not in seen:
+                seen.add(cur)
+                comp.append(cur)
+                nxt = adj[cur]
+                prev, cur = cur, (nxt[1] if nxt[0] == prev and len(nxt) > 1 else nxt[0])
+            comps.append(comp)
+        return comps
+
+    def _cut(self, comp: list[int], outside: list[int]) -> list[int]:
+        """Integer form of :func:`cut_clause`: cross the boundary of ``comp``'s cells."""
+        inside = set(comp)
+        a = next((c for c in comp if c in self.circle_ids), comp[0])
+        b = next((c for c in self.circle_list if c not in inside), outside[0])
+        lits = []
+        if a not in self.circle_ids:
+            lits.append(-self.used_ids[a])
+        if b not in self.circle_ids:
+            lits.append(-self.used_ids[b])
+        for cell in comp:
+            for var, nb in self.around[cell]:
+                if nb not in inside:
+                    lits.append(var)
+        return lits
+
+    def next_loop(self, assumptions: list[int] | None = None,
+                  deadline: float | None = None) -> tuple[bool | None, Solution | None]:
+        """Solve until the model is one loop: (True, loop), (False, None) or (None, None) on timeout."""
+        if not hasattr(self, "end_a"):
+            self._prepare_ints()
+        while True:
+            self.iterations += 1
+            if deadline is not None and deadline - time.perf_counter() <= 0:
+                return None, None
+            sat = solve_limited(self.solver, None if deadline is None else deadline - time.perf_counter(),
+                                assumptions or [])
+            if sat is None:
+                return None, None
+            if not sat:
+                return False, None
+            comps = self._components(self.solver.get_model())
+            if not comps:
+                return True, None  # nothing forced any cell into use
+            if len(comps) == 1:
+                cols = self.instance.cols
+                return True, solution_from_cycle([divmod(cell, cols) for cell in comps[0]])
+            for i, comp in enumerate(comps):
+                outside = comps[i - 1] if i else comps[1]
+                cut = self._cut(comp, outside)
+                self.solver.add_clause(cut)
+                self.cut_clauses.append(cut)
+                self.clauses += 1
+                self.cuts += 1
+
+    def stats(self) -> dict[str, Any]:
+        """Variables, clauses, cuts, iterations and the solver's own counters."""
+        acc = self.solver.accum_stats() or {}
+        return {"variables": self.pool.top, "clauses": self.clauses, "cuts": self.cuts,
+                "iterations": self.iterations, "conflicts": acc.get("conflicts", 0),
+                "decisions": acc.get("decisions", 0)}
+
+    def close(self) -> None:
+        """Free the native solver."""
+        self.solver.delete()
+
+
+def solve_lazy(instance: Instance, limits: Limits, variant: str | None) -> Result:
+    """Strategy ``cnf-lazy:<solver>``: local rules plus lazily added loop cuts."""
+    from puzzlesat.puzzles.masyu import compact
+
+    start = time.perf_counter()
+    deadline = None if limits.timeout is None else start + limits.timeout
+    if not instance.circles or instance.rows < 2 or instance.cols < 2:
+        return _trivial(instance, start, bool(limits.options.get("unique")))
+    lazy = LazySolver(instance, variant or "cadical195")
+    try:
+        sat, loop = lazy.next_loop(deadline=deadline)
+        stats = lazy.stats()
+        if sat is None:
+            return Result(Status.UNKNOWN, None, wall_time=time.perf_counter() - start, stats=stats, message="timeout")
+        if not sat or loop is None:
+            return Result(Status.INFEASIBLE, None, wall_time=time.perf_counter() - start, stats=stats)
+        message = ""
+        if limits.options.get("unique"):
+            lazy.forbid(loop)
+            sat2, other = lazy.next_loop(deadline=deadline)
+            stats = lazy.stats()
+            message, extra = _unique_note(instance, sat2, other, compact)
+            stats.update(extra)
+        return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats, message=message)
+    finally:
+        lazy.close()
+
+
+def _unique_note(instance: Instance, sat: bool | None, other: Solution | None,
+                 compact: Any) -> tuple[str, dict[str, Any]]:
+    """Message and stats for a uniqueness check."""
+    if sat is None:
+        return "uniqueness not decided (timeout)", {}
+    if not sat or other is None:
+        return "unique", {"unique": True}
+    return "NOT unique: a second loop exists", {"unique": False, "second": compact(instance, other)}
+
+
+def _trivial(instance: Instance, start: float, unique: bool = False) -> Result:
+    """No circles (any 2x2 square is an answer) or a grid too thin for a loop."""
+    from puzzlesat.puzzles.masyu import compact
+
+    if instance.rows < 2 or instance.cols < 2:
+        return Result(Status.INFEASIBLE, None, wall_time=time.perf_counter() - start,
+                      message="a loop needs at least 2 rows and 2 columns")
+
+    def square(r: int, c: int) -> Solution:
+        return solution_from_edges([("h", r, c), ("h", r + 1, c), ("v", r, c), ("v", r, c + 1)])
+
+    stats: dict[str, Any] = {}
+    message = "no circles"
+    if unique:
+        if instance.rows * instance.cols == 4:
+            stats["unique"] = True
+            message += "; unique"
+        else:
+            other = square(0, 1) if instance.cols > 2 else square(1, 0)
+            stats.update(unique=False, second=compact(instance, other))
+            message += "; NOT unique: a second loop exists"
+    return Result(Status.SOLVED, square(0, 0), wall_time=time.perf_counter() - start, stats=stats, message=message)
+
+
+# ---------------------------------------------------------------- the complete encoding
+
+
+def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encoding:
+    """The complete ranking encoding (strategy ``cnf-rank``), exportable as one DIMACS file.
+
+    Named variables: edges ``("h"|"v", r, c)``, used cells ``("u", r, c)`` and arcs
+    ``("x", r1, c1, r2, c2)``; rank bits and carries are unnamed in the
+    sidecar.  Options: ``symmetry=0`` drops the clause that fixes the loop's direction;
+    ``cuts=1`` adds the cut clauses a ``cnf-lazy`` run (with its uniqueness check) needed,
+    which every single loop satisfies, so the models stay the same.
+
+    Returns:
+        The Encoding; ``decode`` turns the true edge keys into the loop.
+    """
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import CNF, IDPool
+
+    options = options or {}
+    pool = IDPool()
+    cnf = CNF()
+    clauses: list[list[int]] = []  # CNF.append recomputes the variable count per clause: too slow
+    grid = Grid(instance.rows, instance.cols)
+
+    def lit(key: Key, positive: bool = True) -> int:
+        v = pool.id(key)
+        return v if positive else -v
+
+    for edge in grid.edges():
+        pool.id(edge)
+    for cl in rule_clauses(instance):
+        clauses.append([lit(k, p) for k, p in cl])
+    cells = [(r, c) for r in range(instance.rows) for c in range(instance.cols)]
+    bits = max(1, len(cells).bit_length())  # 2**bits > cells: ranks never wrap
+
+    def arc(a: Cell, b: Cell) -> int:
+        return lit(("x", a[0], a[1], b[0], b[1]))
+
+    # each loop edge is walked in exactly one direction
+    for edge in grid.edges():
+        a, b = edge_cells(edge)
+        clauses.append([-lit(edge), arc(a, b), arc(b, a)])
+        clauses.append([-arc(a, b), lit(edge)])
+        clauses.append([-arc(b, a), lit(edge)])
+        clauses.append([-arc(a, b), -arc(b, a)])
+    # a used cell has at most one way out and at most one way in (degree 2 makes it exactly)
+    neighbours: dict[Cell, list[Cell]] = {}
+    for edge in grid.edges():
+        a, b = edge_cells(edge)
+        neighbours.setdefault(a, []).append(b)
+        neighbours.setdefault(b, []).append(a)
+    for cell in cells:
+        for x, y in combinations(neighbours.get(cell, []), 2):
+            clauses.append([-arc(cell, x), -arc(cell, y)])
+            clauses.append([-arc(x, cell), -arc(y, cell)])
+    # the root: the first circle, or any one used cell when there are none
+    circles = instance.circles
+    if circles:
+        roots = {circles[0]: lit(("root", *circles[0]))}
+        clauses.append([roots[circles[0]]])
+    else:
+        roots = {cell: lit(("root", *cell)) for cell in cells}
+        for cl in CardEnc.equals([roots[c] for c in cells], 1, vpool=pool, encoding=EncType.seqcounter).clauses:
+            clauses.append(cl)
+        for cell in cells:
+            clauses.append([-roots[cell], lit(used(cell))])
+
+    rank_ids = {cell: [pool.id(f"rank{cell}:{k}") for k in range(bits)] for cell in cells}
+    next_ids = {cell: [pool.id(f"next{cell}:{k}") for k in range(bits)] for cell in cells}
+
+    def rank_bit(cell: Cell, k: int) -> int:
+        return rank_ids[cell][k]
+
+    def next_bit(cell: Cell, k: int) -> int:
+        return next_ids[cell][k]
+
+    # next[a] = rank[a] + 1 in binary (ripple carry); the all-ones rank has no successor
+    for a in cells:
+        carry = 0  # carry into bit k; 0 stands for the constant 1 before bit 0
+        for k in range(bits):
+            ra, na = rank_bit(a, k), next_bit(a, k)
+            if k == 0:
+                clauses.extend([[-ra, -na], [ra, na]])  # na = not ra
+                carry = ra
+            else:
+                clauses.extend([[-na, ra, carry], [-na, -ra, -carry], [na, -ra, carry], [na, ra, -carry]])
+                c2 = pool.id(f"carry{a}:{k + 1}")
+                clauses.extend([[-c2, ra], [-c2, carry], [c2, -ra, -carry]])
+                carry = c2
+        clauses.append([-carry])
+    # every arc that does not enter the root adds one to the rank: rank[b] = rank[a] + 1,
+    # so a loop that misses the root would have to climb forever
+    for a in cells:
+        for b in neighbours.get(a, []):
+            walk = arc(a, b)
+            guard = [roots[b]] if b in roots else []
+            for k in range(bits):
+                clauses.append([-walk, -next_bit(a, k), rank_bit(b, k), *guard])
+                clauses.append([-walk, next_bit(a, k), -rank_bit(b, k), *guard])
+    # the root has rank 0
+    for root, rlit in roots.items():
+        for k in range(bits):
+            clauses.append([-rlit, -rank_bit(root, k)])
+    # optional: the cut clauses a lazy run needed (implied by the single loop, so the
+    # formula keeps exactly its models) give external solvers a head start
+    if options.get("cuts") and circles:
+        lazy = LazySolver(instance)
+        try:
+            sat, loop = lazy.next_loop()
+            if sat and loop is not None:
+                lazy.forbid(loop)
+                lazy.next_loop()
+            for cut in lazy.cut_clauses:
+                clauses.append([lit(lazy.pool.obj(abs(v)), v > 0) for v in cut])
+        finally:
+            lazy.close()
+    # symmetry: the loop leaves the root towards its smaller neighbour
+    if circles and options.get("symmetry", 1):
+        root = circles[0]
+        for x, y in combinations(sorted(neighbours.get(root, [])), 2):
+            clauses.append([-arc(root, y), -arc(x, root)])
+
+    cnf.clauses = clauses
+    cnf.nv = pool.top
+
+    def decode(true_keys: set[Key]) -> Solution:
+        edges = [k for k in true_keys if len(k) == 3 and k[0] in ("h", "v")]
+        return solution_from_edges(edges)  # type: ignore[arg-type]
+
+    return Encoding(cnf, pool, decode, {**cnf_stats(cnf), "rank_bits": bits})
+
+
+def solve_rank(instance: Instance, limits: Limits, variant: str | None) -> Result:
+    """Strategy ``cnf-rank:<solver>``: the complete ranking encoding in one solver call."""
+
+    from puzzlesat.puzzles.masyu import compact
+
+    start = time.perf_counter()
+    if instance.rows < 2 or instance.cols < 2:
+        return _trivial(instance, start)
+    enc = encode(instance, {})
+    name = variant or "cadical195"
+    deadline = None if limits.timeout is None else start + limits.timeout
+    edge_ids = {enc.pool.id(e): e for e in Grid(instance.rows, instance.cols).edges()}
+    conflicts = 0
+
+    def run(extra: list[list[int]]) -> tuple[bool | None, Solution | None]:
+        nonlocal conflicts
+        timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        sat, model, counts = solve_once(name, enc.cnf.clauses + extra, timeout)
+        conflicts += counts.get("conflicts", 0)
+        if not sat:
+            return sat, None
+        return True, solution_from_edges([e for v, e in edge_ids.items() if model[v - 1] > 0])
+
+    sat, loop = run([])
+    stats = {**enc.stats}
+    if sat is None:
+        return Result(Status.UNKNOWN, None, wall_time=time.perf_counter() - start, stats=stats, message="timeout")
+    if loop is None:
+        return Result(Status.INFEASIBLE, None, wall_time=time.perf_counter() - start,
+                      stats={**stats, "conflicts": conflicts})
+    message = ""
+    if limits.options.get("unique"):
+        block = [[-enc.pool.id(e) for e in loop.edge_keys()]]
+        sat2, other = run(block)
+        message, extra = _unique_note(instance, sat2, other, compact)
+        stats.update(extra)
+    stats["conflicts"] = conflicts
+    return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats, message=message)
+
+
+# ---------------------------------------------------------------- generator support
+
+
+def unique_clues(rows: int, cols: int, loop: Solution, rng: random.Random,
+                 max_moves: int = 60) -> dict[Cell, int] | None:
+    """Circles that make some loop the only answer, starting the search from ``loop``.
+
+    Every circle a loop allows is placed; while another loop obeys them all, that loop is
+    taken instead (it allows every circle the first one did, and more), earlier loops stay
+    forbidden.  Once the answer is unique, circles are dropped in random order while it stays
+    so, each check one incremental solve under assumptions.
+
+    Args:
+        rows, cols: the grid.
+        loop: the loop to start from.
+        rng: decides the order in which circles are tried for removal.
+        max_moves: how many times the loop may be replaced before giving up.
+
+    Returns:
+        The circles kept (cell -> WHITE/BLACK), or None when no unique set was found.
+    """
+    from puzzlesat.puzzles.masyu import allowed_clues, verify
+
+    lazy = LazySolver(Instance(rows, cols), selectors=True)
+    selectors: dict[tuple[Cell, int], int] = {}
+
+    def assume(clues: dict[Cell, int]) -> list[int]:
+        out = []
+        for cell, colour in sorted(clues.items()):
+            if (cell, colour) not in selectors:
+                selectors[cell, colour] = lazy.add_selector(cell, colour)
+            out.append(selectors[cell, colour])
+        return out
+
+    def as_instance(clues: dict[Cell, int]) -> Instance:
+        return Instance(rows, cols, tuple(sorted(c for c, k in clues.items() if k == BLACK)),
+                        tuple(sorted(c for c, k in clues.items() if k == WHITE)))
+
+    def unique(clues: dict[Cell, int], seen: list[Solution]) -> bool:
+        # earlier loops are forbidden in the solver, so they are checked here instead
+        if any(not verify(as_instance(clues), old) for old in seen):
+            return False
+        sat, _ = lazy.next_loop(assumptions=assume(clues))
+        return sat is False
+
+    try:
+        seen: list[Solution] = []
+        for _ in range(max_moves):
+            clues = allowed_clues(loop)
+            lazy.forbid(loop)
+            sat, other = lazy.next_loop(assumptions=assume(clues))
+            if sat is None or other is None and sat:
+                return None
+            if not sat:
+                if not unique(clues, seen):
+                    return None
+                break
+            seen.append(loop)
+            assert other is not None
+            loop = other
+        else:
+            return None
+        seen.append(loop)  # the answer itself: forbidden in the solver, allowed by every clue set
+        answer = seen.pop()
+        order = sorted(clues)
+        rng.shuffle(order)
+        kept = dict(clues)
+        for cell in order:
+            trial = {c: k for c, k in kept.items() if c != cell}
+            if trial and unique(trial, seen):
+                kept = trial
+        del answer
+        return kept
+    finally:
+        lazy.close()
+
+
+__all__ = ["WHITE", "BLACK", "LazySolver", "encode", "rule_clauses", "solve_lazy", "solve_rank", "unique_clues"]

@@ -1,0 +1,187 @@
+"""CP-SAT models of Masyu: the local rules with lazy loop cuts, and an add_circuit model.
+
+Both read the local rules (degree 0 or 2, circle rules) from
+:func:`puzzlesat.encoders.masyu.rule_clauses`, so the CNF and CP-SAT formulations cannot
+drift apart.  ``cpsat-lazy`` solves, splits the answer into loops, adds a cut per loop and
+solves again (CP-SAT is not incremental: each round starts afresh, with the last answer as
+a hint).  ``cpsat-circuit`` states connectivity directly with ``add_circuit`` over both
+directions of every edge and a self-loop on each cell the loop skips.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from puzzlesat.core import Limits, Result, Status
+from puzzlesat.encoders.masyu import Grid, Key, Lit, _trivial, _unique_note, cut_clause, rule_clauses
+from puzzlesat.puzzles.masyu import Instance, Solution, compact, edge_cells, loops_of, solution_from_cycle
+
+
+@dataclass
+class MasyuVars:
+    """The model's Boolean variables by key: edges ``("h"|"v", r, c)``, used cells ``("u", r, c)``."""
+
+    lits: dict[Key, Any] = field(default_factory=dict)
+    arcs: dict[tuple[int, int], Any] = field(default_factory=dict)
+
+    def edge(self, key: Key) -> Any:
+        """The literal of an edge or cell variable."""
+        return self.lits[key]
+
+    def literal(self, lit: Lit) -> Any:
+        """A CP-SAT literal for a named literal."""
+        var = self.lits[lit[0]]
+        return var if lit[1] else ~var
+
+
+def _base(instance: Instance) -> tuple[Any, MasyuVars]:
+    from ortools.sat.python import cp_model
+
+    model = cp_model.CpModel()
+    grid = Grid(instance.rows, instance.cols)
+    mv = MasyuVars()
+    for kind, r, c in grid.edges():
+        mv.lits[(kind, r, c)] = model.new_bool_var(f"{kind}[{r},{c}]")
+    for r in range(instance.rows):
+        for c in range(instance.cols):
+            mv.lits[("u", r, c)] = model.new_bool_var(f"u[{r},{c}]")
+    # degree 0 or 2 per cell, every circle used, white and black circle rules
+    for clause in rule_clauses(instance):
+        model.add_bool_or([mv.literal(lit) for lit in clause])
+    return model, mv
+
+
+def build_model(instance: Instance, options: dict[str, Any] | None = None) -> tuple[Any, MasyuVars]:
+    """The local rules only (``cpsat-lazy`` adds loop cuts to it as it goes)."""
+    return _base(instance)
+
+
+def build_circuit_model(instance: Instance, options: dict[str, Any] | None = None) -> tuple[Any, MasyuVars]:
+    """The local rules plus ``add_circuit``: one circuit through the used cells, self-loops elsewhere."""
+    model, mv = _base(instance)
+    grid = Grid(instance.rows, instance.cols)
+    cols = instance.cols
+    arcs = []
+    # connectivity: the used cells form a single circuit; a skipped cell takes its self-loop
+    for key in grid.edges():
+        (r1, c1), (r2, c2) = edge_cells(key)
+        a, b = r1 * cols + c1, r2 * cols + c2
+        fwd = model.new_bool_var(f"x[{a}->{b}]")
+        bwd = model.new_bool_var(f"x[{b}->{a}]")
+        model.add(fwd + bwd == mv.edge(key))
+        mv.arcs[(a, b)], mv.arcs[(b, a)] = fwd, bwd
+        arcs += [(a, b, fwd), (b, a, bwd)]
+    for r in range(instance.rows):
+        for c in range(instance.cols):
+            arcs.append((r * cols + c, r * cols + c, ~mv.edge(("u", r, c))))
+    model.add_circuit(arcs)
+    return model, mv
+
+
+def _run(model: Any, mv: MasyuVars, grid: Grid, limits: Limits, deadline: float | None) -> tuple[Any, list[Any], Any]:
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = max(1, limits.workers)
+    solver.parameters.random_seed = limits.seed
+    if deadline is not None:
+        solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
+    status = solver.solve(model)
+    on: list[Any] = []
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        on = [k for k in grid.edges() if solver.boolean_value(mv.edge(k))]
+    return status, on, solver
+
+
+def _status_of(code: Any) -> Status:
+    from ortools.sat.python import cp_model
+
+    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return Status.SOLVED
+    if code == cp_model.INFEASIBLE:
+        return Status.INFEASIBLE
+    if code == cp_model.UNKNOWN:
+        return Status.UNKNOWN
+    if code == cp_model.MODEL_INVALID:
+        return Status.ERROR
+    raise ValueError(f"unexpected CP-SAT status {code}")
+
+
+def _lazy_loop(model: Any, mv: MasyuVars, instance: Instance, limits: Limits,
+               deadline: float | None, counters: dict[str, int]) -> tuple[Status, Solution | None]:
+    grid = Grid(instance.rows, instance.cols)
+    circles = frozenset(instance.circles)
+    while True:
+        counters["iterations"] += 1
+        code, on, solver = _run(model, mv, grid, limits, deadline)
+        counters["conflicts"] += int(solver.num_conflicts)
+        status = _status_of(code)
+        if status is not Status.SOLVED:
+            return status, None
+        loops = loops_of(on)
+        if len(loops) == 1:
+            return Status.SOLVED, solution_from_cycle(loops[0])
+        for i, loop in enumerate(loops):
+            outside = [cell for j, other in enumerate(loops) if j != i for cell in other]
+            model.add_bool_or([mv.literal(lit) for lit in cut_clause(circles, loop, outside, grid)])
+            counters["cuts"] += 1
+        model.clear_hints()
+        for key in grid.edges():
+            model.add_hint(mv.edge(key), key in set(on))
+
+
+def solve_lazy(instance: Instance, limits: Limits, variant: str | None) -> Result:
+    """Strategy ``cpsat-lazy``: local rules, re-solved with loop cuts until one loop remains."""
+    start = time.perf_counter()
+    if not instance.circles or instance.rows < 2 or instance.cols < 2:
+        return _trivial(instance, start, bool(limits.options.get("unique")))
+    deadline = None if limits.timeout is None else start + limits.timeout
+    model, mv = build_model(instance)
+    counters = {"iterations": 0, "cuts": 0, "conflicts": 0}
+    return _finish(instance, model, mv, limits, deadline, counters, start, lazy=True)
+
+
+def solve_circuit(instance: Instance, limits: Limits, variant: str | None) -> Result:
+    """Strategy ``cpsat-circuit``: one CP-SAT solve with add_circuit."""
+    start = time.perf_counter()
+    if not instance.circles or instance.rows < 2 or instance.cols < 2:
+        return _trivial(instance, start, bool(limits.options.get("unique")))
+    deadline = None if limits.timeout is None else start + limits.timeout
+    model, mv = build_circuit_model(instance)
+    counters = {"iterations": 0, "cuts": 0, "conflicts": 0}
+    return _finish(instance, model, mv, limits, deadline, counters, start, lazy=False)
+
+
+def _finish(instance: Instance, model: Any, mv: MasyuVars, limits: Limits, deadline: float | None,
+            counters: dict[str, int], start: float, lazy: bool) -> Result:
+    grid = Grid(instance.rows, instance.cols)
+
+    def once() -> tuple[Status, Solution | None]:
+        if lazy:
+            return _lazy_loop(model, mv, instance, limits, deadline, counters)
+        counters["iterations"] += 1
+        code, on, solver = _run(model, mv, grid, limits, deadline)
+        counters["conflicts"] += int(solver.num_conflicts)
+        status = _status_of(code)
+        if status is not Status.SOLVED:
+            return status, None
+        loops = loops_of(on)
+        return Status.SOLVED, solution_from_cycle(loops[0]) if len(loops) == 1 else None
+
+    status, loop = once()
+    stats: dict[str, Any] = {"variables": len(mv.lits) + len(mv.arcs), **counters, "workers": limits.workers}
+    if status is not Status.SOLVED or loop is None:
+        return Result(status, None, wall_time=time.perf_counter() - start, stats=stats,
+                      message="timeout" if status is Status.UNKNOWN else "")
+    message = ""
+    if limits.options.get("unique"):
+        model.add_bool_or([~mv.edge(k) for k in loop.edge_keys()])
+        model.clear_hints()
+        status2, other = once()
+        sat2 = None if status2 is Status.UNKNOWN else status2 is Status.SOLVED
+        message, extra = _unique_note(instance, sat2, other, compact)
+        stats.update(extra)
+    stats.update(counters)
+    return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats, message=message)
