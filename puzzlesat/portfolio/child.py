@@ -94,7 +94,8 @@ def _die_with_parent(parent_pid: int) -> None:
         threading.Thread(target=watch, name="puzzlesat-parent-watch", daemon=True).start()
 
 
-def _cap_memory(memory_mb: int | None) -> None:
+def cap_memory(memory_mb: int | None) -> None:
+    """Cap this process's heap and private mappings (``RLIMIT_DATA``) at ``memory_mb`` MiB."""
     if not memory_mb:
         return
     import resource
@@ -118,6 +119,33 @@ def run_child(spec: ChildSpec) -> Result:
     return run_strategy(puzzle, spec.instance, spec.name, limits)
 
 
+def load_guarded(spec: ChildSpec) -> Result | None:
+    """Import the puzzle and the strategy; None when they loaded, else the ERROR Result."""
+    try:
+        puzzle = resolve_puzzle(spec.puzzle)
+        strat, _ = puzzle.strategy(spec.name)
+        strat.load()
+    except BaseException as exc:  # noqa: BLE001 - any failure is reported, never raised
+        return failure(spec, exc)
+    return None
+
+
+def run_guarded(spec: ChildSpec) -> Result:
+    """:func:`run_child`, with every failure (out of memory, any exception) as an ERROR Result."""
+    try:
+        return run_child(spec)
+    except BaseException as exc:  # noqa: BLE001 - any failure is reported, never raised
+        return failure(spec, exc)
+
+
+def failure(spec: ChildSpec, exc: BaseException) -> Result:
+    """The ERROR Result for an exception raised while loading or running a strategy."""
+    if isinstance(exc, MemoryError):
+        return Result(Status.ERROR, strategy=spec.name, message=f"out of memory (cap {spec.memory_mb} MiB)")
+    last = traceback.format_exception_only(type(exc), exc)[-1].strip()
+    return Result(Status.ERROR, strategy=spec.name, message=f"crashed: {last}")
+
+
 def child_main(conn: Any, spec: ChildSpec) -> None:
     """The target of the child process; see the module docstring."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -126,20 +154,12 @@ def child_main(conn: Any, spec: ChildSpec) -> None:
     except OSError:  # pragma: no cover - already a session leader
         pass
     _die_with_parent(spec.parent_pid)
-    _cap_memory(spec.memory_mb)
+    cap_memory(spec.memory_mb)
     conn.send(("started", time.time()))
-    try:
-        puzzle = resolve_puzzle(spec.puzzle)
-        strat, _ = puzzle.strategy(spec.name)
-        strat.load()
+    result = load_guarded(spec)
+    if result is None:
         conn.send(("loaded", time.time()))
-        result = run_child(spec)
-    except MemoryError:
-        result = Result(Status.ERROR, strategy=spec.name,
-                        message=f"out of memory (cap {spec.memory_mb} MiB)")
-    except BaseException as exc:  # noqa: BLE001 - any failure is reported, never raised
-        last = traceback.format_exception_only(type(exc), exc)[-1].strip()
-        result = Result(Status.ERROR, strategy=spec.name, message=f"crashed: {last}")
+        result = run_guarded(spec)
     try:
         conn.send(("result", result, time.time()))
     except MemoryError:

@@ -28,7 +28,7 @@ from typing import Any, TextIO
 
 from puzzlesat.core import Puzzle, PuzzlesatError, Status
 from puzzlesat.portfolio.child import ChildSpec
-from puzzlesat.portfolio.race import Supervisor, default_memory_mb, default_start_method, key_stats, puzzle_spec
+from puzzlesat.portfolio.race import default_memory_mb, key_stats, open_pool, puzzle_spec
 
 FORMATS = ("markdown", "csv", "json")
 
@@ -97,10 +97,10 @@ def load_results(path: Path) -> list[Record]:
 
 
 def compare(puzzle: Puzzle, instances: Sequence[tuple[str, Any]], strategies: Sequence[str] | None = None, *,
-            timeout: float | None = 60.0, seed: int = 0, jobs: int = 1, workers: int = 1,
+            timeout: float | None = 60.0, seed: int = 0, jobs: int | None = 1, workers: int = 1,
             options: dict[str, Any] | None = None, memory_mb: int | None = None,
             results: Path | None = None, stream: TextIO | None = None,
-            start_method: str | None = None) -> list[Record]:
+            start_method: str | None = None, backend: str = "local", address: str | None = None) -> list[Record]:
     """Run every strategy on every instance, each run isolated in its own process.
 
     Args:
@@ -110,25 +110,32 @@ def compare(puzzle: Puzzle, instances: Sequence[tuple[str, Any]], strategies: Se
         strategies: names ``method[:variant]``; default :func:`default_strategies`.
         timeout: seconds per run (after the child's imports); None for no limit.
         seed: the seed of every run.
-        jobs: runs at once.
-        workers: threads per run (CP-SAT ``num_workers``).
+        jobs: runs at once; None: 1 locally, and with Ray the whole grid at once (Ray starts
+            as many as the cluster's CPUs allow).
+        workers: threads per run (CP-SAT ``num_workers``; with Ray, the task's ``num_cpus``).
         options: the puzzle's solve options.
-        memory_mb: per-child cap in MiB; default :func:`default_memory_mb` for ``jobs`` children.
+        memory_mb: per-child cap in MiB; default :func:`default_memory_mb` for ``jobs`` children
+            (none with Ray, whose memory monitor stops tasks that exhaust a node).
         results: a JSON-lines file; existing matching runs are reused, new ones appended.
         stream: where the progress bar goes; None for silence.
         start_method: ``spawn`` or ``fork``; default :func:`~puzzlesat.portfolio.race.default_start_method`.
+        backend: ``local`` (child processes) or ``ray`` (one Ray task per run; see
+            :mod:`puzzlesat.portfolio.ray_backend`).
+        address: the Ray cluster to join; None starts a local Ray instance.
 
     Returns:
         One record per (instance, strategy), in input order, reused ones included.
 
     Raises:
         BackendUnavailable: an unknown strategy name, before anything runs.
+        PuzzlesatError: an unknown backend, or Ray not installed.
     """
     names = list(strategies) if strategies else default_strategies(puzzle)
     for name in names:
         puzzle.strategy(name)
-    jobs = max(1, jobs)
-    memory_mb = memory_mb or default_memory_mb(jobs)
+    if backend == "local":
+        jobs = max(1, jobs or 1)
+        memory_mb = memory_mb or default_memory_mb(jobs)
     done: dict[tuple[str, str], Record] = {}
     if results is not None:
         for rec in load_results(results):
@@ -136,6 +143,7 @@ def compare(puzzle: Puzzle, instances: Sequence[tuple[str, Any]], strategies: Se
                 done[rec.instance, rec.strategy] = rec
     wanted = [(path, inst, name) for path, inst in instances for name in names]
     pending = [item for item in wanted if (item[0], item[2]) not in done]
+    jobs = max(1, jobs or len(pending))
     bar = Progress(stream, len(wanted), len(wanted) - len(pending))
     out = None
     if results is not None and pending:
@@ -146,30 +154,32 @@ def compare(puzzle: Puzzle, instances: Sequence[tuple[str, Any]], strategies: Se
             out.write("\n")
     spec_puzzle = puzzle_spec(puzzle)
     try:
-        with Supervisor(puzzle, start_method=start_method or default_start_method()) as sup:
-            queue = list(pending)
-            labels: dict[str, tuple[str, str]] = {}
-            while queue or sup.active:
-                while queue and len(sup.active) < jobs:
-                    path, inst, name = queue.pop(0)
-                    spec = ChildSpec(spec_puzzle, inst, name, seed, workers, dict(options or {}), timeout, None,
-                                     memory_mb, os.getpid())
-                    run = sup.start(f"{len(labels)}", spec)
-                    labels[run.label] = (path, name)
-                for run in sup.poll(0.25):
-                    assert run.result is not None
-                    path, name = labels[run.label]
-                    res = run.result
-                    rec = Record(puzzle.name, path, name, res.status.value,
-                                 round(res.wall_time, 4) if run.note not in ("timeout", "crashed", "memory") else None,
-                                 None if run.elapsed is None else round(run.elapsed, 4), res.objective,
-                                 _jsonable(res.stats), res.message, timeout, seed)
-                    done[path, name] = rec
-                    if out is not None:
-                        out.write(json.dumps(asdict(rec)) + "\n")
-                        out.flush()
-                    bar.advance(rec, puzzle.optimisation)
-                bar.draw()
+        if pending:  # nothing to run: no backend to start (Ray takes seconds to start)
+            with open_pool(puzzle, backend, address, start_method=start_method, stream=stream) as sup:
+                queue = list(pending)
+                labels: dict[str, tuple[str, str]] = {}
+                while queue or sup.active:
+                    while queue and len(sup.active) < jobs:
+                        path, inst, name = queue.pop(0)
+                        spec = ChildSpec(spec_puzzle, inst, name, seed, workers, dict(options or {}), timeout, None,
+                                         memory_mb, os.getpid())
+                        run = sup.start(f"{len(labels)}", spec)
+                        labels[run.label] = (path, name)
+                    for run in sup.poll(0.25):
+                        assert run.result is not None
+                        path, name = labels[run.label]
+                        res = run.result
+                        answered = run.note not in ("timeout", "crashed", "memory")
+                        rec = Record(puzzle.name, path, name, res.status.value,
+                                     round(res.wall_time, 4) if answered else None,
+                                     None if run.elapsed is None else round(run.elapsed, 4), res.objective,
+                                     _jsonable(res.stats), res.message, timeout, seed)
+                        done[path, name] = rec
+                        if out is not None:
+                            out.write(json.dumps(asdict(rec)) + "\n")
+                            out.flush()
+                        bar.advance(rec, puzzle.optimisation)
+                    bar.draw()
     finally:
         bar.close()
         if out is not None:
@@ -369,13 +379,14 @@ def cactus_plot(records: Sequence[Record], path: Path, optimisation: bool = Fals
 
 
 def run_compare(puzzle: Puzzle, instances: Sequence[tuple[str, Any]], strategies: str | None, *,
-                timeout: float | None, seed: int, jobs: int, workers: int, memory_mb: int | None, fmt: str,
-                results: str | None, plot: str | None, stream: TextIO | None = None) -> str:
+                timeout: float | None, seed: int, jobs: int | None, workers: int, memory_mb: int | None, fmt: str,
+                results: str | None, plot: str | None, stream: TextIO | None = None, backend: str = "local",
+                address: str | None = None) -> str:
     """``puzzlesat compare``: run, then return the table text (and draw the plot if asked).
 
     Raises:
-        PuzzlesatError: an unknown format, or ``--plot`` without matplotlib (both checked
-            before anything runs).
+        PuzzlesatError: an unknown format, ``--plot`` without matplotlib, or ``--backend ray``
+            without Ray (all checked before anything runs).
     """
     if fmt not in FORMATS:
         raise PuzzlesatError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
@@ -384,10 +395,14 @@ def run_compare(puzzle: Puzzle, instances: Sequence[tuple[str, Any]], strategies
             import matplotlib  # noqa: F401
         except ImportError:
             raise PuzzlesatError("--plot needs matplotlib: pip install 'puzzlesat[plot]'") from None
+    if backend == "ray":
+        from puzzlesat.portfolio.ray_backend import import_ray
+
+        import_ray()
     names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies else None
     records = compare(puzzle, instances, names, timeout=timeout, seed=seed, jobs=jobs, workers=workers,
                       memory_mb=memory_mb, results=Path(results) if results else None,
-                      stream=sys.stderr if stream is None else stream)
+                      stream=sys.stderr if stream is None else stream, backend=backend, address=address)
     if plot:
         cactus_plot(records, Path(plot), puzzle.optimisation)
     return render(records, fmt, puzzle.optimisation)

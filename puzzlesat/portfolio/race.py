@@ -28,11 +28,11 @@ from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import connection
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 import psutil
 
-from puzzlesat.core import BackendUnavailable, Limits, Puzzle, Result, Status, check_result
+from puzzlesat.core import BackendUnavailable, Limits, Puzzle, PuzzlesatError, Result, Status, check_result
 from puzzlesat.portfolio.child import ChildSpec, child_main
 
 KEY_STATS = ("nodes", "conflicts", "branches", "decisions", "propagations", "variables", "clauses")
@@ -123,6 +123,8 @@ class Run:
         result: the verified Result (ERROR for a crash, UNKNOWN for a stopped child).
         note: ``""``, ``"stopped"``, ``"timeout"``, ``"memory"``, ``"crashed"`` or ``"interrupted"``.
         peak_rss_mb: the largest resident size of the child's tree seen by the parent.
+        pid: the process running the strategy (the child; a Ray worker with ``--backend ray``).
+        host: the machine it runs on.
     """
 
     label: str
@@ -136,6 +138,8 @@ class Run:
     result: Result | None = None
     note: str = ""
     peak_rss_mb: float = 0.0
+    pid: int | None = None
+    host: str = ""
 
     @property
     def startup(self) -> float | None:
@@ -220,7 +224,17 @@ class Supervisor:
             raise
         finally:
             writer.close()
+        run.pid = process.pid
         return run
+
+    @property
+    def cpus(self) -> int:
+        """The cores of this machine."""
+        return os.cpu_count() or 1
+
+    def fit(self, cpus: int) -> None:
+        """Runs that start together and want ``cpus`` cores in all: local children share the cores
+        through the OS scheduler, so there is nothing to do (see the Ray backend's ``fit``)."""
 
     def hard_deadline(self, run: Run) -> float | None:
         """When the parent kills a run that has not answered."""
@@ -464,6 +478,66 @@ def _signal_tree(pid: int, descendants: Sequence[psutil.Process], sig: int) -> N
             proc.send_signal(sig)
 
 
+# -- backends ------------------------------------------------------------------------------
+
+BACKENDS = ("local", "ray")
+
+
+class Pool(Protocol):
+    """What :func:`race` and :func:`~puzzlesat.portfolio.compare.compare` need from a backend:
+    :class:`Supervisor` (local processes) or :class:`~puzzlesat.portfolio.ray_backend.RaySupervisor`."""
+
+    active: list[Run]
+
+    @property
+    def cpus(self) -> int:
+        """The cores available to the runs."""
+
+    def start(self, label: str, spec: ChildSpec) -> Run:
+        """Start one run."""
+
+    def fit(self, cpus: int) -> None:
+        """The runs about to start want ``cpus`` cores in all and must all start at once."""
+
+    def poll(self, timeout: float) -> list[Run]:
+        """Wait up to ``timeout`` seconds; the runs whose outcome became known."""
+
+    def close(self, note: str = "stopped") -> None:
+        """Stop every run still going; nothing is left behind."""
+
+    def __enter__(self) -> Pool:
+        """Itself."""
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
+        """Close (``interrupted`` on Ctrl-C)."""
+
+
+def open_pool(puzzle: Puzzle, backend: str = "local", address: str | None = None, *, grace: float = 0.5,
+              start_method: str | None = None, stream: TextIO | None = None) -> Pool:
+    """The backend that runs strategies: ``local`` processes or ``ray`` tasks.
+
+    Args:
+        puzzle: the puzzle (answers are verified against it).
+        backend: ``local`` or ``ray``.
+        address: a Ray cluster's ``HOST:PORT``; None starts a local Ray instance (``ray`` only).
+        grace: seconds between SIGTERM and SIGKILL when stopping a local child.
+        start_method: ``spawn`` or ``fork`` for local children; default :func:`default_start_method`.
+        stream: where the Ray backend reports how long connecting took; None for silence.
+
+    Raises:
+        PuzzlesatError: an unknown backend, ``address`` without ``ray``, or Ray not installed.
+    """
+    if backend == "ray":
+        from puzzlesat.portfolio.ray_backend import RaySupervisor
+
+        return RaySupervisor(puzzle, address=address, stream=stream)
+    if backend != "local":
+        raise PuzzlesatError(f"unknown backend {backend!r}; expected one of: {', '.join(BACKENDS)}")
+    if address:
+        raise PuzzlesatError("--address needs --backend ray")
+    return Supervisor(puzzle, grace=grace, start_method=start_method or default_start_method())
+
+
 # -- the race ------------------------------------------------------------------------------
 
 
@@ -482,6 +556,8 @@ class Outcome:
         startup: spawn to the child's entry point.
         load: the child's imports of puzzle and strategy.
         winner: True for the answer the race returned.
+        pid: the process that ran it.
+        host: the machine it ran on.
     """
 
     label: str
@@ -494,6 +570,8 @@ class Outcome:
     startup: float | None
     load: float | None
     winner: bool = False
+    pid: int | None = None
+    host: str = ""
 
 
 @dataclass
@@ -506,7 +584,8 @@ class RaceResult:
         outcomes: one per member, in the order given.
         wall_time: seconds from the first spawn to the decision.
         jobs: the cores shared among the members.
-        memory_mb: the per-child memory cap.
+        memory_mb: the per-child memory cap (None: none).
+        backend: ``local`` or ``ray``.
     """
 
     result: Result
@@ -514,6 +593,7 @@ class RaceResult:
     wall_time: float = 0.0
     jobs: int = 1
     memory_mb: int | None = None
+    backend: str = "local"
 
     @property
     def winner(self) -> Outcome | None:
@@ -531,7 +611,7 @@ def _better(a: Result, b: Result | None) -> bool:
 def race(puzzle: Puzzle, instance: Any, names: Sequence[str] | None = None, *, timeout: float | None = None,
          seed: int = 0, jobs: int | None = None, options: dict[str, Any] | None = None,
          memory_mb: int | None = None, grace: float = 0.5, stream: TextIO | None = None,
-         start_method: str | None = None) -> RaceResult:
+         start_method: str | None = None, backend: str = "local", address: str | None = None) -> RaceResult:
     """Race strategies on one instance, each in its own process; the first verified answer wins.
 
     Args:
@@ -542,36 +622,44 @@ def race(puzzle: Puzzle, instance: Any, names: Sequence[str] | None = None, *, t
         timeout: seconds for the whole race, start-up included; None for no limit.
         seed: the first member's seed.
         jobs: cores shared among the members (CP-SAT members get the spare ones as
-            ``num_workers``); default: the machine's CPU count.
+            ``num_workers``); default: the machine's CPU count (the cluster's with Ray).
         options: the puzzle's solve options, handed to every strategy.
-        memory_mb: per-child cap in MiB; default :func:`default_memory_mb`.
+        memory_mb: per-child cap in MiB; default :func:`default_memory_mb` (none with Ray,
+            whose memory monitor stops tasks that exhaust a node).
         grace: seconds between SIGTERM and SIGKILL for the losers.
         stream: where the live status line goes (if a terminal) or one line per finished
             member; None for silence.
         start_method: see :class:`Supervisor`; default :func:`default_start_method`.
+        backend: ``local`` (child processes) or ``ray`` (one Ray task per member; see
+            :mod:`puzzlesat.portfolio.ray_backend`).
+        address: the Ray cluster to join; None starts a local Ray instance.
 
     Returns:
-        A RaceResult; ``result`` has been verified in the parent.
+        A RaceResult; ``result`` has been verified in the parent.  The timeout counts from
+        the first member's start, after connecting to Ray.
 
     Raises:
         BackendUnavailable: an unknown strategy name (before any process starts).
+        PuzzlesatError: an unknown backend, or Ray not installed.
         KeyboardInterrupt: re-raised after every child has been stopped.
     """
     names = list(names) if names else portfolio_names(puzzle, None)
     for name in names:
         puzzle.strategy(name)
-    jobs = jobs or os.cpu_count() or 1
-    memory_mb = memory_mb or default_memory_mb(len(names))
     members = label_members(names, seed)
-    workers = share_cores(names, jobs)
     spec_puzzle = puzzle_spec(puzzle)
     line = StatusLine(stream)
-    start = time.time()
-    deadline = None if timeout is None else start + timeout
     winner: Run | None = None
     best: Run | None = None
     runs: list[Run] = []
-    with Supervisor(puzzle, grace=grace, start_method=start_method or default_start_method()) as sup:
+    with open_pool(puzzle, backend, address, grace=grace, start_method=start_method, stream=stream) as sup:
+        jobs = jobs or sup.cpus
+        if backend == "local":
+            memory_mb = memory_mb or default_memory_mb(len(names))
+        workers = share_cores(names, jobs)
+        sup.fit(sum(workers))
+        start = time.time()
+        deadline = None if timeout is None else start + timeout
         try:
             for (label, name, member_seed), count in zip(members, workers, strict=True):
                 spec = ChildSpec(spec_puzzle, instance, name, member_seed, count, dict(options or {}),
@@ -603,7 +691,7 @@ def race(puzzle: Puzzle, instance: Any, names: Sequence[str] | None = None, *, t
         result = run.result or Result(Status.UNKNOWN, strategy=run.spec.name, message="no outcome")
         outcomes.append(Outcome(run.label, run.spec.name, run.spec.seed, run.spec.workers, result, run.note,
                                 None if run.finished is None else run.finished - start,
-                                run.startup, run.load, run is winner))
+                                run.startup, run.load, run is winner, run.pid, run.host))
     if winner is not None and winner.result is not None:
         final = winner.result
         final.strategy = (final.strategy or winner.spec.name) + winner.label[len(winner.spec.name):]
@@ -613,7 +701,7 @@ def race(puzzle: Puzzle, instance: Any, names: Sequence[str] | None = None, *, t
         summary = ", ".join(f"{o.label}: {_describe(o.result, o.note)}" for o in outcomes)
         final = Result(status, strategy="portfolio", wall_time=decided - start,
                        message=f"no member answered ({summary})")
-    return RaceResult(final, outcomes, decided - start, jobs, memory_mb)
+    return RaceResult(final, outcomes, decided - start, jobs, memory_mb, backend)
 
 
 def puzzle_spec(puzzle: Puzzle) -> str | Puzzle:
@@ -719,7 +807,11 @@ def _seconds(value: float | None) -> str:
 
 def format_table(race_result: RaceResult) -> str:
     """The end-of-race table: one row per member, the winner marked ``*``."""
-    header = ("", "strategy", "seed", "cores", "status", "solve", "elapsed", "start-up", "import", "stats")
+    header: tuple[str, ...] = ("", "strategy", "seed", "cores", "status", "solve", "elapsed", "start-up", "import",
+                               "stats")
+    remote = race_result.backend != "local"
+    if remote:
+        header = (*header[:-1], "host", "stats")
     rows = [header]
     for o in race_result.outcomes:
         status = o.result.status.value
@@ -731,20 +823,25 @@ def format_table(race_result: RaceResult) -> str:
         stats = key_stats(o.result.stats)
         if o.result.status is Status.ERROR and o.result.message:
             stats = (stats + "  " if stats else "") + o.result.message[:80]
-        rows.append(("*" if o.winner else "", o.label, str(o.seed), str(o.workers), status, _seconds(solve),
-                     _seconds(o.elapsed), _seconds(o.startup), _seconds(o.load), stats))
+        row = ("*" if o.winner else "", o.label, str(o.seed), str(o.workers), status, _seconds(solve),
+               _seconds(o.elapsed), _seconds(o.startup), _seconds(o.load))
+        rows.append((*row, o.host, stats) if remote else (*row, stats))
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
     startups = [o.startup for o in race_result.outcomes if o.startup is not None]
-    summary = (f"portfolio: {len(race_result.outcomes)} members on {race_result.jobs} cores, "
-               f"memory cap {race_result.memory_mb} MiB/child, decided in {race_result.wall_time:.2f}s")
+    cap = "no memory cap" if race_result.memory_mb is None else f"memory cap {race_result.memory_mb} MiB/child"
+    where = "" if race_result.backend == "local" else f" ({race_result.backend})"
+    summary = (f"portfolio: {len(race_result.outcomes)} members on {race_result.jobs} cores{where}, "
+               f"{cap}, decided in {race_result.wall_time:.2f}s")
     if startups:
-        summary += f", process start-up {min(startups):.2f}-{max(startups):.2f}s"
+        what = "process" if race_result.backend == "local" else "task"
+        summary += f", {what} start-up {min(startups):.2f}-{max(startups):.2f}s"
     return "\n".join(["c " + summary, *("c " + line for line in lines)]) + "\n"
 
 
 def solve_portfolio(puzzle: Puzzle, instance: Any, members: str | None, limits: Limits, jobs: int | None,
-                    memory_mb: int | None, stream: TextIO | None = None) -> Result:
+                    memory_mb: int | None, stream: TextIO | None = None, backend: str = "local",
+                    address: str | None = None) -> Result:
     """``puzzlesat solve P FILE --portfolio [S1,S2,...]``: race, print the table, return the answer.
 
     Args:
@@ -756,11 +853,14 @@ def solve_portfolio(puzzle: Puzzle, instance: Any, members: str | None, limits: 
         jobs: cores to share; None for all.
         memory_mb: per-child cap in MiB; None for the default.
         stream: where progress and the table go (default stderr).
+        backend: ``local`` or ``ray``.
+        address: the Ray cluster's ``HOST:PORT``; None starts a local Ray instance.
     """
     stream = sys.stderr if stream is None else stream
     names = portfolio_names(puzzle, members)
     outcome = race(puzzle, instance, names, timeout=limits.timeout, seed=limits.seed, jobs=jobs,
-                   options=limits.options, memory_mb=memory_mb, stream=stream)
+                   options=limits.options, memory_mb=memory_mb, stream=stream, backend=backend,
+                   address=address)
     stream.write(format_table(outcome))
     stream.flush()
     result = outcome.result
