@@ -1,0 +1,451 @@
+"""Native strategies for blacken: the numba branch and bound, its parallel split, and BFS.
+
+``native-bb`` is the seed's depth-first branch and bound (moves ordered by the stones they
+flip, cut at the best answer found, stop at the lower bound) with a transposition table, a
+partial-order reduction (two moves next to disjoint sets of white components commute, so only
+one order is searched) and two lower bounds: the packing bound of
+:func:`puzzlesat.native.blacken_kernel.bound` and the component bound of
+:func:`puzzlesat.native.blacken_kernel.split_bound` (every white component solved alone,
+exactly and memoised, a move next to m components costing 1/m).  It starts from the best of
+a few greedy plays, so it always holds an answer.
+
+``native-bb-par`` splits the same search into subtrees (the positions after the first one or
+two moves, in the serial order) handed out to ``limits.workers`` spawned processes through a
+shared counter; the best move count is shared through a ``multiprocessing.Value`` that every
+worker reads between node budgets, so one worker's answer cuts the others' trees (what the
+seed's MPI version did with work stealing).
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import queue
+import time
+from typing import Any
+
+import numpy as np
+
+from puzzlesat.core import Limits, Result, Status
+from puzzlesat.puzzles.blacken import DIRECTIONS, Cell, Instance, Solution, bfs_optimum, components, greedy
+
+CHUNK = 100_000
+POR = True  # partial-order reduction of commuting moves
+SERIAL_FIRST = 1.0  # seconds native-bb-par searches alone before it starts processes
+TT_BITS = 20
+MEMO_BITS = 21
+SPLIT_WORK = 200_000  # moves tried when one component's exact value is first computed
+
+
+class Search:
+    """The kernel's arrays for one instance: set up a root (with a move prefix), then run.
+
+    >>> from puzzlesat.puzzles.blacken import Instance
+    >>> s = Search(Instance(5, ((2, 2),)))
+    >>> s.start((), best=3, target=0)
+    True
+    >>> s.run(10_000), len(s.best_moves() or ())
+    (0, 2)
+    """
+
+    def __init__(self, instance: Instance, seed: int = 0, tt_bits: int = TT_BITS, memo_bits: int = MEMO_BITS,
+                 split: bool = True) -> None:
+        from puzzlesat.native import blacken_kernel as kern
+
+        self.kern = kern
+        self.instance = instance
+        k = instance.size
+        self.width = p = k + 2
+        if p * p >= 4096:
+            raise ValueError(f"board size {k} is too large for the native search (at most 61)")
+        self.grid0 = np.full(p * p, kern.OFF, dtype=np.int64)
+        for r in range(k):
+            self.grid0[(r + 1) * p + 1:(r + 1) * p + 1 + k] = kern.EMPTY
+        for r, c in instance.whites:
+            self.grid0[self.index((r, c))] = kern.WHITE
+        self.whites = np.array(sorted({self.index(cell) for cell in instance.whites}), dtype=np.int64)
+        # four line directions first: bound() walks dirs[0..3] both ways
+        order = [(0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1)]
+        assert set(order) == set(DIRECTIONS)
+        self.dirs = np.array([dr * p + dc for dr, dc in order], dtype=np.int64)
+        rng = np.random.default_rng(seed + 12345)
+        self.zob = rng.integers(1, 2**62, size=(2, p * p), dtype=np.int64)
+        self.ttk1 = np.zeros(1 << tt_bits, dtype=np.int64)
+        self.ttk2 = np.zeros(1 << tt_bits, dtype=np.int64)
+        self.ttd = np.zeros(1 << tt_bits, dtype=np.int64)
+        self.maxd = len(instance.frontier()) + 2
+        ncells = len(instance.frontier()) + 1
+        self.cand = np.zeros((self.maxd + 1, ncells), dtype=np.int64)
+        self.ncand = np.zeros(self.maxd + 1, dtype=np.int64)
+        self.cidx = np.zeros(self.maxd + 1, dtype=np.int64)
+        self.fstart = np.zeros(self.maxd + 1, dtype=np.int64)
+        self.path = np.zeros(self.maxd + 1, dtype=np.int64)
+        self.best_path = np.zeros(self.maxd + 1, dtype=np.int64)
+        self.flipbuf = np.zeros(len(self.whites) + 1, dtype=np.int64)
+        self.mark = np.zeros(p * p, dtype=np.int64)
+        self.order = np.zeros(len(self.whites) + 1, dtype=np.int64)
+        self.score = np.zeros(ncells, dtype=np.int64)
+        self.st = np.zeros(kern.STATE_SIZE, dtype=np.int64)
+        self.grid = self.grid0.copy()
+        self._components(split, memo_bits, seed)
+
+    def _components(self, split: bool, memo_bits: int, seed: int) -> None:
+        """Arrays of the component bound: cells of each component and the cell weights."""
+        groups = components(self.instance.whites) if split else []
+        near = [sorted({(r + dr, c + dc) for r, c in g for dr, dc in DIRECTIONS} - set(g)) for g in groups]
+        # the exact value needs a component's cells in one 62-bit mask
+        usable = [i for i, g in enumerate(groups) if len(g) + len(near[i]) <= 62]
+        p2 = self.width * self.width
+        self.comp_of = np.full(p2, -1, dtype=np.int64)
+        self.weight = np.zeros(p2, dtype=np.int64)
+        width = max([len(groups[i]) + len(near[i]) for i in usable], default=1)
+        self.ccells = np.zeros((len(usable), width), dtype=np.int64)
+        self.cnw = np.zeros(len(usable), dtype=np.int64)
+        self.cnc = np.zeros(len(usable), dtype=np.int64)
+        mult: dict[Cell, int] = {}
+        for cells in near:
+            for cell in cells:
+                mult[cell] = mult.get(cell, 0) + 1
+        for cell, m in mult.items():
+            self.weight[self.index(cell)] = 12 // m if m <= 4 else 1
+        for g, i in enumerate(usable):
+            flat = [self.index(c) for c in groups[i]] + [self.index(c) for c in near[i]]
+            self.ccells[g, :len(flat)] = flat
+            self.cnw[g] = len(groups[i])
+            self.cnc[g] = len(flat)
+            for c in groups[i]:
+                self.comp_of[self.index(c)] = g
+        self.mkeys = np.zeros(1 << memo_bits if usable else 1, dtype=np.int64)
+        self.mcomp = np.zeros_like(self.mkeys)
+        self.mval = np.zeros_like(self.mkeys)
+        self.work = np.zeros(2, dtype=np.int64)
+        self.too_big = np.zeros(len(usable), dtype=np.int64)
+        self.cmark = np.zeros(p2, dtype=np.int64)
+        self.frames = np.zeros((64, 8), dtype=np.int64)
+        self.fmoves = np.zeros((64, 128), dtype=np.int64)
+        self.split_work = SPLIT_WORK
+        # partial order: the components next to each cell (all bits = depends on everything)
+        self.compmask = np.full(p2, -1, dtype=np.int64)
+        self.zlast = np.zeros((2, p2), dtype=np.int64)
+        if POR and 0 < len(groups) <= 62:
+            self.compmask[:] = 0
+            for i, cells in enumerate(near):
+                for cell in cells:
+                    self.compmask[self.index(cell)] |= 1 << i
+            self.zlast = np.random.default_rng(seed + 777).integers(1, 2**62, size=(2, p2), dtype=np.int64)
+
+    def split_bound(self, grid: np.ndarray) -> int:
+        """The component bound of a position (0 without usable components)."""
+        if self.ccells.shape[0] == 0:
+            return 0
+        return int(self.kern.split_bound(grid, self.dirs, self.comp_of, self.ccells, self.cnw, self.cnc,
+                                         self.weight, self.mkeys, self.mcomp, self.mval, self.work,
+                                         self.split_work, self.too_big, self.cmark,
+                                         self.frames, self.fmoves))
+
+    def index(self, cell: Cell) -> int:
+        """Padded flat index of a board cell."""
+        return (cell[0] + 1) * self.width + cell[1] + 1
+
+    def cell(self, index: int) -> Cell:
+        """Board cell of a padded flat index."""
+        r, c = divmod(int(index), self.width)
+        return (r - 1, c - 1)
+
+    def root_bound(self) -> int:
+        """The kernel's lower bound on the initial position."""
+        self.mark[0] += 1
+        packing = int(self.kern.bound(self.grid0, self.whites, self.dirs, self.mark, self.mark[0], self.order))
+        return max(packing, self.split_bound(self.grid0.copy()))
+
+    def start(self, prefix: tuple[Cell, ...], best: int, target: int) -> bool:
+        """Reset to the initial position, play ``prefix`` and make it the search root.
+
+        Returns:
+            False when the prefix already fails (a dead or hopeless position, or it solves
+            the board: then ``best_moves`` is the prefix if it beats ``best``).
+        """
+        kern, st = self.kern, self.st
+        self.grid[:] = self.grid0
+        st[:] = 0
+        st[kern.BEST] = best
+        st[kern.TARGET] = target
+        st[kern.WLEFT] = len(self.whites)
+        for g, cell in enumerate(prefix):
+            self.fstart[g] = st[kern.FTOP]
+            self.path[g] = self.index(cell)
+            kern.push(self.grid, self.dirs, self.zob, st, self.flipbuf, self.path[g])
+        depth = len(prefix)
+        st[kern.DEPTH] = st[kern.ROOT] = depth
+        if st[kern.WLEFT] == 0:
+            if depth < best:
+                st[kern.BEST] = st[kern.FOUND] = depth
+                self.best_path[:depth] = self.path[:depth]
+            return False
+        self.mark[0] += 1
+        h = kern.bound(self.grid, self.whites, self.dirs, self.mark, self.mark[0], self.order)
+        if depth + h < best:
+            h = max(h, self.split_bound(self.grid))
+        if depth + h >= best:
+            return False
+        self.mark[0] += 1
+        kern.generate(self.grid, self.whites, self.dirs, self.mark, self.mark[0], self.cand, self.ncand, depth,
+                      self.score)
+        self.cidx[depth] = 0
+        return True
+
+    def run(self, budget: int) -> int:
+        """Search up to ``budget`` more nodes; returns the kernel's code."""
+        return int(self.kern.search(self.grid, self.whites, self.dirs, self.zob, self.ttk1, self.ttk2, self.ttd,
+                                    self.st, self.path, self.best_path, self.cand, self.ncand, self.cidx,
+                                    self.fstart, self.flipbuf, self.mark, self.order, self.score, budget,
+                                    self.comp_of, self.ccells, self.cnw, self.cnc, self.weight, self.mkeys,
+                                    self.mcomp, self.mval, self.work, self.split_work, self.too_big,
+                                    self.cmark, self.frames, self.fmoves, self.compmask, self.zlast))
+
+    def set_best(self, best: int) -> None:
+        """Lower the cut to a bound found elsewhere (never raises it)."""
+        st = self.st
+        st[self.kern.BEST] = min(int(st[self.kern.BEST]), best)
+
+    def best_moves(self) -> tuple[Cell, ...] | None:
+        """The best answer this search found, or None."""
+        found = int(self.st[self.kern.FOUND])
+        if not found:
+            return None
+        return tuple(self.cell(i) for i in self.best_path[:found])
+
+    def first_moves(self, depth: int) -> list[tuple[Cell, ...]]:
+        """The move prefixes of the given length, in the order the serial search visits them."""
+        prefixes: list[tuple[Cell, ...]] = [()]
+        for _ in range(depth):
+            nxt: list[tuple[Cell, ...]] = []
+            for prefix in prefixes:
+                if not self.start(prefix, best=1 << 30, target=-1):
+                    continue
+                g = len(prefix)
+                nxt.extend((*prefix, self.cell(i)) for i in self.cand[g, :self.ncand[g]])
+            prefixes = nxt
+        return prefixes
+
+    @property
+    def nodes(self) -> int:
+        """Nodes expanded so far since the last start."""
+        return int(self.st[self.kern.NODES])
+
+
+def lower_bound_native(instance: Instance) -> int:
+    """The native search's lower bound on the initial position (0 without white stones)."""
+    if not instance.whites:
+        return 0
+    return Search(instance, tt_bits=4).root_bound()
+
+
+def _stats(search: Search, extra: dict[str, Any] | None = None) -> dict[str, Any]:
+    kern = search.kern
+    out = {"nodes": search.nodes, "tt_cuts": int(search.st[kern.TTCUTS]),
+           "bound_cuts": int(search.st[kern.BOUNDCUTS]), "memo": int(search.work[1]),
+           "split_off": int(search.too_big.sum())}
+    out.update(extra or {})
+    return out
+
+
+def warm_up() -> float:
+    """Compile (or load from cache) the kernel on a tiny board; returns the seconds it took."""
+    start = time.perf_counter()
+    search = Search(Instance(5, ((2, 2),)), tt_bits=4)
+    search.start((), best=3, target=0)
+    search.run(100)
+    return time.perf_counter() - start
+
+
+def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
+    """``native-bb``: the serial branch and bound; OPTIMAL when the tree is exhausted."""
+    del variant
+    compile_time = warm_up()
+    start = time.perf_counter()
+    if not instance.whites:
+        return Result(Status.OPTIMAL, Solution(()), 0, time.perf_counter() - start, {"nodes": 0})
+    search = Search(instance, limits.seed)
+    lower = search.root_bound()
+    seed_answer = greedy(instance, limits.seed)
+    best = seed_answer if seed_answer is not None else None
+    cut = len(best) if best is not None else search.maxd
+    status = search.kern.EXHAUSTED
+    if cut > lower and search.start((), best=cut, target=lower):
+        status = search.kern.BUDGET
+        while status == search.kern.BUDGET:
+            left = limits.remaining(start)
+            if left is not None and left <= 0:
+                break
+            status = search.run(CHUNK)
+    found = search.best_moves()
+    if found is not None and (best is None or len(found) < len(best)):
+        best = found
+    stats = _stats(search, {"lower_bound": lower, "compile_time": round(compile_time, 3)})
+    wall = time.perf_counter() - start
+    if best is None:
+        if status == search.kern.EXHAUSTED:
+            return Result(Status.INFEASIBLE, None, None, wall, stats, message="no sequence turns every stone black")
+        return Result(Status.UNKNOWN, None, None, wall, stats, message="timeout")
+    proven = status != search.kern.BUDGET
+    return Result(Status.OPTIMAL if proven else Status.SOLVED, Solution(best), len(best), wall, stats,
+                  message="" if proven else "timeout: best found, not proven")
+
+
+def solve_bfs(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
+    """``bfs``: breadth-first search in pure Python (small boards only)."""
+    del limits, variant
+    start = time.perf_counter()
+    moves = bfs_optimum(instance)
+    return Result(Status.OPTIMAL, Solution(moves), len(moves), time.perf_counter() - start, {})
+
+
+def _worker(instance: Instance, seed: int, prefixes: list[tuple[Cell, ...]], counter: Any, shared_best: Any,
+            target: int, answers: Any, stop: Any) -> None:
+    """A parallel worker: take the next prefix, search its subtree, share what it finds."""
+    search = Search(instance, seed)
+    nodes = 0
+    while not stop.is_set():
+        with counter.get_lock():
+            index = counter.value
+            counter.value += 1
+        if index >= len(prefixes):
+            break
+        if not search.start(prefixes[index], best=shared_best.value, target=target):
+            moves = search.best_moves()
+            if moves is not None:
+                _share(moves, shared_best, answers, target, stop)
+            continue
+        status = search.kern.BUDGET
+        while status == search.kern.BUDGET and not stop.is_set():
+            search.set_best(shared_best.value)
+            status = search.run(CHUNK // 4)
+            moves = search.best_moves()
+            if moves is not None and len(moves) < shared_best.value:
+                _share(moves, shared_best, answers, target, stop)
+        nodes += search.nodes
+    answers.put(("done", nodes))
+
+
+def _share(moves: tuple[Cell, ...], shared_best: Any, answers: Any, target: int, stop: Any) -> None:
+    with shared_best.get_lock():
+        if len(moves) < shared_best.value:
+            shared_best.value = len(moves)
+            answers.put(("answer", moves))
+    if len(moves) <= target:
+        stop.set()
+
+
+def solve_parallel(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
+    """``native-bb-par``: subtrees of the search over ``limits.workers`` spawned processes.
+
+    Every child is terminated (then killed) before this returns, whatever happens.
+    """
+    del variant
+    compile_time = warm_up()
+    start = time.perf_counter()
+    if not instance.whites:
+        return Result(Status.OPTIMAL, Solution(()), 0, time.perf_counter() - start, {"nodes": 0})
+    workers = max(1, limits.workers)
+    search = Search(instance, limits.seed)
+    lower = search.root_bound()
+    best = greedy(instance, limits.seed)
+    cut = len(best) if best is not None else search.maxd
+    stats: dict[str, Any] = {"lower_bound": lower, "workers": workers, "compile_time": round(compile_time, 3)}
+    # a short serial run first: most boards are settled before processes would have started
+    status = search.kern.EXHAUSTED
+    if cut > lower and search.start((), best=cut, target=lower):
+        serial_end = start + SERIAL_FIRST
+        status = search.kern.BUDGET
+        while status == search.kern.BUDGET and time.perf_counter() < serial_end:
+            left = limits.remaining(start)
+            if left is not None and left <= 0:
+                break
+            status = search.run(CHUNK // 4)
+    found = search.best_moves()
+    if found is not None and (best is None or len(found) < len(best)):
+        best = found
+    stats["serial_nodes"] = search.nodes
+    if status != search.kern.BUDGET or (best is not None and len(best) <= lower):
+        assert best is not None
+        return Result(Status.OPTIMAL, Solution(best), len(best), time.perf_counter() - start, stats)
+    left = limits.remaining(start)
+    if left is not None and left <= 0:
+        if best is None:
+            return Result(Status.UNKNOWN, None, None, time.perf_counter() - start, stats, message="no answer yet")
+        return Result(Status.SOLVED, Solution(best), len(best), time.perf_counter() - start, stats,
+                      message="timeout: best found, not proven")
+    cut = len(best) if best is not None else cut
+    prefixes = search.first_moves(1)
+    if len(prefixes) < 4 * workers:
+        prefixes = search.first_moves(2)
+    stats["subtrees"] = len(prefixes)
+    ctx = mp.get_context("spawn")
+    counter = ctx.Value("q", 0)
+    shared_best = ctx.Value("q", cut)
+    stop = ctx.Event()
+    answers = ctx.Queue()
+    procs = [ctx.Process(target=_worker, args=(instance, limits.seed + i, prefixes, counter, shared_best, lower,
+                                               answers, stop), daemon=True) for i in range(workers)]
+    finished = 0
+    nodes = 0
+    timed_out = False
+    try:
+        for proc in procs:
+            proc.start()
+        while finished < workers:
+            left = limits.remaining(start)
+            if left is not None and left <= 0:
+                timed_out = True
+                break
+            try:
+                kind, payload = answers.get(timeout=0.05 if left is None else min(0.05, left))
+            except queue.Empty:
+                if stop.is_set() or all(not p.is_alive() for p in procs):
+                    if all(not p.is_alive() for p in procs):
+                        # drain what the children left before they exited
+                        while True:
+                            try:
+                                kind, payload = answers.get_nowait()
+                            except queue.Empty:
+                                break
+                            finished, nodes, best = _take(kind, payload, finished, nodes, best)
+                        if finished < workers and not stop.is_set():
+                            timed_out = True
+                            stats["message"] = "a worker died"
+                        break
+                continue
+            finished, nodes, best = _take(kind, payload, finished, nodes, best)
+            if stop.is_set() and best is not None and len(best) <= lower:
+                break
+    finally:
+        stop.set()
+        for proc in procs:
+            proc.join(timeout=0.5)
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+                proc.join(timeout=1.0)
+            if proc.is_alive():
+                proc.kill()
+                proc.join()
+        answers.close()
+        answers.join_thread()
+    stats["nodes"] = nodes
+    message = str(stats.pop("message", ""))
+    wall = time.perf_counter() - start
+    if best is None:
+        return Result(Status.UNKNOWN, None, None, wall, stats, message=message or "timeout")
+    proven = not timed_out and (finished == workers or len(best) <= lower)
+    return Result(Status.OPTIMAL if proven else Status.SOLVED, Solution(best), len(best), wall, stats,
+                  message=message or ("" if proven else "timeout: best found, not proven"))
+
+
+def _take(kind: str, payload: Any, finished: int, nodes: int,
+          best: tuple[Cell, ...] | None) -> tuple[int, int, tuple[Cell, ...] | None]:
+    if kind == "done":
+        return finished + 1, nodes + int(payload), best
+    moves = tuple(tuple(m) for m in payload)
+    if best is None or len(moves) < len(best):
+        best = moves  # type: ignore[assignment]
+    return finished, nodes, best

@@ -1,0 +1,550 @@
+"""Numba kernel of the blacken branch and bound: a resumable depth-first search.
+
+The board is padded by one ring of OFF cells, flat, ``P = k + 2`` cells a row, so a walk
+from any cell next to a white stone never needs a bounds check.  Every array is int64.
+
+The search state lives in caller-owned arrays, so :func:`search` can stop after a node
+budget and be called again to continue (timeouts, and the shared bound of the parallel
+search).  Steps, as labelled in the code:
+
+- S1 a node whose candidate list is used up, or whose children cannot beat the best, is left
+  (the last move is taken back);
+- S2 the next candidate is played, unless it commutes with the last move and sorts before it;
+- S3 a position without white stones is a new best answer; stop when it meets the target;
+- S4 transposition table: a position already reached in as few moves is cut;
+- S5 lower bound: a position whose moves so far plus :func:`bound` cannot beat the best is cut;
+- S6 the node's moves are generated, ordered by the stones they flip now.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+EMPTY, WHITE, BLACK, OFF = 0, 1, 2, 3
+DEAD = 1 << 20
+
+# indices into the state vector ``st``
+DEPTH, BEST, NODES, H1, H2, ROOT, WLEFT, FTOP, TARGET, TTCUTS, FOUND, BOUNDCUTS = range(12)
+STATE_SIZE = 12
+
+# search() return codes
+EXHAUSTED, BUDGET, TARGET_MET = 0, 1, 2
+
+
+@njit(cache=True)
+def push(grid, dirs, zob, st, flipbuf, p):  # type: ignore[no-untyped-def]
+    """Place a black stone on ``p`` and flip (Reversi rule); returns the stones flipped."""
+    top = st[FTOP]
+    start = top
+    grid[p] = BLACK
+    st[H1] ^= zob[0, p]
+    st[H2] ^= zob[1, p]
+    for i in range(8):
+        d = dirs[i]
+        c = p + d
+        while grid[c] == WHITE:
+            c += d
+        if c != p + d and grid[c] == BLACK:
+            c = p + d
+            while grid[c] == WHITE:
+                grid[c] = BLACK
+                st[H1] ^= zob[0, c]
+                st[H2] ^= zob[1, c]
+                flipbuf[top] = c
+                top += 1
+                c += d
+    st[FTOP] = top
+    st[WLEFT] -= top - start
+    return top - start
+
+
+@njit(cache=True)
+def pop(grid, zob, st, flipbuf, p, ftop):  # type: ignore[no-untyped-def]
+    """Take back the stone on ``p`` and the flips recorded above ``ftop``."""
+    top = st[FTOP]
+    while top > ftop:
+        top -= 1
+        c = flipbuf[top]
+        grid[c] = WHITE
+        st[H1] ^= zob[0, c]
+        st[H2] ^= zob[1, c]
+    st[WLEFT] += st[FTOP] - ftop
+    st[FTOP] = ftop
+    grid[p] = EMPTY
+    st[H1] ^= zob[0, p]
+    st[H2] ^= zob[1, p]
+
+
+@njit(cache=True)
+def bound(grid, whites, dirs, mark, stamp, order):  # type: ignore[no-untyped-def]
+    """A lower bound on the moves still needed (DEAD when a white stone can never flip).
+
+    The move that flips a white stone w is placed on an empty end of one of the four lines of
+    white stones through w (ends only turn black, so these sets only shrink).  White stones
+    whose end sets are pairwise disjoint need distinct moves: a greedy packing, fewest ends
+    first, counts them.  When no white stone has an empty end facing a black one, the next
+    move flips nothing, which adds one.
+    """
+    n = 0
+    flippable = False
+    for j in range(whites.shape[0]):
+        w = whites[j]
+        if grid[w] != WHITE:
+            continue
+        ends = 0
+        for i in range(4):
+            d = dirs[i]
+            a = w - d
+            while grid[a] == WHITE:
+                a -= d
+            b = w + d
+            while grid[b] == WHITE:
+                b += d
+            if grid[a] == EMPTY:
+                ends += 1
+                if grid[b] == BLACK:
+                    flippable = True
+            if grid[b] == EMPTY:
+                ends += 1
+                if grid[a] == BLACK:
+                    flippable = True
+        if ends == 0:
+            return DEAD
+        order[n] = ends * 4096 + w
+        n += 1
+    if n == 0:
+        return 0
+    srt = np.sort(order[:n])
+    count = 0
+    for j in range(n):
+        w = srt[j] % 4096
+        free = True
+        for i in range(4):
+            d = dirs[i]
+            a = w - d
+            while grid[a] == WHITE:
+                a -= d
+            b = w + d
+            while grid[b] == WHITE:
+                b += d
+            if (grid[a] == EMPTY and mark[a] == stamp) or (grid[b] == EMPTY and mark[b] == stamp):
+                free = False
+                break
+        if free:
+            count += 1
+            for i in range(4):
+                d = dirs[i]
+                a = w - d
+                while grid[a] == WHITE:
+                    a -= d
+                b = w + d
+                while grid[b] == WHITE:
+                    b += d
+                if grid[a] == EMPTY:
+                    mark[a] = stamp
+                if grid[b] == EMPTY:
+                    mark[b] = stamp
+    if not flippable:
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _mix(mask, gid):  # type: ignore[no-untyped-def]
+    """A well-mixed hash of (mask, component): every bit of the mask reaches the low bits."""
+    h = mask ^ (gid * 0x232BE59BD9B4E019)
+    h = (h ^ (h >> 31)) * 0x1E3779B97F4A7C15
+    h = (h ^ (h >> 29)) * 0x3F58476D1CE4E5B9
+    return h ^ (h >> 32)
+
+
+@njit(cache=True)
+def _memo_slot(mkeys, mcomp, mask, gid):  # type: ignore[no-untyped-def]
+    """The memo slot holding (mask, gid), or the empty slot where it would go."""
+    size = mkeys.shape[0]
+    slot = _mix(mask, gid) & (size - 1)
+    while mkeys[slot] != 0 and not (mkeys[slot] == mask + 1 and mcomp[slot] == gid):
+        slot = (slot + 1) & (size - 1)
+    return slot
+
+
+@njit(cache=True)
+def _memo_store(mkeys, mcomp, mval, work, mask, gid, value, exact):  # type: ignore[no-untyped-def]
+    slot = _memo_slot(mkeys, mcomp, mask, gid)
+    if mkeys[slot] == 0:
+        work[1] += 1
+    mkeys[slot] = mask + 1
+    mcomp[slot] = gid
+    mval[slot] = value * 2 + exact
+
+
+@njit(cache=True)
+def _comp_place(grid, dirs, comp_of, gid, cells, nw, p):  # type: ignore[no-untyped-def]
+    """Play p inside component gid only; returns the flipped stones as a mask over cells[:nw]."""
+    grid[p] = BLACK
+    flipped = 0
+    for e in range(8):
+        d = dirs[e]
+        c = p + d
+        if not (grid[c] == WHITE and comp_of[c] == gid):
+            continue
+        while grid[c] == WHITE:
+            c += d
+        if grid[c] == BLACK:
+            c = p + d
+            while grid[c] == WHITE:
+                grid[c] = BLACK
+                for j in range(nw):
+                    if cells[j] == c:
+                        flipped |= 1 << j
+                        break
+                c += d
+    return flipped
+
+
+@njit(cache=True)
+def _comp_unplace(grid, cells, nw, p, flipped):  # type: ignore[no-untyped-def]
+    for j in range(nw):
+        if flipped & (1 << j):
+            grid[cells[j]] = WHITE
+    grid[p] = EMPTY
+
+
+# frame fields of comp_value's explicit stack
+F_MASK, F_CAP, F_H, F_BEST, F_M, F_K, F_P, F_FLIP = range(8)
+
+
+@njit(cache=True)
+def comp_value(grid, dirs, comp_of, gid, cells, nw, nc, weight, mkeys, mcomp, mval, work, limit, cap,  # type: ignore[no-untyped-def]
+               cmark, frames, fmoves):
+    """V_G: the least weighted cost of the moves that finish component ``gid`` alone.
+
+    ``cells[:nw]`` are the component's white stones, ``cells[nw:nc]`` the empty cells next
+    to them at the start.  A move on cell p costs ``weight[p]`` = 12 / (number of components
+    next to p): a move serves at most that many components, so the sum of V_G over the
+    components, divided by 12, bounds the moves still needed.
+
+    A memoised depth-first branch and bound on an explicit stack (``frames``, ``fmoves``):
+    a result below ``cap`` is exact, one at or above it a lower bound (memo entries keep
+    which).  Returns -2 when ``work`` passes ``limit`` or the memo fills (the board is left
+    as it was), DEAD when the component can no longer be finished.
+    """
+    size = mkeys.shape[0]
+    d = 0
+    frames[0, F_CAP] = cap
+    entering = True
+    ret = 0
+    while True:
+        if entering:
+            entering = False
+            fcap = frames[d, F_CAP]
+            mask = 0
+            for i in range(nc):
+                if grid[cells[i]] == BLACK:
+                    mask |= 1 << i
+            slot = _memo_slot(mkeys, mcomp, mask, gid)
+            known = 0
+            immediate = False
+            if mkeys[slot] != 0:
+                if mval[slot] & 1 or mval[slot] >> 1 >= fcap:
+                    ret = mval[slot] >> 1
+                    immediate = True
+                else:
+                    known = mval[slot] >> 1
+            if not immediate:
+                left = False
+                for i in range(nw):
+                    if grid[cells[i]] == WHITE:
+                        left = True
+                        break
+                if not left:
+                    _memo_store(mkeys, mcomp, mval, work, mask, gid, 0, 1)
+                    ret = 0
+                    immediate = True
+            if not immediate:
+                h = max(known, comp_packing(grid, dirs, cells, nw, nc, weight, cmark))
+                if h >= fcap:
+                    _memo_store(mkeys, mcomp, mval, work, mask, gid, h, 0)
+                    ret = h
+                    immediate = True
+                else:
+                    # the moves, most flips first
+                    m = 0
+                    for i in range(nw, nc):
+                        p = cells[i]
+                        if grid[p] != EMPTY:
+                            continue
+                        adjacent = False
+                        flips = 0
+                        for e in range(8):
+                            dd = dirs[e]
+                            c = p + dd
+                            if grid[c] == WHITE and comp_of[c] == gid:
+                                adjacent = True
+                                while grid[c] == WHITE:
+                                    c += dd
+                                if grid[c] == BLACK:
+                                    flips += (c - p) // dd - 1
+                        if not adjacent:
+                            continue
+                        key = flips * 64 - weight[p]
+                        k = m
+                        while k > 0 and fmoves[d, 64 + k - 1] < key:
+                            fmoves[d, 64 + k] = fmoves[d, 64 + k - 1]
+                            fmoves[d, k] = fmoves[d, k - 1]
+                            k -= 1
+                        fmoves[d, 64 + k] = key
+                        fmoves[d, k] = p
+                        m += 1
+                    frames[d, F_MASK] = mask
+                    frames[d, F_H] = h
+                    frames[d, F_BEST] = DEAD
+                    frames[d, F_M] = m
+                    frames[d, F_K] = 0
+            if immediate:
+                if d == 0:
+                    return ret
+                d -= 1
+                _comp_unplace(grid, cells, nw, frames[d, F_P], frames[d, F_FLIP])
+                p = frames[d, F_P]
+                if ret < DEAD and weight[p] + ret < frames[d, F_BEST]:
+                    frames[d, F_BEST] = weight[p] + ret
+        # the next move of frame d, or the frame's result
+        descended = False
+        while frames[d, F_K] < frames[d, F_M]:
+            p = fmoves[d, frames[d, F_K]]
+            frames[d, F_K] += 1
+            here = min(frames[d, F_CAP], frames[d, F_BEST])
+            if weight[p] >= here:
+                # the child costs at least its move: a lower bound, never an exact value below cap
+                frames[d, F_BEST] = min(frames[d, F_BEST], weight[p])
+                continue
+            work[0] += 1
+            if work[0] > limit or work[1] * 10 > size * 7:
+                for dd in range(d - 1, -1, -1):
+                    _comp_unplace(grid, cells, nw, frames[dd, F_P], frames[dd, F_FLIP])
+                return -2
+            frames[d, F_P] = p
+            frames[d, F_FLIP] = _comp_place(grid, dirs, comp_of, gid, cells, nw, p)
+            frames[d + 1, F_CAP] = here - weight[p]
+            d += 1
+            entering = True
+            descended = True
+            break
+        if descended:
+            continue
+        best = frames[d, F_BEST]
+        if best >= frames[d, F_CAP] and best < DEAD:
+            best = max(best, frames[d, F_H])
+        _memo_store(mkeys, mcomp, mval, work, frames[d, F_MASK], gid, best, 1 if best < frames[d, F_CAP] else 0)
+        ret = best
+        if d == 0:
+            return ret
+        d -= 1
+        _comp_unplace(grid, cells, nw, frames[d, F_P], frames[d, F_FLIP])
+        p = frames[d, F_P]
+        if ret < DEAD and weight[p] + ret < frames[d, F_BEST]:
+            frames[d, F_BEST] = weight[p] + ret
+
+
+@njit(cache=True)
+def comp_packing(grid, dirs, cells, nw, nc, weight, cmark):  # type: ignore[no-untyped-def]
+    """A cheap lower bound on V_G: the weighted packing of :func:`bound` inside one component.
+
+    Packed white stones need distinct moves, each costing at least the cheapest weight
+    among its line ends; a component with no stone flippable next needs one more move (the
+    black end of its first flip), costing at least the cheapest weight of its cells.
+    """
+    cmark[0] += 1
+    stamp = cmark[0]
+    total = 0
+    flippable = False
+    left = False
+    for j in range(nw):
+        w = cells[j]
+        if grid[w] != WHITE:
+            continue
+        left = True
+        free = True
+        cheapest = DEAD
+        for i in range(4):
+            d = dirs[i]
+            a = w - d
+            while grid[a] == WHITE:
+                a -= d
+            b = w + d
+            while grid[b] == WHITE:
+                b += d
+            if grid[a] == EMPTY:
+                cheapest = min(cheapest, weight[a])
+                free = free and cmark[a] != stamp
+                flippable = flippable or grid[b] == BLACK
+            if grid[b] == EMPTY:
+                cheapest = min(cheapest, weight[b])
+                free = free and cmark[b] != stamp
+                flippable = flippable or grid[a] == BLACK
+        if cheapest == DEAD:
+            return DEAD
+        if free:
+            total += cheapest
+            for i in range(4):
+                d = dirs[i]
+                a = w - d
+                while grid[a] == WHITE:
+                    a -= d
+                b = w + d
+                while grid[b] == WHITE:
+                    b += d
+                if grid[a] == EMPTY:
+                    cmark[a] = stamp
+                if grid[b] == EMPTY:
+                    cmark[b] = stamp
+    if left and not flippable:
+        cheapest = DEAD
+        for i in range(nw, nc):
+            if grid[cells[i]] == EMPTY:
+                cheapest = min(cheapest, weight[cells[i]])
+        if cheapest == DEAD:
+            return DEAD
+        total += cheapest
+    return total
+
+
+@njit(cache=True)
+def split_bound(grid, dirs, comp_of, ccells, cnw, cnc, weight, mkeys, mcomp, mval, work, limit, too_big,  # type: ignore[no-untyped-def]
+                cmark, frames, fmoves):
+    """The sum of V_G over the components, in moves (rounded up); DEAD when one is stuck.
+
+    A component whose exact value is too costly (``too_big``) counts its weighted packing.
+    """
+    total = 0
+    for g in range(ccells.shape[0]):
+        if too_big[g] == 0:
+            work[0] = 0
+            v = comp_value(grid, dirs, comp_of, g, ccells[g], cnw[g], cnc[g], weight, mkeys, mcomp, mval,
+                           work, limit, DEAD, cmark, frames, fmoves)
+            if v == -2:
+                too_big[g] = 1
+            elif v >= DEAD:
+                return DEAD
+            else:
+                total += v
+                continue
+        v = comp_packing(grid, dirs, ccells[g], cnw[g], cnc[g], weight, cmark)
+        if v >= DEAD:
+            return DEAD
+        total += v
+    return (total + 11) // 12
+
+
+@njit(cache=True)
+def generate(grid, whites, dirs, mark, stamp, cand, ncand, level, score):  # type: ignore[no-untyped-def]
+    """Fill ``cand[level]`` with the legal moves, most stones flipped now first."""
+    m = 0
+    for j in range(whites.shape[0]):
+        w = whites[j]
+        if grid[w] != WHITE:
+            continue
+        for i in range(8):
+            p = w + dirs[i]
+            if grid[p] == EMPTY and mark[p] != stamp:
+                mark[p] = stamp
+                flips = 0
+                reach = 0
+                for e in range(8):
+                    d = dirs[e]
+                    c = p + d
+                    while grid[c] == WHITE:
+                        c += d
+                    run = (c - p) // d - 1
+                    reach += run
+                    if run > 0 and grid[c] == BLACK:
+                        flips += run
+                # key: flips now, then whites on the move's lines; stable for equal keys
+                key = flips * 256 + reach
+                k = m
+                while k > 0 and score[k - 1] < key:
+                    score[k] = score[k - 1]
+                    cand[level, k] = cand[level, k - 1]
+                    k -= 1
+                score[k] = key
+                cand[level, k] = p
+                m += 1
+    ncand[level] = m
+
+
+@njit(cache=True)
+def search(grid, whites, dirs, zob, ttk1, ttk2, ttd, st, path, best_path, cand, ncand, cidx,  # type: ignore[no-untyped-def]
+           fstart, flipbuf, mark, order, score, budget, comp_of, ccells, cnw, cnc, weight, mkeys, mcomp, mval,
+           work, limit, too_big, cmark, frames, fmoves, compmask, zlast):
+    """Run the depth-first branch and bound for up to ``budget`` nodes.
+
+    Returns:
+        EXHAUSTED (the subtree below ``st[ROOT]`` is searched: the best is optimal there),
+        BUDGET (call again to continue) or TARGET_MET (an answer of ``st[TARGET]`` moves).
+    """
+    limit = st[NODES] + budget
+    mask = ttk1.shape[0] - 1
+    stamp = mark[0]
+    while True:
+        g = st[DEPTH]
+        # S1
+        if cidx[g] >= ncand[g] or g + 1 >= st[BEST]:
+            if g == st[ROOT]:
+                mark[0] = stamp
+                return EXHAUSTED
+            pop(grid, zob, st, flipbuf, path[g - 1], fstart[g - 1])
+            st[DEPTH] = g - 1
+            continue
+        if st[NODES] >= limit:
+            mark[0] = stamp
+            return BUDGET
+        # S2 (partial order: two moves next to disjoint sets of components commute, so
+        # only the order with the smaller cell first is searched)
+        p = cand[g, cidx[g]]
+        cidx[g] += 1
+        if g > 0 and compmask[p] & compmask[path[g - 1]] == 0 and p < path[g - 1]:
+            continue
+        fstart[g] = st[FTOP]
+        path[g] = p
+        push(grid, dirs, zob, st, flipbuf, p)
+        st[NODES] += 1
+        # S3
+        if st[WLEFT] == 0:
+            st[BEST] = g + 1
+            st[FOUND] = g + 1
+            for i in range(g + 1):
+                best_path[i] = path[i]
+            pop(grid, zob, st, flipbuf, p, fstart[g])
+            if st[BEST] <= st[TARGET]:
+                mark[0] = stamp
+                return TARGET_MET
+            continue
+        # S4
+        # (keyed with the last move too: it decides which children the partial order allows)
+        key1 = st[H1] ^ zlast[0, p]
+        key2 = st[H2] ^ zlast[1, p]
+        slot = key1 & mask
+        if ttk1[slot] == key1 and ttk2[slot] == key2 and ttd[slot] <= g + 1:
+            st[TTCUTS] += 1
+            pop(grid, zob, st, flipbuf, p, fstart[g])
+            continue
+        ttk1[slot] = key1
+        ttk2[slot] = key2
+        ttd[slot] = g + 1
+        # S5 (mark[0] holds the stamp; cells of the padded frame never use mark)
+        stamp += 1
+        h = bound(grid, whites, dirs, mark, stamp, order)
+        if g + 1 + h < st[BEST] and ccells.shape[0] > 0:
+            h = max(h, split_bound(grid, dirs, comp_of, ccells, cnw, cnc, weight, mkeys, mcomp, mval, work, limit,
+                                   too_big, cmark, frames, fmoves))
+        if g + 1 + h >= st[BEST]:
+            st[BOUNDCUTS] += 1
+            pop(grid, zob, st, flipbuf, p, fstart[g])
+            continue
+        # S6
+        stamp += 1
+        generate(grid, whites, dirs, mark, stamp, cand, ncand, g + 1, score)
+        cidx[g + 1] = 0
+        st[DEPTH] = g + 1
