@@ -1,0 +1,150 @@
+"""``cpsat-bmc``: "is the cube solvable in N moves?" as a CP-SAT model, N = 0, 1, 2, ...
+
+Integer state per step: ``cp[t][i]`` (the corner in position i after t moves), ``co[t][i]``
+(its twist), ``ep[t][i]`` and ``eo[t][i]`` for edges, and ``mv[t]`` the move index of step t
+(:func:`~puzzlesat.puzzles.rubik.metric_moves`).  A move replaces position i by the cubie
+of a source position that depends on the move: ``src = SRC[mv][i]`` (an element over a
+constant table), ``cp[t+1][i] = cp[t][src]`` (an element over variables), and the new
+orientation is a table constraint over ``(mv, old orientation, new orientation)``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from puzzlesat.core import Limits, Result, Status
+from puzzlesat.puzzles.rubik import (
+    METRICS,
+    Instance,
+    Solution,
+    forbidden_pairs,
+    forbidden_triples,
+    metric_moves,
+    move_cubes,
+    parity,
+    simplify,
+)
+
+
+@dataclass
+class BmcVars:
+    """The model's variables: ``mv[t]`` and the state lists ``cp[t]``, ``co[t]``, ``ep[t]``, ``eo[t]``."""
+
+    mv: list[Any]
+    cp: list[list[Any]]
+    co: list[list[Any]]
+    ep: list[list[Any]]
+    eo: list[list[Any]]
+    metric: str
+
+    def maneuver(self, solver: Any) -> tuple[tuple[int, int], ...]:
+        """The moves of a solved model."""
+        moves = metric_moves(self.metric)
+        return simplify(tuple(moves[solver.value(v)] for v in self.mv))
+
+
+def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, BmcVars]:
+    """The N-move model.
+
+    Args:
+        instance: the position.
+        options: ``horizon`` (N, default 6), ``metric`` (htm/qtm), ``canonical`` (0 turns off
+            the redundant canonical-sequence constraints).
+    """
+    from ortools.sat.python import cp_model
+
+    horizon = int(options.get("horizon", 6))
+    metric = str(options.get("metric", "htm")).lower()
+    canonical = bool(int(options.get("canonical", 1)))
+    moves = metric_moves(metric)
+    cubes = [move_cubes()[f * 3 + t - 1] for f, t in moves]
+    model = cp_model.CpModel()
+    cube = instance.cube
+    cp = [[model.new_constant(v) for v in cube.cp]]
+    co = [[model.new_constant(v) for v in cube.co]]
+    ep = [[model.new_constant(v) for v in cube.ep]]
+    eo = [[model.new_constant(v) for v in cube.eo]]
+    mv = []
+    for t in range(horizon):
+        m = model.new_int_var(0, len(moves) - 1, f"mv[{t}]")
+        mv.append(m)
+        last = t == horizon - 1
+        # the last state is the solved cube
+        ncp = [model.new_constant(i) if last else model.new_int_var(0, 7, f"cp[{t + 1},{i}]") for i in range(8)]
+        nco = [model.new_constant(0) if last else model.new_int_var(0, 2, f"co[{t + 1},{i}]") for i in range(8)]
+        nep = [model.new_constant(i) if last else model.new_int_var(0, 11, f"ep[{t + 1},{i}]") for i in range(12)]
+        neo = [model.new_constant(0) if last else model.new_int_var(0, 1, f"eo[{t + 1},{i}]") for i in range(12)]
+        # a move moves the cubie of a source position here, turning it
+        for i in range(8):
+            src = model.new_int_var(0, 7, f"csrc[{t},{i}]")
+            model.add_element(m, [c.cp[i] for c in cubes], src)
+            model.add_element(src, cp[t], ncp[i])
+            old = model.new_int_var(0, 2, f"cold[{t},{i}]")
+            model.add_element(src, co[t], old)
+            model.add_allowed_assignments([m, old, nco[i]],
+                                          [(j, o, (o + c.co[i]) % 3) for j, c in enumerate(cubes) for o in range(3)])
+        for i in range(12):
+            src = model.new_int_var(0, 11, f"esrc[{t},{i}]")
+            model.add_element(m, [c.ep[i] for c in cubes], src)
+            model.add_element(src, ep[t], nep[i])
+            old = model.new_int_var(0, 1, f"eold[{t},{i}]")
+            model.add_element(src, eo[t], old)
+            model.add_allowed_assignments([m, old, neo[i]],
+                                          [(j, o, (o + c.eo[i]) % 2) for j, c in enumerate(cubes) for o in range(2)])
+        # redundant: each state is a permutation
+        if not last:
+            model.add_all_different(ncp)
+            model.add_all_different(nep)
+        cp.append(ncp)
+        co.append(nco)
+        ep.append(nep)
+        eo.append(neo)
+    if horizon == 0 and not cube.is_solved:
+        model.add_bool_or([])  # no move at all: feasible only for the solved cube
+    # canonical sequences only (redundant: every solution has a canonical form)
+    if canonical:
+        for t in range(horizon - 1):
+            model.add_forbidden_assignments([mv[t], mv[t + 1]], forbidden_pairs(metric))
+        for t in range(horizon - 2):
+            triples = forbidden_triples(metric)
+            if triples:
+                model.add_forbidden_assignments([mv[t], mv[t + 1], mv[t + 2]], triples)
+    return model, BmcVars(mv, cp, co, ep, eo, metric)
+
+
+def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
+    """Ask N = 0, 1, 2, ... (QTM: by 2, keeping the parity) until feasible; OPTIMAL since every
+    shorter N was proved infeasible.  Options: ``metric``, ``max_depth`` (default 10 / 12)."""
+    from ortools.sat.python import cp_model
+
+    start = time.perf_counter()
+    metric = (limits.options.get("metric") or "htm").lower()
+    if metric not in METRICS:
+        return Result(Status.ERROR, message=f"unknown metric {metric!r}; expected htm or qtm")
+    max_depth = limits.options.get("max_depth") or (10 if metric == "htm" else 12)
+    horizon, step = (parity(instance.cube.cp), 2) if metric == "qtm" else (0, 1)
+    stats: dict[str, Any] = {"conflicts": 0, "workers": limits.workers}
+    while horizon <= max_depth:
+        left = limits.remaining(start)
+        if left is not None and left <= 0:
+            break
+        model, bv = build_model(instance, {"horizon": horizon, "metric": metric})
+        solver = cp_model.CpSolver()
+        solver.parameters.num_workers = max(1, limits.workers)
+        solver.parameters.random_seed = limits.seed
+        if left is not None:
+            solver.parameters.max_time_in_seconds = left
+        status = solver.solve(model)
+        stats["conflicts"] += int(solver.num_conflicts)
+        stats["horizon"] = horizon
+        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            solution = Solution((bv.maneuver(solver),), metric)
+            return Result(Status.OPTIMAL, solution, solution.length, time.perf_counter() - start, stats)
+        if status != cp_model.INFEASIBLE:
+            return Result(Status.UNKNOWN, None, None, time.perf_counter() - start, stats,
+                          message=f"time limit at horizon {horizon}; no solution shorter than {horizon}")
+        horizon += step
+    return Result(Status.UNKNOWN, None, None, time.perf_counter() - start, stats,
+                  message=f"no solution found within {min(horizon, max_depth)} moves")

@@ -1,0 +1,267 @@
+"""``native-ida``: optimal IDA* for the cube, compiled with numba, on one or more processes.
+
+Each iteration searches every canonical move sequence of exactly ``bound`` moves whose
+states pass the pattern-database lower bound (looked up on the cube and on its inverse).
+The root is cut into subtrees by their first three moves; the subtrees go in chunks to the
+workers (spawned processes), and the share of the previous iteration's nodes already
+covered is shown as a percentage on stderr.  An answer is OPTIMAL because every shorter
+bound was searched to the end.  In QTM the bound grows by 2: a quarter turn changes the
+corner permutation's parity, so every solution's length has the parity of the position's.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import sys
+import time
+from typing import Any
+
+import numpy as np
+
+from puzzlesat.core import Limits, Result, Status
+from puzzlesat.puzzles.rubik import METRICS, Cube, Instance, Solution, parity, simplify
+
+PREFIX_DEPTH = 3
+MAX_SOLUTIONS = 100_000
+CHUNKS = 64
+RATE_GUESS = 2_000_000  # nodes per second, before the first measurement
+MIN_RATE = 200_000  # floor of the measured rate used for node budgets
+SYM_LOOKUPS = 8  # edge-PDB lookups on rotated cubes, on top of the plain ones
+PARALLEL_FROM = 10  # bounds below this are searched in the calling process
+
+_WORKER: dict[str, Any] = {}
+Task = tuple[int, np.ndarray, int, bool, int]  # chunk id, prefixes, bound, find all, node budget
+Outcome = tuple[int, int, np.ndarray, int, np.ndarray, float]  # chunk id, status, solutions, count, nodes, s
+
+
+def cube_arrays(cube: Cube) -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' cubie codes: for each corner ``position * 3 + twist``, each edge ``position * 2 + flip``."""
+    cc = np.zeros(8, np.int64)
+    ec = np.zeros(12, np.int64)
+    for i in range(8):
+        cc[cube.cp[i]] = 3 * i + cube.co[i]
+    for i in range(12):
+        ec[cube.ep[i]] = 2 * i + cube.eo[i]
+    return cc, ec
+
+
+def prefixes(next_state: np.ndarray, depth: int) -> np.ndarray:
+    """Every canonical move sequence of ``depth`` moves, as rows."""
+    rows: list[list[int]] = [[]]
+    states = [0]
+    for _ in range(depth):
+        new_rows, new_states = [], []
+        for row, s in zip(rows, states, strict=True):
+            for m in range(next_state.shape[1]):
+                ns = int(next_state[s, m])
+                if ns >= 0:
+                    new_rows.append(row + [m])
+                    new_states.append(ns)
+        rows, states = new_rows, new_states
+    return np.array(rows, np.int64).reshape(len(rows), depth)
+
+
+class Searcher:
+    """The position, the move tables and the PDBs: everything one search call needs."""
+
+    def __init__(self, cube: Cube, metric: str, table_set: str, dual: bool = True, quiet: bool = False,
+                 trusted: bool = False):
+        from puzzlesat.native import rubik_tables
+
+        self.metric = metric
+        self.moves = rubik_tables.move_set(metric)
+        self.tables = rubik_tables.load(table_set, metric, quiet, trusted)
+        self.state = cube_arrays(cube)
+        self.dual = dual
+        self.sym = rubik_tables.symmetric_lookups(table_set, SYM_LOOKUPS)
+        start = time.perf_counter()
+        self.run(np.zeros((0, 0), np.int64), 0, False, 1)  # compile, or load the compiled kernel
+        self.compile_seconds = time.perf_counter() - start
+
+    def lower_bound(self) -> int:
+        """The heuristic value of the position."""
+        from puzzlesat.native import rubik_kernels as k
+
+        t = self.tables
+        return int(k.full_heuristic(*self.state, t.specs, t.tracked, t.table, self.dual, *self.sym))
+
+    def run(self, rows: np.ndarray, bound: int, find_all: bool, budget: int) -> tuple[int, np.ndarray, int, np.ndarray]:
+        """Search the subtrees below ``rows`` to exactly ``bound`` moves."""
+        from puzzlesat.native import rubik_kernels as k
+
+        ms, t = self.moves, self.tables
+        status, sols, count, nodes = k.search(
+            *self.state, rows, bound, ms.ctab, ms.etab, ms.next_state,
+            t.specs, t.tracked, t.table, self.dual, find_all, budget, MAX_SOLUTIONS if find_all else 1,
+            *self.sym)
+        return int(status), sols[:min(count, sols.shape[0])].copy(), int(count), nodes
+
+
+def _worker_init(cube: Cube, metric: str, table_set: str, dual: bool) -> None:
+    _WORKER["searcher"] = Searcher(cube, metric, table_set, dual, quiet=True, trusted=True)
+
+
+def _worker_run(task: Task) -> Outcome:
+    chunk_id, rows, bound, find_all, budget = task
+    start = time.perf_counter()
+    status, sols, count, nodes = _WORKER["searcher"].run(rows, bound, find_all, budget)
+    return chunk_id, status, sols, count, nodes, time.perf_counter() - start
+
+
+def _progress(bound: int, done: float, nodes: int, elapsed: float) -> None:
+    rate = nodes / elapsed if elapsed > 0 else 0.0
+    sys.stderr.write(f"\rc rubik ida depth {bound}: {100 * done:5.1f}%  {nodes:,} nodes  "
+                     f"{rate / 1e6:.1f} M nodes/s   ")
+    sys.stderr.flush()
+
+
+def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
+    """Optimal IDA*; see the module docstring.  Options: ``metric``, ``all``, ``extra``,
+    ``max_depth``, ``tables`` (full/small), ``progress`` (bool, default on for long runs)."""
+    start = time.perf_counter()
+    opts = limits.options
+    metric = (opts.get("metric") or "htm").lower()
+    if metric not in METRICS:
+        return Result(Status.ERROR, message=f"unknown metric {metric!r}; expected htm or qtm")
+    find_all = bool(opts.get("all")) or bool(opts.get("extra"))
+    extra = int(opts.get("extra") or 0)
+    max_depth = opts.get("max_depth")
+    if max_depth is None:
+        max_depth = 20 if metric == "htm" else 26
+    table_set = opts.get("tables") or "full"
+    quiet = not opts.get("progress", True)
+    searcher = Searcher(instance.cube, metric, table_set, quiet=quiet)
+    table_time = time.perf_counter() - start
+    step = 2 if metric == "qtm" else 1
+    bound = searcher.lower_bound()
+    if metric == "qtm" and bound % 2 != parity(instance.cube.cp):
+        bound += 1
+    stats: dict[str, Any] = {"nodes": 0, "workers": max(1, limits.workers), "lower_bound": bound,
+                             "tables_s": round(table_time - searcher.compile_seconds, 2),
+                             "compile_s": round(searcher.compile_seconds, 2)}
+    found: list[tuple[int, ...]] = []
+    best: int | None = None
+    pool = None
+    last_nodes: np.ndarray | None = None
+    search_start = time.perf_counter()
+    rate = float(RATE_GUESS)
+    kernel_nodes, kernel_secs = 0, 0.0
+    status = Status.UNKNOWN
+    message = ""
+    try:
+        if limits.workers > 1 and max_depth >= PARALLEL_FROM:
+            # started now, the workers load while the shallow bounds are searched here
+            pool = mp.get_context("spawn").Pool(limits.workers, _worker_init,
+                                                (instance.cube, metric, table_set, searcher.dual))
+        while bound <= max_depth:
+            if best is not None and bound > best + extra:
+                break
+            rows = prefixes(searcher.moves.next_state, min(PREFIX_DEPTH, bound))
+            show = not quiet and bound >= 12
+            last_shown = time.perf_counter()  # the first line after half a second
+            printed = False
+            chunks = [c for c in np.array_split(np.arange(len(rows)), min(CHUNKS, len(rows))) if len(c)]
+            weights = (last_nodes if last_nodes is not None and len(last_nodes) == len(rows)
+                       else np.ones(len(rows)))
+            total_weight = float(weights.sum()) or 1.0
+            this_nodes = np.zeros(len(rows), np.int64)
+            done_weight = 0.0
+            iteration_status = 0
+            solutions: list[np.ndarray] = []
+            use_pool = pool is not None and bound >= PARALLEL_FROM
+            pending: Any = None
+            if use_pool and pool is not None:
+                left = limits.remaining(start)
+                cap = 2**62 if left is None else max(1000, int(left * rate * 2))
+                pending = pool.imap_unordered(_worker_run, [(i, rows[c], bound, find_all, cap)
+                                                            for i, c in enumerate(chunks)])
+            for i in range(len(chunks)):
+                left = limits.remaining(start)
+                if left is not None and left <= 0:
+                    iteration_status = 2
+                    break
+                if use_pool:
+                    try:
+                        out = pending.next(timeout=None if left is None else left + 0.5)
+                    except mp.TimeoutError:
+                        iteration_status = 2
+                        break
+                else:
+                    cap = 2**62 if left is None else max(1000, int(left * rate))
+                    out = _local_run(searcher, (i, rows[chunks[i]], bound, find_all, cap))
+                chunk_id, st, sols, count, nodes, _secs = out
+                this_nodes[chunks[chunk_id]] = nodes
+                stats["nodes"] += int(nodes.sum())
+                done_weight += float(weights[chunks[chunk_id]].sum())
+                elapsed = time.perf_counter() - search_start
+                kernel_nodes += int(nodes.sum())
+                kernel_secs += _secs
+                if kernel_secs > 0.2:
+                    rate = max(MIN_RATE, kernel_nodes / kernel_secs)
+                if count:
+                    solutions.append(sols[:, :bound])
+                now = time.perf_counter()
+                if show and (now - last_shown > 0.5 or (printed and i == len(chunks) - 1)):
+                    last_shown = now
+                    printed = True
+                    _progress(bound, done_weight / total_weight, stats["nodes"], elapsed)
+                if st != 0:
+                    iteration_status = st
+                    break
+            if printed:
+                sys.stderr.write("\n")
+            for block in solutions:
+                for row in block:
+                    found.append(tuple(int(x) for x in row))
+            if found and best is None:
+                best = bound
+            if iteration_status == 2 and best is None:
+                message = f"time limit during depth {bound}; no solution shorter than {bound}"
+                stats["lower_bound"] = bound
+                break
+            if iteration_status in (2, 3):
+                message = "time limit or solution cap reached while collecting extra solutions"
+                break
+            stats["lower_bound"] = bound if best is None else best
+            if best is not None and not find_all:
+                break
+            last_nodes = this_nodes
+            bound += step
+        else:
+            if best is None:
+                message = f"no solution within {max_depth} moves (--max-depth)"
+    finally:
+        if pool is not None:
+            pool.terminate()
+            pool.join()
+    wall = time.perf_counter() - start
+    stats["search_s"] = round(time.perf_counter() - search_start, 3)
+    if stats["search_s"] > 0:
+        stats["nodes_per_s"] = int(stats["nodes"] / stats["search_s"])
+    if kernel_secs > 0:
+        # per process: the kernels' own time, summed over the workers
+        stats["nodes_per_kernel_s"] = int(kernel_nodes / kernel_secs)
+    stats.update({"table_mb": round(searcher.tables.nbytes / 1e6, 1)})
+    if best is None:
+        return Result(Status.UNKNOWN, None, None, wall, stats, message=message)
+    moves = searcher.moves.moves
+    maneuvers = []
+    seen = set()
+    for row in sorted(found, key=len):
+        man = simplify(tuple(moves[m] for m in row))
+        if man not in seen:
+            seen.add(man)
+            maneuvers.append(man)
+    solution = Solution(tuple(maneuvers), metric)
+    status = Status.OPTIMAL
+    if len(found) >= MAX_SOLUTIONS:
+        message = f"solution list cut at {MAX_SOLUTIONS}"
+    stats["solutions"] = len(maneuvers)
+    return Result(status, solution, solution.length, wall, stats, message=message)
+
+
+def _local_run(searcher: Searcher, task: Task) -> Outcome:
+    chunk_id, rows, bound, find_all, budget = task
+    t0 = time.perf_counter()
+    status, sols, count, nodes = searcher.run(rows, bound, find_all, budget)
+    return chunk_id, status, sols, count, nodes, time.perf_counter() - t0
