@@ -226,3 +226,15 @@ OPT_PUZZLE = Puzzle(
     ),
     optimisation=True,
 )
+
+
+def children_left() -> list[Any]:
+    """Child processes of this test process, less multiprocessing's resource tracker.
+
+    The tracker is started once by the first spawned process of the test session (any
+    module may cause it) and lives as long as the session: it is not a child we started.
+    """
+    import psutil
+
+    return [p for p in psutil.Process().children(recursive=True)
+            if "multiprocessing.resource_tracker" not in " ".join(p.cmdline())]

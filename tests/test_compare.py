@@ -9,7 +9,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import psutil
 import pytest
 
 TESTS = Path(__file__).resolve().parent
@@ -29,7 +28,7 @@ FAST = "fork"  # the CLI test below uses the default (spawn); fork saves start-u
 @pytest.fixture(autouse=True)
 def no_children_left():
     yield
-    left = psutil.Process().children(recursive=True)
+    left = fx.children_left()
     assert not left, f"processes left behind: {[(p.pid, p.cmdline()[:3]) for p in left]}"
 
 
@@ -37,8 +36,7 @@ def no_children_left():
 def records() -> list[cmp.Record]:
     recs = cmp.compare(fx.PUZZLE, INSTANCES, ["exact", "hang", "crash", "liar"], timeout=1.0, jobs=2,
                        memory_mb=500, start_method=FAST)
-    left = psutil.Process().children(recursive=True)
-    assert not left
+    assert not fx.children_left()
     return recs
 
 

@@ -48,7 +48,7 @@ def _wait_gone(pids: list[int], seconds: float) -> list[int]:
 def no_children_left():
     """After every test, this process has no child processes at all."""
     yield
-    left = psutil.Process().children(recursive=True)
+    left = fx.children_left()
     assert not left, f"processes left behind: {[(p.pid, p.cmdline()[:3]) for p in left]}"
 
 
