@@ -77,6 +77,18 @@ def pop(grid, zob, st, flipbuf, p, ftop):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def line_ends(grid, w, d):  # type: ignore[no-untyped-def]
+    """The first cells that are not white on both sides of the white run through ``w`` along ``d``."""
+    a = w - d
+    while grid[a] == WHITE:
+        a -= d
+    b = w + d
+    while grid[b] == WHITE:
+        b += d
+    return a, b
+
+
+@njit(cache=True)
 def bound(grid, whites, dirs, mark, stamp, order):  # type: ignore[no-untyped-def]
     """A lower bound on the moves still needed (DEAD when a white stone can never flip).
 
@@ -95,12 +107,7 @@ def bound(grid, whites, dirs, mark, stamp, order):  # type: ignore[no-untyped-de
         ends = 0
         for i in range(4):
             d = dirs[i]
-            a = w - d
-            while grid[a] == WHITE:
-                a -= d
-            b = w + d
-            while grid[b] == WHITE:
-                b += d
+            a, b = line_ends(grid, w, d)
             if grid[a] == EMPTY:
                 ends += 1
                 if grid[b] == BLACK:
@@ -122,12 +129,7 @@ def bound(grid, whites, dirs, mark, stamp, order):  # type: ignore[no-untyped-de
         free = True
         for i in range(4):
             d = dirs[i]
-            a = w - d
-            while grid[a] == WHITE:
-                a -= d
-            b = w + d
-            while grid[b] == WHITE:
-                b += d
+            a, b = line_ends(grid, w, d)
             if (grid[a] == EMPTY and mark[a] == stamp) or (grid[b] == EMPTY and mark[b] == stamp):
                 free = False
                 break
@@ -135,12 +137,7 @@ def bound(grid, whites, dirs, mark, stamp, order):  # type: ignore[no-untyped-de
             count += 1
             for i in range(4):
                 d = dirs[i]
-                a = w - d
-                while grid[a] == WHITE:
-                    a -= d
-                b = w + d
-                while grid[b] == WHITE:
-                    b += d
+                a, b = line_ends(grid, w, d)
                 if grid[a] == EMPTY:
                     mark[a] = stamp
                 if grid[b] == EMPTY:
@@ -370,12 +367,7 @@ def comp_packing(grid, dirs, cells, nw, nc, weight, cmark):  # type: ignore[no-u
         cheapest = DEAD
         for i in range(4):
             d = dirs[i]
-            a = w - d
-            while grid[a] == WHITE:
-                a -= d
-            b = w + d
-            while grid[b] == WHITE:
-                b += d
+            a, b = line_ends(grid, w, d)
             if grid[a] == EMPTY:
                 cheapest = min(cheapest, weight[a])
                 free = free and cmark[a] != stamp
@@ -390,12 +382,7 @@ def comp_packing(grid, dirs, cells, nw, nc, weight, cmark):  # type: ignore[no-u
             total += cheapest
             for i in range(4):
                 d = dirs[i]
-                a = w - d
-                while grid[a] == WHITE:
-                    a -= d
-                b = w + d
-                while grid[b] == WHITE:
-                    b += d
+                a, b = line_ends(grid, w, d)
                 if grid[a] == EMPTY:
                     cmark[a] = stamp
                 if grid[b] == EMPTY:

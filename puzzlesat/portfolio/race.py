@@ -322,15 +322,7 @@ class Supervisor:
             return
 
     def _verified(self, result: Any, run: Run) -> Result:
-        if not isinstance(result, Result):
-            return Result(Status.ERROR, strategy=run.spec.name, message=f"child sent {type(result).__name__}")
-        checked = check_result(self.puzzle, run.spec.instance, result)
-        if checked.status is Status.ERROR and run.note == "":
-            if checked.message.startswith("verifier"):
-                run.note = "rejected"
-            elif checked.message.startswith("out of memory"):
-                run.note = "memory"
-        return checked
+        return verified(self.puzzle, result, run)
 
     def _crashed(self, run: Run) -> None:
         run.process.join(0.5)
@@ -465,6 +457,19 @@ def _without_main(active: bool) -> Iterator[None]:
         yield
     finally:
         spawn.get_preparation_data = original  # type: ignore[assignment]
+
+
+def verified(puzzle: Puzzle, result: Any, run: Run) -> Result:
+    """A member's answer checked again here; notes on the run why an ERROR came about."""
+    if not isinstance(result, Result):
+        return Result(Status.ERROR, strategy=run.spec.name, message=f"member sent {type(result).__name__}")
+    checked = check_result(puzzle, run.spec.instance, result)
+    if checked.status is Status.ERROR and run.note == "":
+        if checked.message.startswith("verifier"):
+            run.note = "rejected"
+        elif checked.message.startswith("out of memory"):
+            run.note = "memory"
+    return checked
 
 
 def _signal_tree(pid: int, descendants: Sequence[psutil.Process], sig: int) -> None:

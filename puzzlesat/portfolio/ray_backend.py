@@ -44,9 +44,9 @@ from typing import Any, TextIO
 
 import psutil
 
-from puzzlesat.core import Puzzle, PuzzlesatError, Result, Status, check_result
+from puzzlesat.core import Puzzle, PuzzlesatError, Result, Status
 from puzzlesat.portfolio.child import ChildSpec, cap_memory, load_guarded, run_guarded
-from puzzlesat.portfolio.race import Run
+from puzzlesat.portfolio.race import Run, verified
 
 RAY_MISSING = '--backend ray needs the ray extra: pip install "puzzlesat[ray]"'
 LOCAL_OBJECT_STORE = 256 * 1024 * 1024  # results and instances are small
@@ -353,18 +353,8 @@ class RaySupervisor:
                 run.loaded = base + max(0.0, message[1] - worker_started) if worker_started else time.time()
             elif kind == "result":
                 run.finished = time.time()
-                run.result = self._verified(message[1], run)
+                run.result = verified(self.puzzle, message[1], run)
 
-    def _verified(self, result: Any, run: Run) -> Result:
-        if not isinstance(result, Result):
-            return Result(Status.ERROR, strategy=run.spec.name, message=f"task sent {type(result).__name__}")
-        checked = check_result(self.puzzle, run.spec.instance, result)
-        if checked.status is Status.ERROR and run.note == "":
-            if checked.message.startswith("verifier"):
-                run.note = "rejected"
-            elif checked.message.startswith("out of memory"):
-                run.note = "memory"
-        return checked
 
     def _failed(self, run: Run, note: str, message: str) -> None:
         run.note = note
