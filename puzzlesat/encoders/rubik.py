@@ -20,7 +20,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import Limits, PuzzlesatError, Result, Status
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
 from puzzlesat.encoders.sat import solve_once
 from puzzlesat.puzzles.rubik import (
@@ -52,7 +52,7 @@ def encode(instance: Instance, options: dict[str, Any]) -> Encoding:
     horizon = int(options.get("horizon", 6))
     metric = str(options.get("metric", "htm")).lower()
     if metric not in METRICS:
-        raise ValueError(f"unknown metric {metric!r}; expected htm or qtm")
+        raise PuzzlesatError(f"unknown metric {metric!r}; expected htm or qtm")
     moves = metric_moves(metric)
     pool = IDPool()
     cnf = CNF()

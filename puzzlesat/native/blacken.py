@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import InvalidInstanceError, Limits, Result, Status
 from puzzlesat.puzzles.blacken import DIRECTIONS, Cell, Instance, Solution, bfs_optimum, components, greedy
 
 CHUNK = 100_000
@@ -56,7 +56,7 @@ class Search:
         k = instance.size
         self.width = p = k + 2
         if p * p >= 4096:
-            raise ValueError(f"board size {k} is too large for the native search (at most 61)")
+            raise InvalidInstanceError(f"board size {k} is too large for the native search (at most 61)")
         self.grid0 = np.full(p * p, kern.OFF, dtype=np.int64)
         for r in range(k):
             self.grid0[(r + 1) * p + 1:(r + 1) * p + 1 + k] = kern.EMPTY
