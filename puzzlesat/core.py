@@ -275,12 +275,17 @@ def int_tokens(text: str, source: str) -> list[tuple[int, list[int]]]:
         try:
             rows.append((lineno, [int(p) for p in parts]))
         except ValueError:
-            bad = next(p for p in parts if not _is_int(p))
+            bad = next(p for p in parts if not is_int(p))
             raise ParseError(f"{source}:{lineno}: expected integers, got {bad!r}") from None
     return rows
 
 
-def _is_int(token: str) -> bool:
+def is_int(token: str) -> bool:
+    """True when ``int(token)`` reads the token.
+
+    >>> is_int("-12"), is_int("x")
+    (True, False)
+    """
     try:
         int(token)
     except ValueError:

@@ -128,8 +128,9 @@ def _lazy_loop(model: Any, mv: MasyuVars, instance: Instance, limits: Limits,
             model.add_bool_or([mv.literal(lit) for lit in cut_clause(circles, loop, outside, grid)])
             counters["cuts"] += 1
         model.clear_hints()
+        on_edges = set(on)
         for key in grid.edges():
-            model.add_hint(mv.edge(key), key in set(on))
+            model.add_hint(mv.edge(key), key in on_edges)
 
 
 def solve_lazy(instance: Instance, limits: Limits, variant: str | None) -> Result:

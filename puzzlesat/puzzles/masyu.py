@@ -31,6 +31,7 @@ from puzzlesat.core import (
     Puzzle,
     Result,
     Strategy,
+    is_int,
 )
 
 NO_SOLUTION = "NO SOLUTION"
@@ -239,7 +240,7 @@ def parse(text: str, source: str = "<input>") -> Instance:
     if not lines:
         raise ParseError(f"{source}:1: empty input, expected 'rows cols'")
     lineno, header = lines[0]
-    if len(header) != 2 or not all(_is_int(t) for t in header):
+    if len(header) != 2 or not all(is_int(t) for t in header):
         raise ParseError(f"{source}:{lineno}: expected 'rows cols', got {' '.join(header)!r}")
     rows, cols = int(header[0]), int(header[1])
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
@@ -261,10 +262,10 @@ def parse(text: str, source: str = "<input>") -> Instance:
         i += 1
         while i < len(lines) and not ended:
             lineno, parts = lines[i]
-            if not _is_int(parts[0]):
+            if not is_int(parts[0]):
                 break
             for token in parts:
-                if not _is_int(token):
+                if not is_int(token):
                     raise ParseError(f"{source}:{lineno}: expected integers, got {token!r}")
                 if ended:
                     raise ParseError(f"{source}:{lineno}: numbers after the '0 0' that ends the {colour} group")
@@ -288,10 +289,6 @@ def parse(text: str, source: str = "<input>") -> Instance:
         if not ended:
             raise ParseError(f"{source}:{lineno}: the {colour} group has no '0 0' end")
     return Instance(rows, cols, tuple(sorted(groups.get("B", []))), tuple(sorted(groups.get("W", []))))
-
-
-def _is_int(token: str) -> bool:
-    return re.fullmatch(r"[+-]?\d+", token) is not None
 
 
 def _group_lines(cells: tuple[Cell, ...]) -> list[str]:
@@ -337,7 +334,7 @@ def parse_solution(instance: Instance, text: str, source: str = "<solution>") ->
         return None
     lineno, first = lines[0]
     parts = first.split()
-    if len(parts) != 2 or not all(_is_int(p) for p in parts):
+    if len(parts) != 2 or not all(is_int(p) for p in parts):
         raise ParseError(f"{source}:{lineno}: expected the start cell 'row col', got {first!r}")
     moves = []
     for lineno, line in lines[1:]:
@@ -364,9 +361,9 @@ def from_url(url: str, source: str = "<url>") -> Instance:
     if match is None:
         raise ParseError(f"{source}: expected a puzz.link masyu URL '...?masyu/W/H/BODY', got {url!r}")
     parts = [p for p in match.group(1).split("/") if p != ""]
-    while parts and not _is_int(parts[0]):
+    while parts and not is_int(parts[0]):
         parts.pop(0)  # editor flags such as 'v:'
-    if len(parts) < 2 or not (_is_int(parts[0]) and _is_int(parts[1])):
+    if len(parts) < 2 or not (is_int(parts[0]) and is_int(parts[1])):
         raise ParseError(f"{source}: expected width and height after 'masyu/' in {url!r}")
     cols, rows = int(parts[0]), int(parts[1])
     if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):

@@ -36,6 +36,7 @@ from puzzlesat.core import (
     Result,
     Status,
     Strategy,
+    is_int,
 )
 
 IMPOSSIBLE = "Impossivel"
@@ -273,7 +274,7 @@ def parse(text: str, source: str = "<input>") -> Instance:
     if not lines:
         raise ParseError(f"{source}:1: empty input, expected a header 'm n'")
     lineno, header = lines[0]
-    if len(header) != 2 or not all(_is_int(t) for t in header):
+    if len(header) != 2 or not all(is_int(t) for t in header):
         raise ParseError(f"{source}:{lineno}: expected header 'm n' (rows cols), got {' '.join(header)!r}")
     rows, cols = int(header[0]), int(header[1])
     if rows < 1 or cols < 1:
@@ -302,14 +303,6 @@ def parse(text: str, source: str = "<input>") -> Instance:
                     raise ParseError(f"{source}:{body[rows + r][0]}: goal cell ({r}, {c}) is "
                                      f"{'off' if goal[r][c] == OFF else 'on'} the board but the start's is not")
     return Instance(rows, cols, start, goal)
-
-
-def _is_int(token: str) -> bool:
-    try:
-        int(token)
-    except ValueError:
-        return False
-    return True
 
 
 def write_instance(instance: Instance) -> str:
@@ -535,7 +528,7 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
 
     def cell_of(text: str, flag: str) -> Cell:
         parts = text.replace(":", ",").split(",")
-        if len(parts) != 2 or not all(_is_int(p) for p in parts):
+        if len(parts) != 2 or not all(is_int(p) for p in parts):
             raise InvalidInstanceError(f"--{flag} expects R,C, got {text!r}")
         cell = (int(parts[0]), int(parts[1]))
         if cell not in cells:
