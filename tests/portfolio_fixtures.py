@@ -238,3 +238,23 @@ def children_left() -> list[Any]:
 
     return [p for p in psutil.Process().children(recursive=True)
             if "multiprocessing.resource_tracker" not in " ".join(p.cmdline())]
+
+
+def alive(pid: int) -> bool:
+    """True while the process exists and is not a zombie."""
+    import psutil
+
+    try:
+        return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
+    except psutil.NoSuchProcess:
+        return False
+
+
+def wait_gone(pids: list[int], seconds: float) -> list[int]:
+    """Poll until every pid has gone; returns the ones still alive after ``seconds``."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if not any(alive(p) for p in pids):
+            return []
+        time.sleep(0.05)
+    return [p for p in pids if alive(p)]

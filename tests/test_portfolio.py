@@ -27,23 +27,6 @@ SQUARE = fx.Number(49)
 FAST = "fork"
 
 
-def _alive(pid: int) -> bool:
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
-
-
-def _wait_gone(pids: list[int], seconds: float) -> list[int]:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        left = [p for p in pids if _alive(p)]
-        if not left:
-            return []
-        time.sleep(0.05)
-    return [p for p in pids if _alive(p)]
-
-
 @pytest.fixture(autouse=True)
 def no_children_left():
     """After every test, this process has no child processes at all."""
@@ -145,7 +128,7 @@ def test_grandchildren_are_stopped_with_their_parent(tmp_path):
                   options={"pidfile": str(pidfile)}, start_method=FAST)
     assert res.result.status is Status.SOLVED
     child, grandchild = map(int, pidfile.read_text().split())
-    assert _wait_gone([child, grandchild], 3) == []
+    assert fx.wait_gone([child, grandchild], 3) == []
 
 
 def test_fork_start_method_races_the_same_way():
@@ -221,7 +204,7 @@ def test_sigint_to_the_parent_ends_everything_within_two_seconds(method):
         proc.kill()
     assert time.monotonic() - start < 3, "the parent took too long to stop"
     assert "KeyboardInterrupt" in err
-    assert _wait_gone(everyone, 0.5) == []
+    assert fx.wait_gone(everyone, 0.5) == []
     assert set(kids) <= set(everyone)
 
 
@@ -229,7 +212,7 @@ def test_children_die_with_a_killed_parent():
     proc, kids = _start_driver("spawn")
     proc.kill()
     proc.communicate(timeout=5)
-    assert _wait_gone(kids, 3) == []
+    assert fx.wait_gone(kids, 3) == []
 
 
 def _eternity_ready() -> bool:
@@ -289,7 +272,7 @@ def test_cli_sigint_stops_the_portfolio_and_its_children(tmp_path):
     assert time.monotonic() - start < 3
     assert proc.returncode == 130, err
     assert "interrupted" in err
-    assert _wait_gone(everyone, 0.5) == []
+    assert fx.wait_gone(everyone, 0.5) == []
 
 
 def test_default_memory_cap_is_sane():

@@ -47,22 +47,6 @@ CRASHY = dataclasses.replace(
     strategies=(*fx.PUZZLE.strategies, Strategy("exit", "test_ray:solve_exit", "logs its pid, then os._exit(3)")))
 
 
-def _alive(pid: int) -> bool:
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
-
-
-def _wait_gone(pids: list[int], seconds: float) -> list[int]:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if not any(_alive(p) for p in pids):
-            return []
-        time.sleep(0.05)
-    return [p for p in pids if _alive(p)]
-
-
 @pytest.fixture(scope="module", autouse=True)
 def ray_session():
     """A local Ray instance (2 CPUs, no dashboard) for the module; gone afterwards."""
@@ -77,7 +61,7 @@ def ray_session():
     # every Ray process: the instance's own and the workers started since (children of the raylet)
     ray_pids += [p.pid for p in psutil.Process().children(recursive=True) if p.pid not in before]
     ray.shutdown()
-    left = _wait_gone(sorted(set(ray_pids)), 15.0)
+    left = fx.wait_gone(sorted(set(ray_pids)), 15.0)
     assert not left, f"Ray processes left behind: {left}"
     assert not ray.is_initialized()
 
@@ -164,7 +148,7 @@ def test_race_cancels_the_losers_and_their_processes_are_gone(tmp_path):
     worker, grandchild = map(int, pidfile.read_text().split())
     assert worker == out["spawner"].pid
     pids = [out["stubborn"].pid, worker, grandchild]
-    assert not _wait_gone(pids, 5.0), "cancelled workers (and their children) must be gone"
+    assert not fx.wait_gone(pids, 5.0), "cancelled workers (and their children) must be gone"
     assert "(ray)" in pf.format_table(res) and "host" in pf.format_table(res)
 
 
@@ -224,4 +208,4 @@ def test_cli_starts_and_stops_its_own_ray(tmp_path):
                 found.append(proc.pid)
         return found
 
-    assert not _wait_gone(ours(), 15.0)
+    assert not fx.wait_gone(ours(), 15.0)
