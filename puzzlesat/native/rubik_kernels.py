@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 UNSEEN = 15  # nibble value of an entry not reached yet (every distance here is < 15)
-POPCOUNT = np.array([bin(i).count("1") for i in range(4096)], np.int64)  # 12-bit masks
+POPCOUNT = np.array([bin(i).count("1") for i in range(4096)], np.uint8)  # 12-bit masks
 
 
 @njit(cache=True)
@@ -220,6 +220,301 @@ def _is_solved(cc: np.ndarray, ec: np.ndarray) -> bool:
 
 
 @njit(cache=True)
+def _one_move_away(cc: np.ndarray, ec: np.ndarray) -> bool:
+    """False when no single face turn can solve the cube (it moves only 4 corners and 4 edges)."""
+    off = 0
+    for c in range(8):
+        if cc[c] != 3 * c:
+            off += 1
+    if off > 4:
+        return False
+    off = 0
+    for e in range(12):
+        if ec[e] != 2 * e:
+            off += 1
+    return off <= 4
+
+
+@njit(cache=True)
+def _lookup(codes: np.ndarray, j: int, n: int, mod: int, specs: np.ndarray, tracked: np.ndarray,
+            table: np.ndarray) -> int:
+    idx = pdb_index_codes(codes, tracked[j], specs[j, 1], n, mod, specs[j, 4])
+    return _nibble(table, specs[j, 5] + idx)
+
+
+@njit(cache=True)
+def _sym_lookup(ec: np.ndarray, lk: int, specs: np.ndarray, tracked: np.ndarray, table: np.ndarray,
+                sym_pdb: np.ndarray, sym_pre: np.ndarray, sym_code: np.ndarray, conj: np.ndarray) -> int:
+    j = sym_pdb[lk]
+    k = specs[j, 1]
+    for i in range(k):
+        e2 = tracked[j, i]
+        e = sym_pre[lk, e2]
+        conj[e2] = sym_code[lk, e, ec[e]]
+    idx = pdb_index_codes(conj, tracked[j], k, 12, 2, specs[j, 4])
+    return _nibble(table, specs[j, 5] + idx)
+
+
+@njit(cache=True)
+def prunes(cc: np.ndarray, ec: np.ndarray, rem: int, specs: np.ndarray, tracked: np.ndarray,
+           table: np.ndarray, dual: bool, sym_pdb: np.ndarray, sym_pre: np.ndarray,
+           sym_code: np.ndarray, icc: np.ndarray, iec: np.ndarray, conj: np.ndarray) -> bool:
+    """True when some lower bound of the state exceeds ``rem`` moves.
+
+    The same bounds as :func:`full_heuristic`, read cheapest and likeliest to prune first
+    (corner PDBs on the cube and its inverse, then the edge PDBs, then the lookups on
+    rotated cubes), stopping at the first that prunes.  ``rem`` 0 and 1 are decided
+    without memory traffic where possible.
+    """
+    if rem == 0:
+        return not _is_solved(cc, ec)
+    if rem == 1 and not _one_move_away(cc, ec):
+        return True
+    nspec = specs.shape[0]
+    for j in range(nspec):
+        if specs[j, 0] == 0 and _lookup(cc, j, 8, 3, specs, tracked, table) > rem:
+            return True
+    if dual:
+        _invert(cc, 3, icc)
+        for j in range(nspec):
+            if specs[j, 0] == 0 and _lookup(icc, j, 8, 3, specs, tracked, table) > rem:
+                return True
+    for j in range(nspec):
+        if specs[j, 0] == 1 and _lookup(ec, j, 12, 2, specs, tracked, table) > rem:
+            return True
+    if dual:
+        _invert(ec, 2, iec)
+        for j in range(nspec):
+            if specs[j, 0] == 1 and _lookup(iec, j, 12, 2, specs, tracked, table) > rem:
+                return True
+    for lk in range(sym_pdb.shape[0]):
+        if _sym_lookup(ec, lk, specs, tracked, table, sym_pdb, sym_pre, sym_code, conj) > rem:
+            return True
+        if dual and _sym_lookup(iec, lk, specs, tracked, table, sym_pdb, sym_pre, sym_code, conj) > rem:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _row_solved(kc: np.ndarray, ke: np.ndarray, i: int) -> bool:
+    for c in range(8):
+        if kc[i, c] != 3 * c:
+            return False
+    for e in range(12):
+        if ke[i, e] != 2 * e:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _row_one_move_away(kc: np.ndarray, ke: np.ndarray, i: int) -> bool:
+    off = 0
+    for c in range(8):
+        if kc[i, c] != 3 * c:
+            off += 1
+    if off > 4:
+        return False
+    off = 0
+    for e in range(12):
+        if ke[i, e] != 2 * e:
+            off += 1
+    return off <= 4
+
+
+@njit(cache=True)
+def corner_index_row(codes: np.ndarray, row: int, tracked: np.ndarray, j: int, k: int, kor: int) -> int:
+    """:func:`corner_index` of ``codes[row]`` for the PDB ``j`` (no array views in the hot path)."""
+    used = 0
+    rank = 0
+    o = 0
+    omul = 1
+    for i in range(k):
+        code = codes[row, tracked[j, i]]
+        p = code // 3
+        rank = rank * (8 - i) + p - np.int64(POPCOUNT[used & ((1 << p) - 1)])
+        used |= 1 << p
+        if i < kor:
+            o = o * 3 + code - p * 3
+            omul *= 3
+    return rank * omul + o
+
+
+@njit(cache=True)
+def edge_index_row(codes: np.ndarray, row: int, tracked: np.ndarray, j: int, k: int, kor: int) -> int:
+    """:func:`edge_index` of ``codes[row]`` for the PDB ``j``."""
+    used = 0
+    rank = 0
+    o = 0
+    for i in range(k):
+        code = codes[row, tracked[j, i]]
+        p = code >> 1
+        rank = rank * (12 - i) + p - np.int64(POPCOUNT[used & ((1 << p) - 1)])
+        used |= 1 << p
+        if i < kor:
+            o = (o << 1) | (code & 1)
+    return (rank << kor) + o
+
+
+@njit(cache=True)
+def _invert_row(codes: np.ndarray, row: int, n: int, mod: int, out: np.ndarray) -> None:
+    for c in range(n):
+        p = codes[row, c] // mod
+        o = codes[row, c] - p * mod
+        out[0, p] = c * mod + (mod - o) % mod
+
+
+@njit(cache=True)
+def _gather(table: np.ndarray, idx: np.ndarray, nq: int, vals: np.ndarray) -> None:
+    # a tight loop of independent loads: the CPU keeps many cache misses in flight at once
+    for q in range(nq):
+        i = idx[q]
+        vals[q] = (table[i >> 1] >> ((i & 1) << 2)) & 15
+
+
+@njit(cache=True)
+def _compact(kc: np.ndarray, ke: np.ndarray, km: np.ndarray, kns: np.ndarray, n: int, alive: np.ndarray) -> int:
+    w = 0
+    for i in range(n):
+        if alive[i]:
+            if w != i:
+                kc[w, :] = kc[i, :]
+                ke[w, :] = ke[i, :]
+                km[w] = km[i]
+                kns[w] = kns[i]
+            w += 1
+    return w
+
+
+@njit(cache=True)
+def _stage(kind: int, n: int, rem: int, kc: np.ndarray, ke: np.ndarray, km: np.ndarray, kns: np.ndarray,
+           specs: np.ndarray, tracked: np.ndarray, table: np.ndarray, dual: bool, idx: np.ndarray,
+           vals: np.ndarray, alive: np.ndarray, icc: np.ndarray, iec: np.ndarray) -> int:
+    """Look the ``kind`` PDBs up for every child (and its inverse): indices first, then the loads.
+
+    ``icc``/``iec`` are ``(1, 8)``/``(1, 12)`` scratch rows.
+    """
+    q = 0
+    for i in range(n):
+        if kind == 0:
+            for j in range(specs.shape[0]):
+                if specs[j, 0] == 0:
+                    idx[q] = specs[j, 5] + corner_index_row(kc, i, tracked, j, specs[j, 1], specs[j, 4])
+                    q += 1
+            if dual:
+                _invert_row(kc, i, 8, 3, icc)
+                for j in range(specs.shape[0]):
+                    if specs[j, 0] == 0:
+                        idx[q] = specs[j, 5] + corner_index_row(icc, 0, tracked, j, specs[j, 1], specs[j, 4])
+                        q += 1
+        else:
+            for j in range(specs.shape[0]):
+                if specs[j, 0] == 1:
+                    idx[q] = specs[j, 5] + edge_index_row(ke, i, tracked, j, specs[j, 1], specs[j, 4])
+                    q += 1
+            if dual:
+                _invert_row(ke, i, 12, 2, iec)
+                for j in range(specs.shape[0]):
+                    if specs[j, 0] == 1:
+                        idx[q] = specs[j, 5] + edge_index_row(iec, 0, tracked, j, specs[j, 1], specs[j, 4])
+                        q += 1
+    if q == 0:
+        return n
+    _gather(table, idx, q, vals)
+    per = q // n
+    for i in range(n):
+        ok = True
+        for t in range(per):
+            if vals[i * per + t] > rem:
+                ok = False
+        alive[i] = ok
+    return _compact(kc, ke, km, kns, n, alive)
+
+
+@njit(cache=True)
+def _sym_stage(n: int, rem: int, kc: np.ndarray, ke: np.ndarray, km: np.ndarray, kns: np.ndarray,
+               specs: np.ndarray, tracked: np.ndarray, table: np.ndarray, dual: bool, sym_pdb: np.ndarray,
+               sym_pre: np.ndarray, sym_code: np.ndarray, idx: np.ndarray, vals: np.ndarray,
+               alive: np.ndarray, iec: np.ndarray, conj: np.ndarray) -> int:
+    """The edge lookups on rotated cubes for every child, batched like :func:`_stage`."""
+    nsym = sym_pdb.shape[0]
+    if nsym == 0 or n == 0:
+        return n
+    q = 0
+    for i in range(n):
+        for side in range(2 if dual else 1):
+            if side == 0:
+                for e in range(12):
+                    iec[0, e] = ke[i, e]
+            else:
+                _invert_row(ke, i, 12, 2, iec)
+            for lk in range(nsym):
+                j = sym_pdb[lk]
+                k = specs[j, 1]
+                for t in range(k):
+                    e2 = tracked[j, t]
+                    e = sym_pre[lk, e2]
+                    conj[0, e2] = sym_code[lk, e, iec[0, e]]
+                idx[q] = specs[j, 5] + edge_index_row(conj, 0, tracked, j, k, specs[j, 4])
+                q += 1
+    _gather(table, idx, q, vals)
+    per = q // n
+    for i in range(n):
+        ok = True
+        for t in range(per):
+            if vals[i * per + t] > rem:
+                ok = False
+        alive[i] = ok
+    return _compact(kc, ke, km, kns, n, alive)
+
+
+@njit(cache=True)
+def expand(cc: np.ndarray, ec: np.ndarray, state: int, rem: int, ctab: np.ndarray, etab: np.ndarray,
+           next_state: np.ndarray, specs: np.ndarray, tracked: np.ndarray, table: np.ndarray, dual: bool,
+           sym_pdb: np.ndarray, sym_pre: np.ndarray, sym_code: np.ndarray, kc: np.ndarray, ke: np.ndarray,
+           km: np.ndarray, kns: np.ndarray, idx: np.ndarray, vals: np.ndarray, alive: np.ndarray,
+           icc: np.ndarray, iec: np.ndarray, conj: np.ndarray) -> tuple[int, int]:
+    """Generate the canonical children of a state and keep those that pass every bound for ``rem``.
+
+    The bounds are read in stages, cheapest and likeliest to prune first (corner PDBs of
+    each child and its inverse, then the edge PDBs, then the rotated-cube lookups); each
+    stage computes all its indices before loading, so the memory accesses overlap.
+    Returns ``(generated, kept)``; the kept children are in ``kc``/``ke``/``km``/``kns`` in
+    move order.
+    """
+    n = 0
+    for m in range(next_state.shape[1]):
+        ns = next_state[state, m]
+        if ns < 0:
+            continue
+        for c in range(8):
+            kc[n, c] = ctab[m, cc[c]]
+        for e in range(12):
+            ke[n, e] = etab[m, ec[e]]
+        km[n] = m
+        kns[n] = ns
+        n += 1
+    generated = n
+    if rem == 0:
+        for i in range(n):
+            alive[i] = _row_solved(kc, ke, i)
+        return generated, _compact(kc, ke, km, kns, n, alive)
+    for i in range(n):
+        # a state solved before the bound is a shorter solution padded; at rem 1 only
+        # states one face turn from solved can pass
+        alive[i] = not _row_solved(kc, ke, i) and (rem > 1 or _row_one_move_away(kc, ke, i))
+    n = _compact(kc, ke, km, kns, n, alive)
+    if n == 0:
+        return generated, 0
+    n = _stage(0, n, rem, kc, ke, km, kns, specs, tracked, table, dual, idx, vals, alive, icc, iec)
+    if n == 0:
+        return generated, 0
+    n = _stage(1, n, rem, kc, ke, km, kns, specs, tracked, table, dual, idx, vals, alive, icc, iec)
+    n = _sym_stage(n, rem, kc, ke, km, kns, specs, tracked, table, dual, sym_pdb, sym_pre, sym_code, idx, vals,
+                   alive, iec, conj)
+    return generated, n
+
+
+@njit(cache=True)
 def search(cc0: np.ndarray, ec0: np.ndarray, prefixes: np.ndarray, bound: int, ctab: np.ndarray,
            etab: np.ndarray, next_state: np.ndarray, specs: np.ndarray, tracked: np.ndarray,
            table: np.ndarray, dual: bool, find_all: bool, budget: int, max_solutions: int,
@@ -242,34 +537,47 @@ def search(cc0: np.ndarray, ec0: np.ndarray, prefixes: np.ndarray, bound: int, c
     Returns:
         ``(status, solutions, count, nodes_per_prefix)``: status 0 = subtrees exhausted,
         1 = stopped at the first solution, 2 = node budget spent, 3 = solution array full.
+        A node is a state generated by a move (then pruned or expanded).
     """
     nprefix, plen = prefixes.shape
     depth_cap = bound + 1
+    moves = next_state.shape[1]
+    nsym = sym_pdb.shape[0]
     cc = np.empty((depth_cap, 8), np.int64)
     ec = np.empty((depth_cap, 12), np.int64)
+    kc = np.empty((depth_cap, moves, 8), np.int64)
+    ke = np.empty((depth_cap, moves, 12), np.int64)
+    km = np.zeros((depth_cap, moves), np.int64)
+    kns = np.zeros((depth_cap, moves), np.int64)
+    nkids = np.zeros(depth_cap, np.int64)
+    pos = np.zeros(depth_cap, np.int64)
+    idx = np.zeros(moves * 2 * max(specs.shape[0], nsym, 1), np.int64)
+    vals = np.zeros(idx.shape[0], np.int64)
+    alive = np.zeros(moves, np.bool_)
     icc = np.empty(8, np.int64)
     iec = np.empty(12, np.int64)
     conj = np.empty(12, np.int64)
+    icc2 = np.empty((1, 8), np.int64)
+    iec2 = np.empty((1, 12), np.int64)
+    conj2 = np.empty((1, 12), np.int64)
     canon = np.zeros(depth_cap, np.int64)
-    next_move = np.zeros(depth_cap, np.int64)
     path = np.zeros(max(depth_cap, 1), np.int64)
     solutions = np.full((max_solutions, max(bound, 1)), -1, np.int64)
     count = 0
     nodes_per_prefix = np.zeros(nprefix, np.int64)
     total_nodes = 0
-    moves = next_state.shape[1]
     for pi in range(nprefix):
         nodes = 0
         cc[0, :] = cc0
         ec[0, :] = ec0
         canon[0] = 0
-        alive = True
+        alive_prefix = True
         # P1: walk down the prefix, pruning as the search would
         for d in range(plen):
             m = prefixes[pi, d]
             ns = next_state[canon[d], m]
             if ns < 0 or d >= bound:
-                alive = False
+                alive_prefix = False
                 break
             for c in range(8):
                 cc[d + 1, c] = ctab[m, cc[d, c]]
@@ -278,73 +586,72 @@ def search(cc0: np.ndarray, ec0: np.ndarray, prefixes: np.ndarray, bound: int, c
             canon[d + 1] = ns
             path[d] = m
             nodes += 1
-            h = heuristic(cc[d + 1], ec[d + 1], specs, tracked, table, bound - d - 1, sym_pdb, sym_pre, sym_code, conj)
-            if d + 1 + h > bound:
-                alive = False
+            if prunes(cc[d + 1], ec[d + 1], bound - d - 1, specs, tracked, table, dual, sym_pdb, sym_pre,
+                      sym_code, icc, iec, conj):
+                alive_prefix = False
                 break
-            if dual:
-                _invert(cc[d + 1], 3, icc)
-                _invert(ec[d + 1], 2, iec)
-                h = heuristic(icc, iec, specs, tracked, table, bound - d - 1, sym_pdb, sym_pre, sym_code, conj)
-                if d + 1 + h > bound:
-                    alive = False
-                    break
-        if not alive:
+            if d + 1 < bound and _is_solved(cc[d + 1], ec[d + 1]):
+                alive_prefix = False
+                break
+        if alive_prefix and plen == 0 and prunes(cc[0], ec[0], bound, specs, tracked, table, dual, sym_pdb,
+                                                 sym_pre, sym_code, icc, iec, conj):
+            alive_prefix = False
+        if not alive_prefix:
             nodes_per_prefix[pi] = nodes
             total_nodes += nodes
             continue
-        # P2: depth-first search below the prefix; d is the depth of the state on top
+        if plen == bound:
+            # the prefix itself reached the bound, solved (prunes() with rem 0)
+            if count < max_solutions:
+                for i in range(bound):
+                    solutions[count, i] = path[i]
+            count += 1
+            nodes_per_prefix[pi] = nodes
+            total_nodes += nodes
+            if not find_all:
+                return 1, solutions, count, nodes_per_prefix
+            if count >= max_solutions:
+                return 3, solutions, count, nodes_per_prefix
+            continue
+        # P2: depth-first search below the prefix; d is the depth of the state being expanded
         d = plen
-        next_move[d] = 0
-        if d == 0 and heuristic(cc[0], ec[0], specs, tracked, table, bound, sym_pdb, sym_pre, sym_code, conj) > bound:
-            d = -1
+        gen, nkids[d] = expand(cc[d], ec[d], int(canon[d]), bound - d - 1, ctab, etab, next_state, specs, tracked,
+                               table, dual, sym_pdb, sym_pre, sym_code, kc[d], ke[d], km[d], kns[d], idx,
+                               vals, alive, icc2, iec2, conj2)
+        nodes += gen
+        pos[d] = 0
         while d >= plen:
-            if d == bound:
-                if _is_solved(cc[d], ec[d]):
-                    if count < max_solutions:
-                        for i in range(bound):
-                            solutions[count, i] = path[i]
-                    count += 1
-                    if not find_all:
-                        nodes_per_prefix[pi] = nodes
-                        return 1, solutions, count, nodes_per_prefix
-                    if count >= max_solutions:
-                        nodes_per_prefix[pi] = nodes
-                        return 3, solutions, count, nodes_per_prefix
+            if pos[d] >= nkids[d]:
                 d -= 1
                 continue
-            m = next_move[d]
-            if m >= moves:
-                d -= 1
+            k = pos[d]
+            pos[d] = k + 1
+            path[d] = km[d, k]
+            if d + 1 == bound:
+                # kept children at the bound are solved
+                if count < max_solutions:
+                    for i in range(bound):
+                        solutions[count, i] = path[i]
+                count += 1
+                if not find_all:
+                    nodes_per_prefix[pi] = nodes
+                    return 1, solutions, count, nodes_per_prefix
+                if count >= max_solutions:
+                    nodes_per_prefix[pi] = nodes
+                    return 3, solutions, count, nodes_per_prefix
                 continue
-            next_move[d] = m + 1
-            ns = next_state[canon[d], m]
-            if ns < 0:
-                continue
-            for c in range(8):
-                cc[d + 1, c] = ctab[m, cc[d, c]]
-            for e in range(12):
-                ec[d + 1, e] = etab[m, ec[d, e]]
-            nodes += 1
+            cc[d + 1, :] = kc[d, k, :]
+            ec[d + 1, :] = ke[d, k, :]
+            canon[d + 1] = kns[d, k]
+            d += 1
             if total_nodes + nodes > budget:
                 nodes_per_prefix[pi] = nodes
                 return 2, solutions, count, nodes_per_prefix
-            h = heuristic(cc[d + 1], ec[d + 1], specs, tracked, table, bound - d - 1, sym_pdb, sym_pre, sym_code, conj)
-            if d + 1 + h > bound:
-                continue
-            if dual:
-                _invert(cc[d + 1], 3, icc)
-                _invert(ec[d + 1], 2, iec)
-                h2 = heuristic(icc, iec, specs, tracked, table, bound - d - 1, sym_pdb, sym_pre, sym_code, conj)
-                if d + 1 + h2 > bound:
-                    continue
-            if h == 0 and d + 1 < bound and _is_solved(cc[d + 1], ec[d + 1]):
-                # solved early: anything longer through here is a shorter solution padded
-                continue
-            path[d] = m
-            canon[d + 1] = ns
-            next_move[d + 1] = 0
-            d += 1
+            gen, nkids[d] = expand(cc[d], ec[d], int(canon[d]), bound - d - 1, ctab, etab, next_state, specs,
+                                   tracked, table, dual, sym_pdb, sym_pre, sym_code, kc[d], ke[d], km[d],
+                                   kns[d], idx, vals, alive, icc2, iec2, conj2)
+            nodes += gen
+            pos[d] = 0
         nodes_per_prefix[pi] = nodes
         total_nodes += nodes
     return 0, solutions, count, nodes_per_prefix
