@@ -135,24 +135,23 @@ def _lazy_loop(model: Any, mv: MasyuVars, instance: Instance, limits: Limits,
 
 def solve_lazy(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Strategy ``cpsat-lazy``: local rules, re-solved with loop cuts until one loop remains."""
-    start = time.perf_counter()
-    if not instance.circles or instance.rows < 2 or instance.cols < 2:
-        return _trivial(instance, start, bool(limits.options.get("unique")))
-    deadline = None if limits.timeout is None else start + limits.timeout
-    model, mv = build_model(instance)
-    counters = {"iterations": 0, "cuts": 0, "conflicts": 0}
-    return _finish(instance, model, mv, limits, deadline, counters, start, lazy=True)
+    return _solve(instance, limits, lazy=True)
 
 
 def solve_circuit(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Strategy ``cpsat-circuit``: one CP-SAT solve with add_circuit."""
+    return _solve(instance, limits, lazy=False)
+
+
+def _solve(instance: Instance, limits: Limits, lazy: bool) -> Result:
+    """Build the lazy or the circuit model and solve it (trivial grids answered directly)."""
     start = time.perf_counter()
     if not instance.circles or instance.rows < 2 or instance.cols < 2:
         return _trivial(instance, start, bool(limits.options.get("unique")))
     deadline = None if limits.timeout is None else start + limits.timeout
-    model, mv = build_circuit_model(instance)
+    model, mv = build_model(instance) if lazy else build_circuit_model(instance)
     counters = {"iterations": 0, "cuts": 0, "conflicts": 0}
-    return _finish(instance, model, mv, limits, deadline, counters, start, lazy=False)
+    return _finish(instance, model, mv, limits, deadline, counters, start, lazy=lazy)
 
 
 def _finish(instance: Instance, model: Any, mv: MasyuVars, limits: Limits, deadline: float | None,

@@ -386,6 +386,21 @@ def _compact(kc: np.ndarray, ke: np.ndarray, km: np.ndarray, kns: np.ndarray, n:
 
 
 @njit(cache=True)
+def _keep_within(table: np.ndarray, idx: np.ndarray, q: int, vals: np.ndarray, n: int, rem: int,
+                 alive: np.ndarray, kc: np.ndarray, ke: np.ndarray, km: np.ndarray, kns: np.ndarray) -> int:
+    """Read the ``q`` queued lookups (``q // n`` per child) and keep the children whose bounds all fit ``rem``."""
+    _gather(table, idx, q, vals)
+    per = q // n
+    for i in range(n):
+        ok = True
+        for t in range(per):
+            if vals[i * per + t] > rem:
+                ok = False
+        alive[i] = ok
+    return _compact(kc, ke, km, kns, n, alive)
+
+
+@njit(cache=True)
 def _stage(kind: int, n: int, rem: int, kc: np.ndarray, ke: np.ndarray, km: np.ndarray, kns: np.ndarray,
            specs: np.ndarray, tracked: np.ndarray, table: np.ndarray, dual: bool, idx: np.ndarray,
            vals: np.ndarray, alive: np.ndarray, icc: np.ndarray, iec: np.ndarray) -> int:
@@ -419,15 +434,7 @@ def _stage(kind: int, n: int, rem: int, kc: np.ndarray, ke: np.ndarray, km: np.n
                         q += 1
     if q == 0:
         return n
-    _gather(table, idx, q, vals)
-    per = q // n
-    for i in range(n):
-        ok = True
-        for t in range(per):
-            if vals[i * per + t] > rem:
-                ok = False
-        alive[i] = ok
-    return _compact(kc, ke, km, kns, n, alive)
+    return _keep_within(table, idx, q, vals, n, rem, alive, kc, ke, km, kns)
 
 
 @njit(cache=True)
@@ -456,15 +463,7 @@ def _sym_stage(n: int, rem: int, kc: np.ndarray, ke: np.ndarray, km: np.ndarray,
                     conj[0, e2] = sym_code[lk, e, iec[0, e]]
                 idx[q] = specs[j, 5] + edge_index_row(conj, 0, tracked, j, k, specs[j, 4])
                 q += 1
-    _gather(table, idx, q, vals)
-    per = q // n
-    for i in range(n):
-        ok = True
-        for t in range(per):
-            if vals[i * per + t] > rem:
-                ok = False
-        alive[i] = ok
-    return _compact(kc, ke, km, kns, n, alive)
+    return _keep_within(table, idx, q, vals, n, rem, alive, kc, ke, km, kns)
 
 
 @njit(cache=True)
