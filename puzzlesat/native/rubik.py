@@ -62,17 +62,15 @@ def prefixes(next_state: np.ndarray, depth: int) -> np.ndarray:
 
 
 class Searcher:
-    """The position, the move tables and the PDBs: everything one search call needs."""
+    """Korf's pattern databases (``--tables full`` or ``small``): everything one search call needs."""
 
-    def __init__(self, cube: Cube, metric: str, table_set: str, dual: bool = True, quiet: bool = False,
-                 trusted: bool = False):
+    def __init__(self, cube: Cube, metric: str, table_set: str, quiet: bool = False, trusted: bool = False):
         from puzzlesat.native import rubik_tables
 
         self.metric = metric
         self.moves = rubik_tables.move_set(metric)
         self.tables = rubik_tables.load(table_set, metric, quiet, trusted)
         self.state = cube_arrays(cube)
-        self.dual = dual
         self.sym = rubik_tables.symmetric_lookups(table_set, SYM_LOOKUPS)
         start = time.perf_counter()
         self.run(np.zeros((0, 0), np.int64), 0, False, 1)  # compile, or load the compiled kernel
@@ -83,7 +81,7 @@ class Searcher:
         from puzzlesat.native import rubik_kernels as k
 
         t = self.tables
-        return int(k.full_heuristic(*self.state, t.specs, t.tracked, t.table, self.dual, *self.sym))
+        return int(k.full_heuristic(*self.state, t.specs, t.tracked, t.table, True, *self.sym))
 
     def run(self, rows: np.ndarray, bound: int, find_all: bool, budget: int) -> tuple[int, np.ndarray, int, np.ndarray]:
         """Search the subtrees below ``rows`` to exactly ``bound`` moves."""
@@ -92,13 +90,54 @@ class Searcher:
         ms, t = self.moves, self.tables
         status, sols, count, nodes = k.search(
             *self.state, rows, bound, ms.ctab, ms.etab, ms.next_state,
-            t.specs, t.tracked, t.table, self.dual, find_all, budget, MAX_SOLUTIONS if find_all else 1,
+            t.specs, t.tracked, t.table, True, find_all, budget, MAX_SOLUTIONS if find_all else 1,
             *self.sym)
         return int(status), sols[:min(count, sols.shape[0])].copy(), int(count), nodes
 
 
-def _worker_init(cube: Cube, metric: str, table_set: str, dual: bool) -> None:
-    _WORKER["searcher"] = Searcher(cube, metric, table_set, dual, quiet=True, trusted=True)
+class Phase1Searcher:
+    """The phase-1 tables on three axes plus the corner table (``--tables phase1``)."""
+
+    def __init__(self, cube: Cube, metric: str, table_set: str, quiet: bool = False, trusted: bool = False):
+        from puzzlesat.native import rubik_phase1, rubik_tables
+
+        self.metric = metric
+        self.moves = rubik_tables.move_set(metric)
+        self.tables = rubik_phase1.load(metric, quiet, trusted)
+        t = self.tables
+        self.axes = t.axis_coordinates(cube)
+        twist, _, _, corners = rubik_phase1.coordinates(cube)
+        self.corner = corners
+        self.corner_dist = int(t.corners[corners * rubik_phase1.N_TWIST + twist])
+        start = time.perf_counter()
+        self.run(np.zeros((0, 0), np.int64), 0, False, 1)  # compile, or load the compiled kernel
+        self.compile_seconds = time.perf_counter() - start
+
+    def lower_bound(self) -> int:
+        """The heuristic value of the position."""
+        return max(int(self.axes[:, 3].max()), self.corner_dist)
+
+    def run(self, rows: np.ndarray, bound: int, find_all: bool, budget: int) -> tuple[int, np.ndarray, int, np.ndarray]:
+        """Search the subtrees below ``rows`` to exactly ``bound`` moves."""
+        from puzzlesat.native import rubik_phase1_kernel as k
+
+        t = self.tables
+        status, sols, count, nodes = k.search(
+            self.axes, self.corner, self.corner_dist, rows, bound, self.moves.next_state,
+            t.twist_mv, t.flip_mv, t.slice_mv, t.corner_mv, t.clsym, t.twist_conj, t.phase1, t.corners,
+            t.axis_moves, find_all, budget, MAX_SOLUTIONS if find_all else 1)
+        return int(status), sols[:min(count, sols.shape[0])].copy(), int(count), nodes
+
+
+def make_searcher(cube: Cube, metric: str, table_set: str, quiet: bool = False,
+                  trusted: bool = False) -> Searcher | Phase1Searcher:
+    """The searcher for a table set: ``phase1`` or Korf's ``full`` / ``small``."""
+    cls = Phase1Searcher if table_set == "phase1" else Searcher
+    return cls(cube, metric, table_set, quiet, trusted)
+
+
+def _worker_init(cube: Cube, metric: str, table_set: str) -> None:
+    _WORKER["searcher"] = make_searcher(cube, metric, table_set, quiet=True, trusted=True)
 
 
 def _worker_run(task: Task) -> Outcome:
@@ -130,7 +169,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         max_depth = 20 if metric == "htm" else 26
     table_set = opts.get("tables") or "full"
     quiet = not opts.get("progress", True)
-    searcher = Searcher(instance.cube, metric, table_set, quiet=quiet)
+    searcher = make_searcher(instance.cube, metric, table_set, quiet=quiet)
     table_time = time.perf_counter() - start
     step = 2 if metric == "qtm" else 1
     bound = searcher.lower_bound()
@@ -152,7 +191,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         if limits.workers > 1 and max_depth >= PARALLEL_FROM:
             # started now, the workers load while the shallow bounds are searched here
             pool = mp.get_context("spawn").Pool(limits.workers, _worker_init,
-                                                (instance.cube, metric, table_set, searcher.dual))
+                                                (instance.cube, metric, table_set))
         while bound <= max_depth:
             if best is not None and bound > best + extra:
                 break
@@ -260,7 +299,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     return Result(status, solution, solution.length, wall, stats, message=message)
 
 
-def _local_run(searcher: Searcher, task: Task) -> Outcome:
+def _local_run(searcher: Searcher | Phase1Searcher, task: Task) -> Outcome:
     chunk_id, rows, bound, find_all, budget = task
     t0 = time.perf_counter()
     status, sols, count, nodes = searcher.run(rows, bound, find_all, budget)

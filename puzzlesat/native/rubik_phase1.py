@@ -1,0 +1,647 @@
+"""Coordinates, symmetries and pruning tables for the phase-1 optimal solver (Reid, Kociemba).
+
+Coordinates of a cube (Kociemba's cubie model, see :mod:`puzzlesat.puzzles.rubik`):
+
+- ``twist`` (3^7 = 2187): the corner orientations;
+- ``flip`` (2^11 = 2048): the edge orientations;
+- ``slice`` (12*11*10*9 = 11880): where the four UD-slice edges FR FL BL BR are, in order;
+- ``corners`` (8! = 40320): the corner permutation.
+
+A move changes each coordinate through a move table.  The *phase-1x24 distance* of a cube
+is the number of moves that bring twist, flip and slice all home (every edge and corner
+oriented, the slice edges home and in order).  It is unchanged by the 16 symmetries that
+keep the UD axis (rotations about it, the half turn about FB and the left-right mirror),
+so the table is indexed by the symmetry class of ``flipslice = slice * 2048 + flip``
+(1,523,864 classes of 24,330,240) and the twist as seen from the class representative:
+1,523,864 * 2187 entries, stored as distances mod 3 in 2 bits (833 MB).  A search knows
+each parent's exact distance, and a child's differs by at most one, so the value mod 3 is
+enough.  Looking the same table up on the cube conjugated by the URF diagonal rotation
+(the RL and FB axes) gives three bounds for one table.  A second table gives the exact
+distance of the corners (permutation and twist, 88,179,840 entries, one byte each).
+
+Tables are built on first use with every core (progress on stderr), stored in the cache
+folder of :mod:`rubik_tables` with a JSON note holding their BLAKE2 digests, checked when
+loaded and rebuilt when damaged.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numba import njit, prange
+
+from puzzlesat.native.rubik_tables import cache_dir, move_set
+from puzzlesat.puzzles.rubik import SOLVED, Cube, move_cubes
+
+VERSION = 1
+N_TWIST, N_FLIP, N_SLICE, N_CORNERS = 2187, 2048, 11880, 40320
+N_FLIPSLICE = N_SLICE * N_FLIP
+ROW = 2188  # entries per class row (2187 twists + 1 pad: a row is 547 whole bytes)
+ROW_BYTES = ROW // 4
+EMPTY = 3
+# left-right mirror: position i goes to MIRROR_*[i]
+MIRROR_CORNERS = (1, 0, 3, 2, 5, 4, 7, 6)
+MIRROR_EDGES = (2, 1, 0, 3, 6, 5, 4, 7, 9, 8, 11, 10)
+
+
+# ----------------------------------------------------------------------------- coordinates
+
+
+@njit(cache=True)
+def twist_of(co: np.ndarray) -> int:
+    t = 0
+    for i in range(7):
+        t = 3 * t + co[i]
+    return t
+
+
+@njit(cache=True)
+def set_twist(t: int, co: np.ndarray) -> None:
+    total = 0
+    for i in range(6, -1, -1):
+        co[i] = t % 3
+        total += co[i]
+        t //= 3
+    co[7] = (3 - total % 3) % 3
+
+
+@njit(cache=True)
+def flip_of(eo: np.ndarray) -> int:
+    f = 0
+    for i in range(11):
+        f = 2 * f + eo[i]
+    return f
+
+
+@njit(cache=True)
+def set_flip(f: int, eo: np.ndarray) -> None:
+    total = 0
+    for i in range(10, -1, -1):
+        eo[i] = f & 1
+        total += eo[i]
+        f >>= 1
+    eo[11] = total & 1
+
+
+@njit(cache=True)
+def slice_of(ep: np.ndarray) -> int:
+    """Positions of edges 8, 9, 10, 11 in turn, each ranked among the positions still free."""
+    used = 0
+    s = 0
+    for e in range(8, 12):
+        p = 0
+        while ep[p] != e:
+            p += 1
+        rank = 0
+        for q in range(p):
+            if not (used >> q) & 1:
+                rank += 1
+        s = s * (20 - e) + rank
+        used |= 1 << p
+    return s
+
+
+@njit(cache=True)
+def set_slice(s: int, ep: np.ndarray) -> None:
+    """Edges 8..11 where ``s`` puts them; the other positions get edges 0..7 in order."""
+    ranks = np.empty(4, np.int64)
+    for k in range(3, -1, -1):
+        ranks[k] = s % (12 - k)
+        s //= 12 - k
+    for i in range(12):
+        ep[i] = -1
+    for k in range(4):
+        r = ranks[k]
+        p = 0
+        while True:
+            if ep[p] == -1:
+                if r == 0:
+                    break
+                r -= 1
+            p += 1
+        ep[p] = 8 + k
+    e = 0
+    for i in range(12):
+        if ep[i] == -1:
+            ep[i] = e
+            e += 1
+
+
+@njit(cache=True)
+def corners_of(cp: np.ndarray) -> int:
+    c = 0
+    for i in range(8):
+        smaller = 0
+        for j in range(i + 1, 8):
+            if cp[j] < cp[i]:
+                smaller += 1
+        c = c * (8 - i) + smaller
+    return c
+
+
+@njit(cache=True)
+def set_corners(c: int, cp: np.ndarray) -> None:
+    digits = np.empty(8, np.int64)
+    for i in range(7, -1, -1):
+        digits[i] = c % (8 - i)
+        c //= 8 - i
+    used = 0
+    for i in range(8):
+        r = digits[i]
+        v = 0
+        while True:
+            if not (used >> v) & 1:
+                if r == 0:
+                    break
+                r -= 1
+            v += 1
+        cp[i] = v
+        used |= 1 << v
+
+
+def coordinates(cube: Cube) -> tuple[int, int, int, int]:
+    """``(twist, flip, slice, corners)`` of a cube."""
+    return (int(twist_of(np.array(cube.co))), int(flip_of(np.array(cube.eo))),
+            int(slice_of(np.array(cube.ep))), int(corners_of(np.array(cube.cp))))
+
+
+@njit(cache=True)
+def _move_tables(mcp: np.ndarray, mco: np.ndarray, mep: np.ndarray, meo: np.ndarray):  # noqa: ANN202
+    nm = mcp.shape[0]
+    twist = np.empty((N_TWIST, nm), np.int16)
+    flip = np.empty((N_FLIP, nm), np.int16)
+    slc = np.empty((N_SLICE, nm), np.int16)
+    corners = np.empty((N_CORNERS, nm), np.uint16)
+    a = np.empty(12, np.int64)
+    b = np.empty(12, np.int64)
+    for m in range(nm):
+        for t in range(N_TWIST):
+            set_twist(t, a)
+            for i in range(8):
+                b[i] = (a[mcp[m, i]] + mco[m, i]) % 3
+            twist[t, m] = twist_of(b)
+        for f in range(N_FLIP):
+            set_flip(f, a)
+            for i in range(12):
+                b[i] = a[mep[m, i]] ^ meo[m, i]
+            flip[f, m] = flip_of(b)
+        for s in range(N_SLICE):
+            set_slice(s, a)
+            for i in range(12):
+                b[i] = a[mep[m, i]]
+            slc[s, m] = slice_of(b)
+        for c in range(N_CORNERS):
+            set_corners(c, a)
+            for i in range(8):
+                b[i] = a[mcp[m, i]]
+            corners[c, m] = corners_of(b)
+    return twist, flip, slc, corners
+
+
+# ----------------------------------------------------------------------------- symmetries
+
+
+def mirror(cube: Cube) -> Cube:
+    """The cube seen in a mirror between the R and L faces (the conjugate by that mirror).
+
+    Positions swap left for right; a corner's twist changes sense, an edge's flip does not.
+    """
+    mc, me = MIRROR_CORNERS, MIRROR_EDGES
+    return Cube(tuple(mc[cube.cp[mc[i]]] for i in range(8)), tuple((-cube.co[mc[i]]) % 3 for i in range(8)),
+                tuple(me[cube.ep[me[i]]] for i in range(12)), tuple(cube.eo[me[i]] for i in range(12)))
+
+
+@dataclass(frozen=True)
+class Symmetry:
+    """The map ``c -> mirror^m(r * c * r^-1)`` for a whole-cube rotation ``r``."""
+
+    rotation: Cube
+    mirrored: bool
+
+    def __call__(self, cube: Cube) -> Cube:
+        out = self.rotation * cube * self.rotation.inverse()
+        return mirror(out) if self.mirrored else out
+
+
+def _rotation(cp: tuple[int, ...], co: tuple[int, ...], ep: tuple[int, ...], eo: tuple[int, ...]) -> Cube:
+    return Cube(cp, co, ep, eo)
+
+
+S_URF3 = _rotation((0, 4, 5, 1, 3, 7, 6, 2), (1, 2, 1, 2, 2, 1, 2, 1),
+                   (1, 8, 5, 9, 3, 11, 7, 10, 0, 4, 6, 2), (1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1))
+S_F2 = _rotation((5, 4, 7, 6, 1, 0, 3, 2), (0,) * 8, (6, 5, 4, 7, 2, 1, 0, 3, 9, 8, 11, 10), (0,) * 12)
+S_U4 = _rotation((3, 0, 1, 2, 7, 4, 5, 6), (0,) * 8, (3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10), (0,) * 8 + (1,) * 4)
+
+
+def ud_symmetries() -> list[Symmetry]:
+    """The 16 symmetries that keep the UD axis; index 0 is the identity."""
+    rots = [SOLVED]
+    for r in rots:
+        for gen in (S_U4, S_F2):
+            h = r * gen
+            if h not in rots:
+                rots.append(h)
+    return [Symmetry(r, m) for m in (False, True) for r in rots]
+
+
+def axis_symmetries() -> list[Symmetry]:
+    """Conjugation by the URF diagonal rotation 0, 1 and 2 times: the UD, RL and FB views."""
+    r2 = S_URF3 * S_URF3
+    return [Symmetry(SOLVED, False), Symmetry(S_URF3, False), Symmetry(r2, False)]
+
+
+def move_index(cube: Cube, moves: tuple[tuple[int, int], ...]) -> int:
+    """Which move of ``moves`` the cube is (ValueError if none)."""
+    cubes = move_cubes()
+    for i, (f, t) in enumerate(moves):
+        if cubes[f * 3 + t - 1] == cube:
+            return i
+    raise ValueError("not a move of this metric")
+
+
+def edge_maps(syms: list[Symmetry]) -> np.ndarray:
+    """``(S, 4, 12)`` arrays P, Q, A, B with ``sym(c).ep[i] = P[c.ep[Q[i]]]`` and
+    ``sym(c).eo[i] = c.eo[Q[i]] ^ A[i] ^ B[c.ep[Q[i]]]``, for the numba class builder."""
+    out = np.zeros((len(syms), 4, 12), np.int64)
+    me = MIRROR_EDGES
+    for k, s in enumerate(syms):
+        r, rinv = s.rotation, s.rotation.inverse()
+        for i in range(12):
+            j = me[i] if s.mirrored else i
+            out[k, 0, i] = me[r.ep[i]] if s.mirrored else r.ep[i]
+            out[k, 1, i] = rinv.ep[j]
+            out[k, 2, i] = rinv.eo[j]
+            out[k, 3, i] = r.eo[i]
+    return out
+
+
+@njit(cache=True)
+def _classes(emaps: np.ndarray, inverse: np.ndarray):  # noqa: ANN202
+    """Symmetry classes of flipslice: ``clsym[x] = class << 4 | s`` with ``sym_s(x)`` the
+    class representative (the smallest member), ``reps``, and each class's self-symmetries."""
+    clsym = np.full(N_FLIPSLICE, 0xFFFFFFFF, np.uint32)
+    reps = np.empty(N_FLIPSLICE // 8, np.int64)
+    selfsym = np.zeros(N_FLIPSLICE // 8, np.uint16)
+    ep = np.empty(12, np.int64)
+    eo = np.empty(12, np.int64)
+    ep2 = np.empty(12, np.int64)
+    eo2 = np.empty(12, np.int64)
+    ncls = 0
+    for x in range(N_FLIPSLICE):
+        if clsym[x] != 0xFFFFFFFF:
+            continue
+        set_slice(x // N_FLIP, ep)
+        set_flip(x % N_FLIP, eo)
+        for s in range(emaps.shape[0]):
+            for i in range(12):
+                q = emaps[s, 1, i]
+                ep2[i] = emaps[s, 0, ep[q]]
+                eo2[i] = eo[q] ^ emaps[s, 2, i] ^ emaps[s, 3, ep[q]]
+            y = slice_of(ep2) * N_FLIP + flip_of(eo2)
+            if y == x:
+                selfsym[ncls] |= 1 << s
+            if clsym[y] == 0xFFFFFFFF:
+                clsym[y] = (ncls << 4) | inverse[s]
+        reps[ncls] = x
+        ncls += 1
+    return clsym, reps[:ncls].copy(), selfsym[:ncls].copy()
+
+
+# ----------------------------------------------------------------------------- pruning tables
+
+
+@njit(cache=True, inline="always")
+def get2(table: np.ndarray, i: int) -> int:
+    return (table[i >> 2] >> ((i & 3) << 1)) & 3
+
+
+@njit(cache=True, inline="always")
+def _set2(table: np.ndarray, i: int, v: int) -> None:
+    sh = (i & 3) << 1
+    table[i >> 2] = (table[i >> 2] & ~(3 << sh)) | (v << sh)
+
+
+@njit(cache=True)
+def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj):  # noqa: ANN001, ANN202
+    """Fill every empty neighbour of the entries at ``depth`` (mod 3) with ``depth + 1``."""
+    d3 = depth % 3
+    nd = (depth + 1) % 3
+    nm = flip_mv.shape[1]
+    rows = np.empty(N_TWIST, np.int64)
+    new = 0
+    for c in range(reps.shape[0]):
+        n = 0
+        for b in range(ROW_BYTES):
+            byte = table[c * ROW_BYTES + b]
+            if byte == 0xFF:
+                continue
+            for k in range(4):
+                t = 4 * b + k
+                if t < N_TWIST and (byte >> (2 * k)) & 3 == d3:
+                    rows[n] = t
+                    n += 1
+        if n == 0:
+            continue
+        flip = reps[c] % N_FLIP
+        slc = reps[c] // N_FLIP
+        for m in range(nm):
+            cs = clsym[slice_mv[slc, m] * N_FLIP + flip_mv[flip, m]]
+            c1 = cs >> 4
+            s1 = cs & 15
+            mask = selfsym[c1]
+            for j in range(n):
+                t1 = twist_conj[twist_mv[rows[j], m], s1]
+                i1 = c1 * ROW + t1
+                if get2(table, i1) == EMPTY:
+                    _set2(table, i1, nd)
+                    new += 1
+                    if mask != 1:
+                        for k in range(1, 16):
+                            if (mask >> k) & 1:
+                                i2 = c1 * ROW + twist_conj[t1, k]
+                                if get2(table, i2) == EMPTY:
+                                    _set2(table, i2, nd)
+                                    new += 1
+    return new
+
+
+@njit(cache=True, parallel=True)
+def _phase1_backward(table, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twist_conj):  # noqa: ANN001, ANN202
+    """Give ``depth + 1`` to every empty entry with a neighbour at ``depth``; in parallel
+    over class rows (each writes only its own row's bytes, which no other entry shares)."""
+    d3 = depth % 3
+    nd = (depth + 1) % 3
+    nm = flip_mv.shape[1]
+    ncls = reps.shape[0]
+    found = np.zeros(ncls, np.int64)
+    for c in prange(ncls):
+        todo = np.empty(N_TWIST, np.int64)
+        n = 0
+        for t in range(N_TWIST):
+            if get2(table, c * ROW + t) == EMPTY:
+                todo[n] = t
+                n += 1
+        if n == 0:
+            continue
+        flip = reps[c] % N_FLIP
+        slc = reps[c] // N_FLIP
+        hits = 0
+        for m in range(nm):
+            if n == 0:
+                break
+            cs = clsym[slice_mv[slc, m] * N_FLIP + flip_mv[flip, m]]
+            row1 = (cs >> 4) * ROW
+            s1 = cs & 15
+            kept = 0
+            for j in range(n):
+                t = todo[j]
+                if get2(table, row1 + twist_conj[twist_mv[t, m], s1]) == d3:
+                    _set2(table, c * ROW + t, nd)
+                    hits += 1
+                else:
+                    todo[kept] = t
+                    kept += 1
+            n = kept
+        found[c] = hits
+    return found.sum()
+
+
+@njit(cache=True, parallel=True)
+def _corner_level(table, depth, corner_mv, twist_mv, backward):  # noqa: ANN001, ANN202
+    """One breadth-first level of the corner table (one byte per entry, 255 = empty)."""
+    nm = corner_mv.shape[1]
+    new = 0
+    if backward:
+        found = np.zeros(N_CORNERS, np.int64)
+        for c in prange(N_CORNERS):
+            hits = 0
+            for t in range(N_TWIST):
+                if table[c * N_TWIST + t] != 255:
+                    continue
+                for m in range(nm):
+                    if table[corner_mv[c, m] * N_TWIST + twist_mv[t, m]] == depth:
+                        table[c * N_TWIST + t] = depth + 1
+                        hits += 1
+                        break
+            found[c] = hits
+        return found.sum()
+    for c in range(N_CORNERS):
+        for t in range(N_TWIST):
+            if table[c * N_TWIST + t] != depth:
+                continue
+            for m in range(nm):
+                i = corner_mv[c, m] * N_TWIST + twist_mv[t, m]
+                if table[i] == 255:
+                    table[i] = depth + 1
+                    new += 1
+    return new
+
+
+@njit(cache=True)
+def phase1_depth(table, clsym, twist_conj, flip_mv, slice_mv, twist_mv, flip, slc, twist, goal_slice) -> int:  # noqa: ANN001
+    """Exact phase-1x24 distance of a cube's coordinates: walk down one level at a time."""
+    depth = 0
+    while not (flip == 0 and twist == 0 and slc == goal_slice):
+        cs = clsym[slc * N_FLIP + flip]
+        v = get2(table, (cs >> 4) * ROW + twist_conj[twist, cs & 15])
+        down = (v + 2) % 3
+        for m in range(flip_mv.shape[1]):
+            f1, s1, t1 = flip_mv[flip, m], slice_mv[slc, m], twist_mv[twist, m]
+            cs1 = clsym[s1 * N_FLIP + f1]
+            if get2(table, (cs1 >> 4) * ROW + twist_conj[t1, cs1 & 15]) == down:
+                flip, slc, twist = f1, s1, t1
+                break
+        depth += 1
+    return depth
+
+
+# ----------------------------------------------------------------------------- the table set
+
+
+@dataclass
+class Phase1Tables:
+    """Everything the phase-1 search reads (see the module docstring).
+
+    Attributes:
+        metric: ``htm`` or ``qtm``; ``moves`` and the move tables follow its move order.
+        twist_mv, flip_mv, slice_mv, corner_mv: ``(N, M)`` move tables.
+        clsym: flipslice -> ``class << 4 | symmetry``; twist_conj: ``(2187, 16)``.
+        phase1: 2-bit distances mod 3, row ``class`` of 2188 entries.
+        corners: exact corner distances, index ``corners * 2187 + twist``.
+        axis_moves: ``(3, M)`` the move as seen on each axis; goal_slice: slice of the solved cube.
+    """
+
+    metric: str
+    twist_mv: np.ndarray
+    flip_mv: np.ndarray
+    slice_mv: np.ndarray
+    corner_mv: np.ndarray
+    clsym: np.ndarray
+    twist_conj: np.ndarray
+    phase1: np.ndarray
+    corners: np.ndarray
+    axis_moves: np.ndarray
+    goal_slice: int
+    build_seconds: float = 0.0
+    loaded_from: str = ""
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.phase1.nbytes + self.corners.nbytes + self.clsym.nbytes)
+
+    def axis_coordinates(self, cube: Cube) -> np.ndarray:
+        """``(3, 4)``: twist, flip, slice and exact phase-1 distance on each axis."""
+        out = np.zeros((3, 4), np.int64)
+        for k, sym in enumerate(axis_symmetries()):
+            t, f, s, _ = coordinates(sym(cube))
+            out[k, :3] = t, f, s
+            out[k, 3] = phase1_depth(self.phase1, self.clsym, self.twist_conj, self.flip_mv, self.slice_mv,
+                                     self.twist_mv, f, s, t, self.goal_slice)
+        return out
+
+
+def _small_tables(metric: str) -> dict[str, np.ndarray]:
+    """Move tables, symmetry maps and the axis move maps (seconds to compute)."""
+    moves = move_set(metric).moves
+    cubes = [move_cubes()[f * 3 + t - 1] for f, t in moves]
+    mcp, mco, mep, meo = (np.array([getattr(c, a) for c in cubes], np.int64) for a in ("cp", "co", "ep", "eo"))
+    twist_mv, flip_mv, slice_mv, corner_mv = _move_tables(mcp, mco, mep, meo)
+    syms = ud_symmetries()
+    twist_conj = np.zeros((N_TWIST, 16), np.int16)
+    co = np.zeros(8, np.int64)
+    for t in range(N_TWIST):
+        set_twist(t, co)
+        cube = Cube(SOLVED.cp, tuple(int(x) for x in co), SOLVED.ep, SOLVED.eo)
+        for k, s in enumerate(syms):
+            twist_conj[t, k] = twist_of(np.array(s(cube).co))
+    axis_moves = np.array([[move_index(s(c), moves) for c in cubes] for s in axis_symmetries()], np.int64)
+    return {"twist_mv": twist_mv, "flip_mv": flip_mv, "slice_mv": slice_mv, "corner_mv": corner_mv,
+            "twist_conj": twist_conj, "axis_moves": axis_moves}
+
+
+def symmetry_inverses(syms: list[Symmetry]) -> np.ndarray:
+    """``inverse[s]``: the symmetry that undoes ``s`` (found on a test cube)."""
+    probe = SOLVED
+    for mv in ((0, 1), (1, 1), (2, 2), (4, 3), (5, 1), (3, 1), (2, 1)):
+        probe = probe.move(mv)
+    images = [s(probe) for s in syms]
+    return np.array([next(j for j, t in enumerate(syms) if t(images[k]) == probe) for k in range(len(syms))],
+                    np.int64)
+
+
+def _progress(label: str, done: float, extra: str = "") -> None:
+    width = 30
+    fill = int(width * done)
+    sys.stderr.write(f"\r{label} [{'#' * fill}{'.' * (width - fill)}] {100 * done:5.1f}% {extra}  ")
+    sys.stderr.flush()
+
+
+def build(metric: str, quiet: bool = False) -> dict[str, np.ndarray]:
+    """Build the big tables by breadth-first search from the solved cube."""
+    start = time.perf_counter()
+    small = _small_tables(metric)
+    syms = ud_symmetries()
+    label = f"c building rubik {metric} phase-1 tables"
+    if not quiet:
+        _progress(label, 0.0, "symmetry classes")
+    clsym, reps, selfsym = _classes(edge_maps(syms), symmetry_inverses(syms))
+    flip_mv, slice_mv, twist_mv, twist_conj = (small[k] for k in ("flip_mv", "slice_mv", "twist_mv", "twist_conj"))
+    goal = int(slice_of(np.arange(12, dtype=np.int64)))
+    total = reps.shape[0] * N_TWIST
+    phase1 = np.full(reps.shape[0] * ROW_BYTES, 0xFF, np.uint8)
+    c0 = int(clsym[goal * N_FLIP]) >> 4
+    _set2(phase1, c0 * ROW, 0)
+    done, depth, frontier = 1, 0, 1
+    corners = np.full(N_CORNERS * N_TWIST, 255, np.uint8)
+    corners[0] = 0
+    grand = total + corners.size
+    while done < total:
+        left = total - done
+        if frontier * 4 < left:
+            frontier = _phase1_forward(phase1, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj)
+        else:
+            frontier = _phase1_backward(phase1, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twist_conj)
+        if frontier == 0:
+            raise RuntimeError("phase-1 table: breadth-first search stopped early")
+        done += int(frontier)
+        depth += 1
+        if not quiet:
+            _progress(label, done / grand, f"phase 1 depth {depth} ({time.perf_counter() - start:.0f}s)")
+    cdone, depth, frontier = 1, 0, 1
+    while cdone < corners.size:
+        frontier = int(_corner_level(corners, depth, small["corner_mv"], twist_mv, frontier * 4 >= corners.size - cdone))
+        if frontier == 0:
+            raise RuntimeError("corner table: breadth-first search stopped early")
+        cdone += frontier
+        depth += 1
+        if not quiet:
+            _progress(label, (total + cdone) / grand, f"corners depth {depth} ({time.perf_counter() - start:.0f}s)")
+    if not quiet:
+        sys.stderr.write("\n")
+    return {"clsym": clsym, "phase1": phase1, "corners": corners,
+            "build_seconds": np.array(time.perf_counter() - start)}
+
+
+BIG = ("clsym", "phase1", "corners")
+
+
+def _digest(path: Path) -> str:
+    digest = hashlib.blake2b(digest_size=32)
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 24), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _paths(metric: str) -> tuple[dict[str, Path], Path]:
+    base = cache_dir() / f"rubik-{metric}-phase1-v{VERSION}"
+    return {k: base.with_name(f"{base.name}-{k}.npy") for k in BIG}, base.with_suffix(".json")
+
+
+def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Phase1Tables:
+    """The phase-1 tables of a metric, from the cache or built (and saved) now.
+
+    ``trusted`` skips the digest check (worker processes, after the parent checked).  The
+    big arrays are mapped read-only from the cache files, so processes share their pages.
+    """
+    files, note = _paths(metric)
+    start = time.perf_counter()
+    status = ""
+    meta: dict[str, object] = {}
+    if all(p.exists() for p in files.values()) and note.exists():
+        try:
+            meta = json.loads(note.read_text())
+            ok = trusted or all(meta.get(k) == _digest(p) for k, p in files.items())
+        except (OSError, ValueError):
+            ok = False
+        if ok:
+            status = f"cache ({time.perf_counter() - start:.2f}s to check)"
+        elif not quiet:
+            sys.stderr.write(f"c rubik phase-1 tables in {note.parent} are damaged or outdated: rebuilding\n")
+    if not status:
+        big = build(metric, quiet)
+        meta = {"build_seconds": round(float(big["build_seconds"]), 1), "version": VERSION, "metric": metric}
+        try:
+            note.parent.mkdir(parents=True, exist_ok=True)
+            for k, p in files.items():
+                tmp = p.with_suffix(".tmp.npy")
+                np.save(tmp, big[k])
+                os.replace(tmp, p)
+                meta[k] = _digest(p)
+            note.write_text(json.dumps(meta))
+            status = "built"
+        except OSError as exc:
+            raise RuntimeError(f"could not save rubik tables to {note.parent}: {exc}") from exc
+    arrays = {k: np.load(p, mmap_mode="r") for k, p in files.items()}
+    small = _small_tables(metric)
+    return Phase1Tables(metric, small["twist_mv"], small["flip_mv"], small["slice_mv"], small["corner_mv"],
+                        arrays["clsym"], small["twist_conj"], arrays["phase1"], arrays["corners"],
+                        small["axis_moves"], int(slice_of(np.arange(12, dtype=np.int64))),
+                        float(meta.get("build_seconds", 0.0)), status)  # type: ignore[arg-type]

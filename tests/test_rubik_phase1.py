@@ -1,0 +1,117 @@
+"""The phase-1 coordinates, symmetries and search of ``native-ida --tables phase1``."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from puzzlesat.core import Limits, Status, run_strategy
+from puzzlesat.native import rubik_phase1 as p1
+from puzzlesat.puzzles import rubik as rk
+
+
+@pytest.fixture(scope="module")
+def small() -> dict[str, np.ndarray]:
+    return p1._small_tables("htm")
+
+
+def test_symmetries_are_automorphisms_that_map_moves_to_moves() -> None:
+    rng = random.Random(3)
+    syms = p1.ud_symmetries()
+    assert len({(s.rotation, s.mirrored) for s in syms}) == 16
+    moves = rk.move_cubes()
+    for s in syms + p1.axis_symmetries():
+        for _ in range(5):
+            a, b = rk.random_cube(rng), rk.random_cube(rng)
+            assert s(a * b) == s(a) * s(b)
+        assert all(s(m) in moves for m in moves)
+    # the 16 keep the UD axis: a U turn becomes a U or D turn
+    assert all(moves.index(s(moves[0])) // 3 in (0, 3) for s in syms)
+    # the mirror turns R into L' and keeps U's axis but reverses it
+    m = next(s for s in syms if s.mirrored and s.rotation == rk.SOLVED)
+    assert m(moves[3]) == moves[14] and m(moves[0]) == moves[2]
+
+
+def test_edge_maps_and_inverses_agree_with_the_cube_model() -> None:
+    rng = random.Random(4)
+    syms = p1.ud_symmetries()
+    maps = p1.edge_maps(syms)
+    inverse = p1.symmetry_inverses(syms)
+    for k, s in enumerate(syms):
+        c = rk.random_cube(rng)
+        d = s(c)
+        q = maps[k, 1]
+        assert tuple(int(maps[k, 0, c.ep[q[i]]]) for i in range(12)) == d.ep
+        assert tuple(c.eo[q[i]] ^ int(maps[k, 2, i]) ^ int(maps[k, 3, c.ep[q[i]]]) for i in range(12)) == d.eo
+        assert syms[inverse[k]](d) == c
+
+
+def test_coordinates_round_trip_and_follow_the_moves(small: dict[str, np.ndarray]) -> None:
+    a = np.zeros(12, np.int64)
+    for s in range(0, p1.N_SLICE, 37):
+        p1.set_slice(s, a)
+        assert p1.slice_of(a) == s
+    for c in range(0, p1.N_CORNERS, 101):
+        p1.set_corners(c, a)
+        assert p1.corners_of(a[:8]) == c
+    assert p1.coordinates(rk.SOLVED)[:2] == (0, 0)
+    rng = random.Random(5)
+    moves = rk.move_cubes()
+    for _ in range(40):
+        c = rk.random_cube(rng)
+        m = rng.randrange(18)
+        before, after = p1.coordinates(c), p1.coordinates(c * moves[m])
+        tables = (small["twist_mv"], small["flip_mv"], small["slice_mv"], small["corner_mv"])
+        assert tuple(int(t[x, m]) for t, x in zip(tables, before, strict=True)) == after
+
+
+def test_flipslice_classes() -> None:
+    syms = p1.ud_symmetries()
+    clsym, reps, selfsym = p1._classes(p1.edge_maps(syms), p1.symmetry_inverses(syms))
+    assert len(reps) == 1_523_864  # Kociemba's count of flipslice classes
+    assert np.all(selfsym & 1)
+    small = p1._small_tables("htm")
+    rng = random.Random(6)
+    for _ in range(100):
+        c = rk.random_cube(rng)
+        twist, flip, slc, _ = p1.coordinates(c)
+        cs = int(clsym[slc * p1.N_FLIP + flip])
+        d = syms[cs & 15](c)
+        t2, f2, s2, _ = p1.coordinates(d)
+        assert s2 * p1.N_FLIP + f2 == reps[cs >> 4]
+        assert small["twist_conj"][twist, cs & 15] == t2
+
+
+# The search needs the 1 GB tables (built in about 5 minutes on first use).
+
+
+@pytest.mark.slow
+def test_phase1_search_agrees_with_korf_tables() -> None:
+    rng = random.Random(8)
+    for metric in rk.METRICS:
+        for length in (0, 1, 3, 6, 9):
+            man = rk.random_maneuver(length, rng)
+            if metric == "qtm":
+                man = tuple((f, t) for f, t in man if t != 2)
+            inst = rk.parse(rk.format_maneuver(man) or rk.SOLVED_SINGMASTER)
+            results = []
+            for tables in ("phase1", "small"):
+                opts = {"metric": metric, "tables": tables, "progress": False, "all": True}
+                res = run_strategy(rk.PUZZLE, inst, "native-ida", Limits(timeout=600, options=opts))
+                assert res.status is Status.OPTIMAL, res.message
+                assert res.solution is not None
+                results.append((res.objective, set(res.solution.maneuvers)))
+            assert results[0] == results[1], (metric, man)
+
+
+@pytest.mark.slow
+def test_phase1_bounds_are_admissible() -> None:
+    from puzzlesat.native.rubik import Phase1Searcher
+
+    rng = random.Random(9)
+    for length in range(0, 12):
+        man = rk.random_maneuver(length, rng)
+        s = Phase1Searcher(rk.SOLVED.apply(man), "htm", "phase1", quiet=True)
+        assert s.lower_bound() <= length
