@@ -115,7 +115,9 @@ class Phase1Searcher:
 
     def lower_bound(self) -> int:
         """The heuristic value of the position."""
-        return max(int(self.axes[:, 3].max()), self.corner_dist)
+        from puzzlesat.native.rubik_phase1_kernel import bound_of
+
+        return int(bound_of(*(int(x) for x in self.axes[:, 3]), self.corner_dist))
 
     def run(self, rows: np.ndarray, bound: int, find_all: bool, budget: int) -> tuple[int, np.ndarray, int, np.ndarray]:
         """Search the subtrees below ``rows`` to exactly ``bound`` moves."""

@@ -585,11 +585,13 @@ def build(metric: str, quiet: bool = False) -> dict[str, np.ndarray]:
             _progress(label, (total + cdone) / grand, f"corners depth {depth} ({time.perf_counter() - start:.0f}s)")
     if not quiet:
         sys.stderr.write("\n")
-    return {"clsym": clsym, "phase1": phase1, "corners": corners,
-            "build_seconds": np.array(time.perf_counter() - start)}
+    small.update({"clsym": clsym, "phase1": phase1, "corners": corners,
+                  "build_seconds": np.array(time.perf_counter() - start)})
+    return small
 
 
-BIG = ("clsym", "phase1", "corners")
+BIG = ("clsym", "phase1", "corners")  # mapped from the cache files; the rest is read whole
+SMALL = ("twist_mv", "flip_mv", "slice_mv", "corner_mv", "twist_conj", "axis_moves")
 
 
 def _digest(path: Path) -> str:
@@ -602,7 +604,7 @@ def _digest(path: Path) -> str:
 
 def _paths(metric: str) -> tuple[dict[str, Path], Path]:
     base = cache_dir() / f"rubik-{metric}-phase1-v{VERSION}"
-    return {k: base.with_name(f"{base.name}-{k}.npy") for k in BIG}, base.with_suffix(".json")
+    return {k: base.with_name(f"{base.name}-{k}.npy") for k in BIG + SMALL}, base.with_suffix(".json")
 
 
 def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Phase1Tables:
@@ -639,9 +641,8 @@ def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Pha
             status = "built"
         except OSError as exc:
             raise RuntimeError(f"could not save rubik tables to {note.parent}: {exc}") from exc
-    arrays = {k: np.load(p, mmap_mode="r") for k, p in files.items()}
-    small = _small_tables(metric)
-    return Phase1Tables(metric, small["twist_mv"], small["flip_mv"], small["slice_mv"], small["corner_mv"],
-                        arrays["clsym"], small["twist_conj"], arrays["phase1"], arrays["corners"],
-                        small["axis_moves"], int(slice_of(np.arange(12, dtype=np.int64))),
-                        float(meta.get("build_seconds", 0.0)), status)  # type: ignore[arg-type]
+    a = {k: np.load(p, mmap_mode="r" if k in BIG else None) for k, p in files.items()}
+    return Phase1Tables(metric, a["twist_mv"], a["flip_mv"], a["slice_mv"], a["corner_mv"], a["clsym"],
+                        a["twist_conj"], a["phase1"], a["corners"], a["axis_moves"],
+                        int(slice_of(np.arange(12, dtype=np.int64))), float(meta.get("build_seconds", 0.0)),  # type: ignore[arg-type]
+                        status)

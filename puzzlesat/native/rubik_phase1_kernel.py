@@ -4,7 +4,8 @@ A node holds, for each of the three axes (UD, RL, FB), the cube's twist, flip an
 seen along that axis and its exact phase-1x24 distance, plus the corner permutation.  A
 move updates them through move tables (on the RL and FB axes the move is the conjugated
 one), and the child's distance follows from the parent's and the table's value mod 3.
-The lower bound is the largest of the three distances and the corner distance.  All three
+The lower bound is the largest of the three distances and the corner distance (one more
+when the three distances are equal, see :func:`bound_of`).  All three
 distances and the corner distance are 0 only on the solved cube.
 """
 
@@ -17,33 +18,82 @@ from puzzlesat.native.rubik_phase1 import N_FLIP, N_TWIST, ROW, get2
 
 
 @njit(cache=True, inline="always")
-def _step(d, m, rem, tw, fl, sl, dist, cp, twist_mv, flip_mv, slice_mv, corner_mv, clsym, twist_conj,  # noqa: ANN001
-          phase1, corners, axis_moves) -> bool:
-    """Make the child of level ``d`` by move ``m`` at level ``d + 1``; False if its lower
-    bound exceeds ``rem`` (the child is then only partly written)."""
+def bound_of(d0: int, d1: int, d2: int, corners: int) -> int:
+    """The lower bound from the three axis distances and the corner distance.
+
+    When the three axis distances are equal and positive, one more move is needed: a
+    solution of exactly that length would lower all three by one at every move, but the
+    cube one move before solved is at distance 0 on the axis of that last move.
+    """
+    h = max(d0, d1, d2, corners)
+    if d0 == d1 and d1 == d2 and d0 > 0 and d0 >= corners:
+        h = d0 + 1
+    return h
+
+
+@njit(cache=True)
+def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_mv, flip_mv, slice_mv,  # noqa: ANN001
+            corner_mv, clsym, twist_conj, phase1, corners, axis_moves, raw, cls, val) -> int:
+    """Generate the children of level ``d`` (every canonical move, or only move ``only``)
+    and keep those whose lower bound is at most ``rem``, as rows of ``kids[d]``:
+    move, automaton state, then twist, flip, slice and distance per axis, corners, corner
+    distance.  The table reads are staged so that they overlap: first every child's class
+    and corner distance, then every child's phase-1 value.  Returns (generated << 8) | kept.
+    """
+    n = 0
+    for m in range(next_state.shape[1]):
+        if only >= 0 and m != only:
+            continue
+        ns = next_state[canon[d], m]
+        if ns < 0:
+            continue
+        row = kids[d, n]
+        row[0] = m
+        row[1] = ns
+        for k in range(3):
+            mk = axis_moves[k, m]
+            row[2 + 4 * k] = twist_mv[tw[d, k], mk]
+            f1 = flip_mv[fl[d, k], mk]
+            s1 = slice_mv[sl[d, k], mk]
+            row[3 + 4 * k] = f1
+            row[4 + 4 * k] = s1
+            raw[3 * n + k] = s1 * N_FLIP + f1
+        row[14] = corner_mv[cp[d], m]
+        n += 1
+    for i in range(3 * n):
+        cls[i] = clsym[raw[i]]
+    for j in range(n):
+        kids[d, j, 15] = corners[kids[d, j, 14] * N_TWIST + kids[d, j, 2]]
+    for j in range(n):
+        for k in range(3):
+            cs = cls[3 * j + k]
+            val[3 * j + k] = get2(phase1, (cs >> 4) * ROW + twist_conj[kids[d, j, 2 + 4 * k], cs & 15])
+    kept = 0
+    for j in range(n):
+        for k in range(3):
+            pd = dist[d, k]
+            diff = (val[3 * j + k] - pd % 3 + 3) % 3
+            kids[d, j, 5 + 4 * k] = pd + 1 if diff == 1 else (pd - 1 if diff == 2 else pd)
+        if bound_of(kids[d, j, 5], kids[d, j, 9], kids[d, j, 13], kids[d, j, 15]) <= rem:
+            if kept != j:
+                kids[d, kept, :] = kids[d, j, :]
+            kept += 1
+    return (n << 8) | kept
+
+
+@njit(cache=True, inline="always")
+def _descend(d, j, kids, canon, tw, fl, sl, dist, cp, path) -> None:  # noqa: ANN001
+    """Make child ``j`` of level ``d`` the node at level ``d + 1``."""
+    row = kids[d, j]
+    path[d] = row[0]
+    canon[d + 1] = row[1]
     for k in range(3):
-        mk = axis_moves[k, m]
-        t1 = twist_mv[tw[d, k], mk]
-        f1 = flip_mv[fl[d, k], mk]
-        s1 = slice_mv[sl[d, k], mk]
-        cs = clsym[s1 * N_FLIP + f1]
-        v = get2(phase1, (cs >> 4) * ROW + twist_conj[t1, cs & 15])
-        pd = dist[d, k]
-        diff = (v - pd % 3 + 3) % 3
-        nd = pd + 1 if diff == 1 else (pd - 1 if diff == 2 else pd)
-        if nd > rem:
-            return False
-        tw[d + 1, k] = t1
-        fl[d + 1, k] = f1
-        sl[d + 1, k] = s1
-        dist[d + 1, k] = nd
-    c1 = corner_mv[cp[d], m]
-    cd = corners[c1 * N_TWIST + tw[d + 1, 0]]
-    if cd > rem:
-        return False
-    cp[d + 1] = c1
-    dist[d + 1, 3] = cd
-    return True
+        tw[d + 1, k] = row[2 + 4 * k]
+        fl[d + 1, k] = row[3 + 4 * k]
+        sl[d + 1, k] = row[4 + 4 * k]
+        dist[d + 1, k] = row[5 + 4 * k]
+    cp[d + 1] = row[14]
+    dist[d + 1, 3] = row[15]
 
 
 @njit(cache=True, inline="always")
@@ -81,8 +131,13 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
     dist = np.zeros((levels, 4), np.int64)
     cp = np.zeros(levels, np.int64)
     canon = np.zeros(levels, np.int64)
+    kids = np.zeros((levels, moves, 16), np.int64)
+    nkids = np.zeros(levels, np.int64)
     nxt = np.zeros(levels, np.int64)
     path = np.zeros(levels, np.int64)
+    raw = np.zeros(3 * moves, np.int64)
+    cls = np.zeros(3 * moves, np.int64)
+    val = np.zeros(3 * moves, np.int64)
     solutions = np.full((max_solutions, max(bound, 1)), -1, np.int64)
     count = 0
     nodes_per_prefix = np.zeros(nprefix, np.int64)
@@ -96,22 +151,21 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
         cp[0] = corner0
         dist[0, 3] = corner_dist0
         nodes = 0
-        alive = max(dist[0, 0], dist[0, 1], dist[0, 2], dist[0, 3]) <= bound
+        alive = bound_of(dist[0, 0], dist[0, 1], dist[0, 2], dist[0, 3]) <= bound
         for d in range(plen):
             if not alive:
                 break
-            m = prefixes[pi, d]
-            ns = next_state[canon[d], m]
-            if ns < 0 or d >= bound:
+            if d >= bound:
                 alive = False
                 break
-            nodes += 1
-            if not _step(d, m, bound - d - 1, tw, fl, sl, dist, cp, twist_mv, flip_mv, slice_mv, corner_mv,
-                         clsym, twist_conj, phase1, corners, axis_moves):
+            got = _expand(d, prefixes[pi, d], bound - d - 1, canon, tw, fl, sl, dist, cp, kids, next_state,
+                          twist_mv, flip_mv, slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves,
+                          raw, cls, val)
+            nodes += got >> 8
+            if got & 255 == 0:
                 alive = False
                 break
-            canon[d + 1] = ns
-            path[d] = m
+            _descend(d, 0, kids, canon, tw, fl, sl, dist, cp, path)
             if d + 1 < bound and _solved(dist, d + 1):
                 alive = False
         if alive and plen == bound:
@@ -126,23 +180,20 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
                 return (1 if not find_all else 3), solutions, count, nodes_per_prefix
         if alive:
             d = plen
+            got = _expand(d, -1, bound - d - 1, canon, tw, fl, sl, dist, cp, kids, next_state, twist_mv, flip_mv,
+                          slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves, raw, cls, val)
+            nodes += got >> 8
+            nkids[d] = got & 255
             nxt[d] = 0
             while d >= plen:
-                m = nxt[d]
-                if m == moves:
+                j = nxt[d]
+                if j == nkids[d]:
                     d -= 1
                     continue
-                nxt[d] = m + 1
-                ns = next_state[canon[d], m]
-                if ns < 0:
-                    continue
-                nodes += 1
-                rem = bound - d - 1
-                if not _step(d, m, rem, tw, fl, sl, dist, cp, twist_mv, flip_mv, slice_mv, corner_mv,
-                             clsym, twist_conj, phase1, corners, axis_moves):
-                    continue
-                path[d] = m
-                if rem == 0:
+                nxt[d] = j + 1
+                _descend(d, j, kids, canon, tw, fl, sl, dist, cp, path)
+                if d + 1 == bound:
+                    # a kept child at the bound has every distance 0: solved
                     if count < max_solutions:
                         for i in range(bound):
                             solutions[count, i] = path[i]
@@ -156,8 +207,12 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
                 if total + nodes > budget:
                     nodes_per_prefix[pi] = nodes
                     return 2, solutions, count, nodes_per_prefix
-                canon[d + 1] = ns
                 d += 1
+                got = _expand(d, -1, bound - d - 1, canon, tw, fl, sl, dist, cp, kids, next_state, twist_mv,
+                              flip_mv, slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves,
+                              raw, cls, val)
+                nodes += got >> 8
+                nkids[d] = got & 255
                 nxt[d] = 0
         nodes_per_prefix[pi] = nodes
         total += nodes
