@@ -171,10 +171,14 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         max_depth = 20 if metric == "htm" else 26
     table_set = opts.get("tables") or "full"
     quiet = not opts.get("progress", True)
+    from puzzlesat.native import rubik_phase1
+
     searcher = make_searcher(instance.cube, metric, table_set, quiet=quiet)
     table_time = time.perf_counter() - start
     step = 2 if metric == "qtm" else 1
     bound = searcher.lower_bound()
+    # a fully symmetric cube needs only one first move per symmetry class (not with --all)
+    starts = None if find_all else rubik_phase1.first_moves(instance.cube, searcher.moves.moves)
     if metric == "qtm" and bound % 2 != parity(instance.cube.cp):
         bound += 1
     stats: dict[str, Any] = {"nodes": 0, "workers": max(1, limits.workers), "lower_bound": bound,
@@ -198,6 +202,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             if best is not None and bound > best + extra:
                 break
             rows = prefixes(searcher.moves.next_state, min(PREFIX_DEPTH, bound))
+            if starts is not None and bound > 0:
+                rows = rows[np.isin(rows[:, 0], starts)]
             show = not quiet and bound >= 12
             last_shown = time.perf_counter()  # the first line after half a second
             printed = False

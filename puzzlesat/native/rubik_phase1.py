@@ -257,6 +257,25 @@ def axis_symmetries() -> list[Symmetry]:
     return [Symmetry(SOLVED, False), Symmetry(S_URF3, False), Symmetry(r2, False)]
 
 
+def all_symmetries() -> list[Symmetry]:
+    """The 48 symmetries of the cube (the 16 of the UD axis after each of the 3 axis views)."""
+    return [Symmetry(s.rotation * a.rotation, s.mirrored) for a in axis_symmetries() for s in ud_symmetries()]
+
+
+def first_moves(cube: Cube, moves: tuple[tuple[int, int], ...]) -> list[int] | None:
+    """For a cube that all 48 symmetries leave unchanged (the superflip, ...): the first
+    moves that some shortest canonical solution starts with; ``None`` for other cubes.
+
+    A symmetry maps a solution to a solution.  Pick one taking the first move to the U
+    face, turning clockwise or by a half turn (the mirror turns U into U'); the image stays
+    canonical up to reordering commuting opposite faces, which never moves a U turn out of
+    the front.  So U and U2 (in QTM, U alone) are enough.
+    """
+    if any(s(cube) != cube for s in all_symmetries()):
+        return None
+    return [i for i, (face, turns) in enumerate(moves) if face == 0 and turns in (1, 2)]
+
+
 def move_index(cube: Cube, moves: tuple[tuple[int, int], ...]) -> int:
     """Which move of ``moves`` the cube is (ValueError if none)."""
     cubes = move_cubes()

@@ -60,24 +60,44 @@ def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_m
             raw[3 * n + k] = s1 * N_FLIP + f1
         row[14] = corner_mv[cp[d], m]
         n += 1
-    for i in range(3 * n):
-        cls[i] = clsym[raw[i]]
+    # round 1: the UD axis and the corners of every child
     for j in range(n):
+        cls[j] = clsym[raw[3 * j]]
         kids[d, j, 15] = corners[kids[d, j, 14] * N_TWIST + kids[d, j, 2]]
     for j in range(n):
-        for k in range(3):
-            cs = cls[3 * j + k]
-            val[3 * j + k] = get2(phase1, (cs >> 4) * ROW + twist_conj[kids[d, j, 2 + 4 * k], cs & 15])
-    kept = 0
+        cs = cls[j]
+        val[j] = get2(phase1, (cs >> 4) * ROW + twist_conj[kids[d, j, 2], cs & 15])
+    m1 = 0
     for j in range(n):
-        for k in range(3):
+        pd = dist[d, 0]
+        diff = (val[j] - pd % 3 + 3) % 3
+        nd = pd + 1 if diff == 1 else (pd - 1 if diff == 2 else pd)
+        if nd <= rem and kids[d, j, 15] <= rem:
+            if m1 != j:
+                kids[d, m1, :] = kids[d, j, :]
+                raw[3 * m1 + 1] = raw[3 * j + 1]
+                raw[3 * m1 + 2] = raw[3 * j + 2]
+            kids[d, m1, 5] = nd
+            m1 += 1
+    # rounds 2 and 3: the RL axis, then the FB axis, of the children still in
+    for k in range(1, 3):
+        for j in range(m1):
+            cls[j] = clsym[raw[3 * j + k]]
+        for j in range(m1):
+            cs = cls[j]
+            val[j] = get2(phase1, (cs >> 4) * ROW + twist_conj[kids[d, j, 2 + 4 * k], cs & 15])
+        kept = 0
+        for j in range(m1):
             pd = dist[d, k]
-            diff = (val[3 * j + k] - pd % 3 + 3) % 3
-            kids[d, j, 5 + 4 * k] = pd + 1 if diff == 1 else (pd - 1 if diff == 2 else pd)
-        if bound_of(kids[d, j, 5], kids[d, j, 9], kids[d, j, 13], kids[d, j, 15]) <= rem:
-            if kept != j:
-                kids[d, kept, :] = kids[d, j, :]
-            kept += 1
+            diff = (val[j] - pd % 3 + 3) % 3
+            nd = pd + 1 if diff == 1 else (pd - 1 if diff == 2 else pd)
+            kids[d, j, 5 + 4 * k] = nd
+            if nd <= rem and (k == 1 or bound_of(kids[d, j, 5], kids[d, j, 9], nd, kids[d, j, 15]) <= rem):
+                if kept != j:
+                    kids[d, kept, :] = kids[d, j, :]
+                    raw[3 * kept + 2] = raw[3 * j + 2]
+                kept += 1
+        m1 = kept
     return (n << 8) | kept
 
 
