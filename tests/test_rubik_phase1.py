@@ -115,3 +115,26 @@ def test_phase1_bounds_are_admissible() -> None:
         man = rk.random_maneuver(length, rng)
         s = Phase1Searcher(rk.SOLVED.apply(man), "htm", "phase1", quiet=True)
         assert s.lower_bound() <= length
+
+
+def test_first_moves_only_for_fully_symmetric_cubes() -> None:
+    from puzzlesat.native.rubik_tables import move_set
+
+    htm, qtm = move_set("htm").moves, move_set("qtm").moves
+    superflip = rk.parse("U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2").cube
+    assert [htm[i] for i in p1.first_moves(superflip, htm) or []] == [(0, 1), (0, 2)]
+    assert [qtm[i] for i in p1.first_moves(superflip, qtm) or []] == [(0, 1)]
+    assert p1.first_moves(rk.parse("R U").cube, htm) is None
+
+
+def test_symmetric_cube_keeps_its_optimum_with_fewer_first_moves() -> None:
+    # the checkerboard has all 48 symmetries; its shortest solutions start with U, R or F
+    text = "R2 L2 U2 D2 F2 B2"
+    opts = {"metric": "htm", "tables": "small", "progress": False}
+    res = run_strategy(rk.PUZZLE, rk.parse(text), "native-ida", Limits(timeout=120, options=opts))
+    every = run_strategy(rk.PUZZLE, rk.parse(text), "native-ida",
+                         Limits(timeout=120, options={**opts, "all": True}))
+    assert res.status is every.status is Status.OPTIMAL
+    assert res.objective == every.objective == 6
+    assert res.solution is not None and res.solution.maneuvers[0][0][0] == 0
+    assert every.solution is not None and {m[0][0] for m in every.solution.maneuvers} == {0, 1, 2}

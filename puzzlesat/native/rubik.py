@@ -12,6 +12,7 @@ corner permutation's parity, so every solution's length has the parity of the po
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import sys
 import time
 from typing import Any
@@ -138,7 +139,10 @@ def make_searcher(cube: Cube, metric: str, table_set: str, quiet: bool = False,
     return cls(cube, metric, table_set, quiet, trusted)
 
 
-def _worker_init(cube: Cube, metric: str, table_set: str) -> None:
+def _worker_init(cube: Cube, metric: str, table_set: str, parent_pid: int) -> None:
+    from puzzlesat.portfolio.child import kill_with_parent
+
+    kill_with_parent(parent_pid)
     _WORKER["searcher"] = make_searcher(cube, metric, table_set, quiet=True, trusted=True)
 
 
@@ -197,7 +201,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         if limits.workers > 1 and max_depth >= PARALLEL_FROM:
             # started now, the workers load while the shallow bounds are searched here
             pool = mp.get_context("spawn").Pool(limits.workers, _worker_init,
-                                                (instance.cube, metric, table_set))
+                                                (instance.cube, metric, table_set, os.getpid()))
         while bound <= max_depth:
             if best is not None and bound > best + extra:
                 break

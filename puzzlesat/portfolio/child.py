@@ -69,8 +69,9 @@ def resolve_puzzle(spec: str | Puzzle) -> Puzzle:
     return get_puzzle(spec) if isinstance(spec, str) else spec
 
 
-def _die_with_parent(parent_pid: int) -> None:
-    """Arrange to be killed when the parent dies, by the kernel and by a watchdog thread."""
+def kill_with_parent(parent_pid: int) -> None:
+    """Ask the kernel to SIGKILL this process when its parent dies (Linux); exit now if
+    the parent ``parent_pid`` is already gone."""
     if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
@@ -79,6 +80,11 @@ def _die_with_parent(parent_pid: int) -> None:
             pass
     if parent_pid and os.getppid() != parent_pid:  # the parent died before prctl took effect
         os._exit(1)
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """Arrange to be killed when the parent dies, by the kernel and by a watchdog thread."""
+    kill_with_parent(parent_pid)
 
     def watch() -> None:
         while True:
