@@ -1,7 +1,11 @@
 """``native-ida``: optimal IDA* for the cube, compiled with numba, on one or more processes.
 
 Each iteration searches every canonical move sequence of exactly ``bound`` moves whose
-states pass the pattern-database lower bound (looked up on the cube and on its inverse).
+states pass the lower bound: by default the phase-1 tables on three axes and the corner
+table (:mod:`rubik_phase1`, :mod:`rubik_phase1_kernel`), or Korf's pattern databases
+looked up on the cube and its inverse (``tables=full`` or ``small``: :mod:`rubik_tables`,
+:mod:`rubik_kernels`).  A cube that all 48 symmetries fix (the superflip) starts with U or
+U2 only (:func:`rubik_phase1.first_moves`).
 The root is cut into subtrees by their first three moves; the subtrees go in chunks to the
 workers (spawned processes), and the share of the previous iteration's nodes already
 covered is shown as a percentage on stderr.  An answer is OPTIMAL because every shorter
@@ -173,7 +177,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     max_depth = opts.get("max_depth")
     if max_depth is None:
         max_depth = 20 if metric == "htm" else 26
-    table_set = opts.get("tables") or "full"
+    table_set = opts.get("tables") or "phase1"
     quiet = not opts.get("progress", True)
     from puzzlesat.native import rubik_phase1
 
