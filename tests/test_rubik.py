@@ -530,10 +530,10 @@ def test_search_automaton_matches_bmc_constraints(metric: str) -> None:
 
 
 def test_rotations_and_conjugated_edge_lookups() -> None:
-    from puzzlesat.native import rubik_tables
+    from puzzlesat.native import rubik_symmetry, rubik_tables
     from puzzlesat.native.rubik import cube_arrays
 
-    rots = rubik_tables.rotations()
+    rots = rubik_symmetry.rotations()
     moves = set(rk.move_cubes())
     assert len(set(rots)) == 24
     assert all(s.inverse() * m * s in moves for s in rots for m in rk.move_cubes())

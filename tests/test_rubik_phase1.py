@@ -9,6 +9,7 @@ import pytest
 
 from puzzlesat.core import Limits, Status, run_strategy
 from puzzlesat.native import rubik_phase1 as p1
+from puzzlesat.native import rubik_symmetry as sy
 from puzzlesat.puzzles import rubik as rk
 
 
@@ -19,10 +20,10 @@ def small() -> dict[str, np.ndarray]:
 
 def test_symmetries_are_automorphisms_that_map_moves_to_moves() -> None:
     rng = random.Random(3)
-    syms = p1.ud_symmetries()
+    syms = sy.ud_symmetries()
     assert len({(s.rotation, s.mirrored) for s in syms}) == 16
     moves = rk.move_cubes()
-    for s in syms + p1.axis_symmetries():
+    for s in syms + sy.axis_symmetries():
         for _ in range(5):
             a, b = rk.random_cube(rng), rk.random_cube(rng)
             assert s(a * b) == s(a) * s(b)
@@ -36,9 +37,9 @@ def test_symmetries_are_automorphisms_that_map_moves_to_moves() -> None:
 
 def test_edge_maps_and_inverses_agree_with_the_cube_model() -> None:
     rng = random.Random(4)
-    syms = p1.ud_symmetries()
-    maps = p1.edge_maps(syms)
-    inverse = p1.symmetry_inverses(syms)
+    syms = sy.ud_symmetries()
+    maps = sy.edge_maps(syms)
+    inverse = sy.symmetry_inverses(syms)
     for k, s in enumerate(syms):
         c = rk.random_cube(rng)
         d = s(c)
@@ -68,8 +69,8 @@ def test_coordinates_round_trip_and_follow_the_moves(small: dict[str, np.ndarray
 
 
 def test_flipslice_classes() -> None:
-    syms = p1.ud_symmetries()
-    clsym, reps, selfsym = p1._classes(p1.edge_maps(syms), p1.symmetry_inverses(syms))
+    syms = sy.ud_symmetries()
+    clsym, reps, selfsym = p1._classes(sy.edge_maps(syms), sy.symmetry_inverses(syms))
     assert len(reps) == 1_523_864  # Kociemba's count of flipslice classes
     assert np.all(selfsym & 1)
     small = p1._small_tables("htm")
@@ -122,9 +123,9 @@ def test_first_moves_only_for_fully_symmetric_cubes() -> None:
 
     htm, qtm = move_set("htm").moves, move_set("qtm").moves
     superflip = rk.parse("U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2").cube
-    assert [htm[i] for i in p1.first_moves(superflip, htm) or []] == [(0, 1), (0, 2)]
-    assert [qtm[i] for i in p1.first_moves(superflip, qtm) or []] == [(0, 1)]
-    assert p1.first_moves(rk.parse("R U").cube, htm) is None
+    assert [htm[i] for i in sy.first_moves(superflip, htm) or []] == [(0, 1), (0, 2)]
+    assert [qtm[i] for i in sy.first_moves(superflip, qtm) or []] == [(0, 1)]
+    assert sy.first_moves(rk.parse("R U").cube, htm) is None
 
 
 def test_symmetric_cube_keeps_its_optimum_with_fewer_first_moves() -> None:

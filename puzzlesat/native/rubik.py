@@ -5,7 +5,7 @@ states pass the lower bound: by default the phase-1 tables on three axes and the
 table (:mod:`rubik_phase1`, :mod:`rubik_phase1_kernel`), or Korf's pattern databases
 looked up on the cube and its inverse (``tables=full`` or ``small``: :mod:`rubik_tables`,
 :mod:`rubik_kernels`).  A cube that all 48 symmetries fix (the superflip) starts with U or
-U2 only (:func:`rubik_phase1.first_moves`).
+U2 only (:func:`rubik_symmetry.first_moves`).
 The root is cut into subtrees by their first three moves; the subtrees go in chunks to the
 workers (spawned processes), and the share of the previous iteration's nodes already
 covered is shown as a percentage on stderr.  An answer is OPTIMAL because every shorter
@@ -122,7 +122,8 @@ class Phase1Searcher:
         """The heuristic value of the position."""
         from puzzlesat.native.rubik_phase1_kernel import bound_of
 
-        return int(bound_of(*(int(x) for x in self.axes[:, 3]), self.corner_dist))
+        d0, d1, d2 = (int(x) for x in self.axes[:, 3])
+        return int(bound_of(d0, d1, d2, self.corner_dist))
 
     def run(self, rows: np.ndarray, bound: int, find_all: bool, budget: int) -> tuple[int, np.ndarray, int, np.ndarray]:
         """Search the subtrees below ``rows`` to exactly ``bound`` moves."""
@@ -179,14 +180,14 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         max_depth = 20 if metric == "htm" else 26
     table_set = opts.get("tables") or "phase1"
     quiet = not opts.get("progress", True)
-    from puzzlesat.native import rubik_phase1
+    from puzzlesat.native import rubik_symmetry
 
     searcher = make_searcher(instance.cube, metric, table_set, quiet=quiet)
     table_time = time.perf_counter() - start
     step = 2 if metric == "qtm" else 1
     bound = searcher.lower_bound()
     # a fully symmetric cube needs only one first move per symmetry class (not with --all)
-    starts = None if find_all else rubik_phase1.first_moves(instance.cube, searcher.moves.moves)
+    starts = None if find_all else rubik_symmetry.first_moves(instance.cube, searcher.moves.moves)
     if metric == "qtm" and bound % 2 != parity(instance.cube.cp):
         bound += 1
     stats: dict[str, Any] = {"nodes": 0, "workers": max(1, limits.workers), "lower_bound": bound,

@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
+from puzzlesat.native.rubik_symmetry import axis_symmetries, edge_maps, move_index, symmetry_inverses, ud_symmetries
 from puzzlesat.native.rubik_tables import cache_dir, move_set
 from puzzlesat.puzzles.rubik import SOLVED, Cube, move_cubes
 
@@ -46,9 +47,6 @@ N_FLIPSLICE = N_SLICE * N_FLIP
 ROW = 2188  # entries per class row (2187 twists + 1 pad: a row is 547 whole bytes)
 ROW_BYTES = ROW // 4
 EMPTY = 3
-# left-right mirror: position i goes to MIRROR_*[i]
-MIRROR_CORNERS = (1, 0, 3, 2, 5, 4, 7, 6)
-MIRROR_EDGES = (2, 1, 0, 3, 6, 5, 4, 7, 9, 8, 11, 10)
 
 
 # ----------------------------------------------------------------------------- coordinates
@@ -203,102 +201,6 @@ def _move_tables(mcp: np.ndarray, mco: np.ndarray, mep: np.ndarray, meo: np.ndar
                 b[i] = a[mcp[m, i]]
             corners[c, m] = corners_of(b)
     return twist, flip, slc, corners
-
-
-# ----------------------------------------------------------------------------- symmetries
-
-
-def mirror(cube: Cube) -> Cube:
-    """The cube seen in a mirror between the R and L faces (the conjugate by that mirror).
-
-    Positions swap left for right; a corner's twist changes sense, an edge's flip does not.
-    """
-    mc, me = MIRROR_CORNERS, MIRROR_EDGES
-    return Cube(tuple(mc[cube.cp[mc[i]]] for i in range(8)), tuple((-cube.co[mc[i]]) % 3 for i in range(8)),
-                tuple(me[cube.ep[me[i]]] for i in range(12)), tuple(cube.eo[me[i]] for i in range(12)))
-
-
-@dataclass(frozen=True)
-class Symmetry:
-    """The map ``c -> mirror^m(r * c * r^-1)`` for a whole-cube rotation ``r``."""
-
-    rotation: Cube
-    mirrored: bool
-
-    def __call__(self, cube: Cube) -> Cube:
-        out = self.rotation * cube * self.rotation.inverse()
-        return mirror(out) if self.mirrored else out
-
-
-def _rotation(cp: tuple[int, ...], co: tuple[int, ...], ep: tuple[int, ...], eo: tuple[int, ...]) -> Cube:
-    return Cube(cp, co, ep, eo)
-
-
-S_URF3 = _rotation((0, 4, 5, 1, 3, 7, 6, 2), (1, 2, 1, 2, 2, 1, 2, 1),
-                   (1, 8, 5, 9, 3, 11, 7, 10, 0, 4, 6, 2), (1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1))
-S_F2 = _rotation((5, 4, 7, 6, 1, 0, 3, 2), (0,) * 8, (6, 5, 4, 7, 2, 1, 0, 3, 9, 8, 11, 10), (0,) * 12)
-S_U4 = _rotation((3, 0, 1, 2, 7, 4, 5, 6), (0,) * 8, (3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10), (0,) * 8 + (1,) * 4)
-
-
-def ud_symmetries() -> list[Symmetry]:
-    """The 16 symmetries that keep the UD axis; index 0 is the identity."""
-    rots = [SOLVED]
-    for r in rots:
-        for gen in (S_U4, S_F2):
-            h = r * gen
-            if h not in rots:
-                rots.append(h)
-    return [Symmetry(r, m) for m in (False, True) for r in rots]
-
-
-def axis_symmetries() -> list[Symmetry]:
-    """Conjugation by the URF diagonal rotation 0, 1 and 2 times: the UD, RL and FB views."""
-    r2 = S_URF3 * S_URF3
-    return [Symmetry(SOLVED, False), Symmetry(S_URF3, False), Symmetry(r2, False)]
-
-
-def all_symmetries() -> list[Symmetry]:
-    """The 48 symmetries of the cube (the 16 of the UD axis after each of the 3 axis views)."""
-    return [Symmetry(s.rotation * a.rotation, s.mirrored) for a in axis_symmetries() for s in ud_symmetries()]
-
-
-def first_moves(cube: Cube, moves: tuple[tuple[int, int], ...]) -> list[int] | None:
-    """For a cube that all 48 symmetries leave unchanged (the superflip, ...): the first
-    moves that some shortest canonical solution starts with; ``None`` for other cubes.
-
-    A symmetry maps a solution to a solution.  Pick one taking the first move to the U
-    face, turning clockwise or by a half turn (the mirror turns U into U'); the image stays
-    canonical up to reordering commuting opposite faces, which never moves a U turn out of
-    the front.  So U and U2 (in QTM, U alone) are enough.
-    """
-    if any(s(cube) != cube for s in all_symmetries()):
-        return None
-    return [i for i, (face, turns) in enumerate(moves) if face == 0 and turns in (1, 2)]
-
-
-def move_index(cube: Cube, moves: tuple[tuple[int, int], ...]) -> int:
-    """Which move of ``moves`` the cube is (ValueError if none)."""
-    cubes = move_cubes()
-    for i, (f, t) in enumerate(moves):
-        if cubes[f * 3 + t - 1] == cube:
-            return i
-    raise ValueError("not a move of this metric")
-
-
-def edge_maps(syms: list[Symmetry]) -> np.ndarray:
-    """``(S, 4, 12)`` arrays P, Q, A, B with ``sym(c).ep[i] = P[c.ep[Q[i]]]`` and
-    ``sym(c).eo[i] = c.eo[Q[i]] ^ A[i] ^ B[c.ep[Q[i]]]``, for the numba class builder."""
-    out = np.zeros((len(syms), 4, 12), np.int64)
-    me = MIRROR_EDGES
-    for k, s in enumerate(syms):
-        r, rinv = s.rotation, s.rotation.inverse()
-        for i in range(12):
-            j = me[i] if s.mirrored else i
-            out[k, 0, i] = me[r.ep[i]] if s.mirrored else r.ep[i]
-            out[k, 1, i] = rinv.ep[j]
-            out[k, 2, i] = rinv.eo[j]
-            out[k, 3, i] = r.eo[i]
-    return out
 
 
 @njit(cache=True)
@@ -545,16 +447,6 @@ def _small_tables(metric: str) -> dict[str, np.ndarray]:
             "twist_conj": twist_conj, "axis_moves": axis_moves}
 
 
-def symmetry_inverses(syms: list[Symmetry]) -> np.ndarray:
-    """``inverse[s]``: the symmetry that undoes ``s`` (found on a test cube)."""
-    probe = SOLVED
-    for mv in ((0, 1), (1, 1), (2, 2), (4, 3), (5, 1), (3, 1), (2, 1)):
-        probe = probe.move(mv)
-    images = [s(probe) for s in syms]
-    return np.array([next(j for j, t in enumerate(syms) if t(images[k]) == probe) for k in range(len(syms))],
-                    np.int64)
-
-
 def _progress(label: str, done: float, extra: str = "") -> None:
     width = 30
     fill = int(width * done)
@@ -595,7 +487,8 @@ def build(metric: str, quiet: bool = False) -> dict[str, np.ndarray]:
             _progress(label, done / grand, f"phase 1 depth {depth} ({time.perf_counter() - start:.0f}s)")
     cdone, depth, frontier = 1, 0, 1
     while cdone < corners.size:
-        frontier = int(_corner_level(corners, depth, small["corner_mv"], twist_mv, frontier * 4 >= corners.size - cdone))
+        backward = frontier * 4 >= corners.size - cdone
+        frontier = int(_corner_level(corners, depth, small["corner_mv"], twist_mv, backward))
         if frontier == 0:
             raise RuntimeError("corner table: breadth-first search stopped early")
         cdone += frontier
