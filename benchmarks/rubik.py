@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import csv
 import random
+import re
 import statistics
 import sys
 import time
@@ -26,6 +27,7 @@ from puzzlesat.core import Limits, Status, run_strategy  # noqa: E402
 from puzzlesat.puzzles import rubik as rk  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "instances" / "rubik" / "benchmarks.tsv"
+PUBLISHED: dict[str, str] = {}  # label -> published time of another solver, from the shared file
 
 
 def table_line(metric: str, name: str) -> str:
@@ -54,7 +56,8 @@ def run(rows: list[tuple[str, str, int]], strategies: list[str], options: dict[s
             rate = float(res.stats.get("nodes_per_s", 0)) / 1e6
             by_length.setdefault(optimum, []).append((res.wall_time, solved, ok, rate))
             print(f"c {name} {label}: {res.status.value} length={res.objective} expected={optimum} "
-                  f"{res.wall_time:.2f}s nodes={res.stats.get('nodes', '-')}", file=sys.stderr)
+                  f"{res.wall_time:.2f}s nodes={res.stats.get('nodes', '-')}{PUBLISHED.get(label, '')}",
+                  file=sys.stderr)
         for optimum in sorted(by_length):
             runs = by_length[optimum]
             times = [t for t, s, _, _ in runs if s]
@@ -76,6 +79,11 @@ def shared_rows(sets: list[str], lengths: list[int], per_length: int, metric: st
     with SHARED.open() as fh:
         rows = [r for r in csv.DictReader(fh, delimiter="\t") if r[column].isdigit()]
     out: list[tuple[str, str, int]] = []
+    for r in rows:
+        # Kociemba's Python solver on PyPy, as his README gives it
+        found = re.search(r"published solve time ([0-9.]+ s)", r.get("note", "") + " " + r.get("source", ""))
+        if found:
+            PUBLISHED[r["label"]] = f" (Kociemba's optimal solver on PyPy: {found.group(1)})"
     for length in lengths:
         chosen = [r for r in rows if int(r[column]) == length and (not sets or r["set"] in sets)][:per_length]
         out.extend((r["label"], r["facelet_URFDLB"], length) for r in chosen)
@@ -92,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-length", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--tables", default="full")
+    parser.add_argument("--tables", default="phase1", help="phase1 (default), full or small")
     parser.add_argument("--strategies", nargs="*", default=["native-ida"])
     args = parser.parse_args(argv)
     if args.quick:
