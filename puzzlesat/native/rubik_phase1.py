@@ -53,39 +53,44 @@ EMPTY = 3
 
 
 @njit(cache=True)
+def orientation_of(o: np.ndarray, n: int, mod: int) -> int:
+    """The orientations of the first ``n`` pieces as a base-``mod`` number (the last
+    piece's orientation follows from the others)."""
+    x = 0
+    for i in range(n):
+        x = mod * x + o[i]
+    return x
+
+
+@njit(cache=True)
+def set_orientation(x: int, o: np.ndarray, n: int, mod: int) -> None:
+    """The inverse of :func:`orientation_of`, completing piece ``n`` so the sum is 0 mod ``mod``."""
+    total = 0
+    for i in range(n - 1, -1, -1):
+        o[i] = x % mod
+        total += o[i]
+        x //= mod
+    o[n] = (mod - total % mod) % mod
+
+
+@njit(cache=True)
 def twist_of(co: np.ndarray) -> int:
-    t = 0
-    for i in range(7):
-        t = 3 * t + co[i]
-    return t
+    return orientation_of(co, 7, 3)
 
 
 @njit(cache=True)
 def set_twist(t: int, co: np.ndarray) -> None:
-    total = 0
-    for i in range(6, -1, -1):
-        co[i] = t % 3
-        total += co[i]
-        t //= 3
-    co[7] = (3 - total % 3) % 3
+    set_orientation(t, co, 7, 3)
 
 
 @njit(cache=True)
 def flip_of(eo: np.ndarray) -> int:
-    f = 0
-    for i in range(11):
-        f = 2 * f + eo[i]
-    return f
+    return orientation_of(eo, 11, 2)
 
 
 @njit(cache=True)
 def set_flip(f: int, eo: np.ndarray) -> None:
-    total = 0
-    for i in range(10, -1, -1):
-        eo[i] = f & 1
-        total += eo[i]
-        f >>= 1
-    eo[11] = total & 1
+    set_orientation(f, eo, 11, 2)
 
 
 @njit(cache=True)
