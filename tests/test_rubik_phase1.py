@@ -139,3 +139,13 @@ def test_symmetric_cube_keeps_its_optimum_with_fewer_first_moves() -> None:
     assert res.objective == every.objective == 6
     assert res.solution is not None and res.solution.maneuvers[0][0][0] == 0
     assert every.solution is not None and {m[0][0] for m in every.solution.maneuvers} == {0, 1, 2}
+
+
+def test_unwritable_cache_fails_before_the_build(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    from puzzlesat.core import PuzzlesatError
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("PUZZLESAT_CACHE", str(blocker / "cache"))
+    with pytest.raises(PuzzlesatError, match="cannot write rubik tables"):
+        p1.load("htm", quiet=True)

@@ -37,6 +37,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
+from puzzlesat.core import PuzzlesatError
 from puzzlesat.native.rubik_symmetry import axis_symmetries, edge_maps, move_index, symmetry_inverses, ud_symmetries
 from puzzlesat.native.rubik_tables import cache_dir, move_set
 from puzzlesat.puzzles.rubik import SOLVED, Cube, move_cubes
@@ -545,10 +546,15 @@ def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Pha
         elif not quiet:
             sys.stderr.write(f"c rubik phase-1 tables in {note.parent} are damaged or outdated: rebuilding\n")
     if not status:
+        try:  # fail before the build, not after it
+            note.parent.mkdir(parents=True, exist_ok=True)
+            note.write_text("{}")
+        except OSError as exc:
+            raise PuzzlesatError(f"cannot write rubik tables to {note.parent} ({exc.strerror}); "
+                                 "set PUZZLESAT_CACHE to a writable folder with 1.1 GB free") from None
         big = build(metric, quiet)
         meta = {"build_seconds": round(float(big["build_seconds"]), 1), "version": VERSION, "metric": metric}
         try:
-            note.parent.mkdir(parents=True, exist_ok=True)
             for k, p in files.items():
                 tmp = p.with_suffix(".tmp.npy")
                 np.save(tmp, big[k])
@@ -557,7 +563,8 @@ def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Pha
             note.write_text(json.dumps(meta))
             status = "built"
         except OSError as exc:
-            raise RuntimeError(f"could not save rubik tables to {note.parent}: {exc}") from exc
+            raise PuzzlesatError(f"could not save rubik tables to {note.parent} ({exc.strerror}); "
+                                 "set PUZZLESAT_CACHE to a folder with 1.1 GB free") from None
     a = {k: np.load(p, mmap_mode="r" if k in BIG else None) for k, p in files.items()}
     return Phase1Tables(metric, a["twist_mv"], a["flip_mv"], a["slice_mv"], a["corner_mv"], a["clsym"],
                         a["twist_conj"], a["phase1"], a["corners"], a["axis_moves"],
