@@ -5,8 +5,8 @@ seen along that axis and its exact phase-1x24 distance, plus the corner permutat
 move updates them through move tables (on the RL and FB axes the move is the conjugated
 one), and the child's distance follows from the parent's and the table's value mod 3.
 The lower bound is the largest of the three distances and the corner distance (one more
-when the three distances are equal, see :func:`bound_of`).  All three
-distances and the corner distance are 0 only on the solved cube.
+when the three distances are equal, see :func:`bound_of`).  All three distances and the
+corner distance are 0 only on the solved cube: each axis then has its slice edges home.
 """
 
 from __future__ import annotations
@@ -37,8 +37,9 @@ def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_m
     """Generate the children of level ``d`` (every canonical move, or only move ``only``)
     and keep those whose lower bound is at most ``rem``, as rows of ``kids[d]``:
     move, automaton state, then twist, flip, slice and distance per axis, corners, corner
-    distance.  The table reads are staged so that they overlap: first every child's class
-    and corner distance, then every child's phase-1 value.  Returns (generated << 8) | kept.
+    distance.  The axes are read in three rounds (UD with the corners, RL, FB), each only
+    for the children still in; within a round every child's class is read before any
+    phase-1 value, so that the reads overlap.  Returns ``(generated << 8) | kept``.
     """
     n = 0
     for m in range(next_state.shape[1]):
