@@ -27,7 +27,7 @@ from puzzlesat.core import Limits, Status, run_strategy  # noqa: E402
 from puzzlesat.puzzles import rubik as rk  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "instances" / "rubik" / "benchmarks.tsv"
-PUBLISHED: dict[str, str] = {}  # label -> published time of another solver, from the shared file
+PUBLISHED: dict[str, str] = {}  # label -> the time another solver took, from the shared file
 
 
 def table_line(metric: str, name: str) -> str:
@@ -80,10 +80,12 @@ def shared_rows(sets: list[str], lengths: list[int], per_length: int, metric: st
         rows = [r for r in csv.DictReader(fh, delimiter="\t") if r[column].isdigit()]
     out: list[tuple[str, str, int]] = []
     for r in rows:
-        # Kociemba's Python solver on PyPy, as his README gives it
-        found = re.search(r"published solve time ([0-9.]+ s)", r.get("note", "") + " " + r.get("source", ""))
+        # the time the position's source publishes for its own solver
+        found = re.search(r"published solve time ([0-9.]+) s", r.get("note", "") + " " + r.get("source", ""))
         if found:
-            PUBLISHED[r["label"]] = f" (Kociemba's optimal solver on PyPy: {found.group(1)})"
+            solver = {"random-optimal-htm": "Kociemba's optimal solver on PyPy",
+                      "vcube-test64": "vcube, C"}.get(r["set"], "published")
+            PUBLISHED[r["label"]] = f" ({solver}: {float(found.group(1)):.3g} s)"
     for length in lengths:
         chosen = [r for r in rows if int(r[column]) == length and (not sets or r["set"] in sets)][:per_length]
         out.extend((r["label"], r["facelet_URFDLB"], length) for r in chosen)
