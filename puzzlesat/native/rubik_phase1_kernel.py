@@ -31,6 +31,22 @@ def bound_of(d0: int, d1: int, d2: int, corners: int) -> int:
     return h
 
 
+@njit(cache=True, inline="always")
+def _distance(parent: int, value: int) -> int:
+    """A child's exact distance from its parent's and its table value (the distance mod 3)."""
+    diff = (value - parent % 3 + 3) % 3
+    return parent + 1 if diff == 1 else (parent - 1 if diff == 2 else parent)
+
+
+@njit(cache=True, inline="always")
+def _record(solutions: np.ndarray, count: int, path: np.ndarray, bound: int) -> int:
+    """Store the path as solution number ``count`` if there is room; the new count."""
+    if count < solutions.shape[0]:
+        for i in range(bound):
+            solutions[count, i] = path[i]
+    return count + 1
+
+
 @njit(cache=True)
 def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_mv, flip_mv, slice_mv,  # noqa: ANN001
             corner_mv, clsym, twist_conj, phase1, corners, axis_moves, raw, cls, val) -> int:
@@ -71,8 +87,7 @@ def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_m
     m1 = 0
     for j in range(n):
         pd = dist[d, 0]
-        diff = (val[j] - pd % 3 + 3) % 3
-        nd = pd + 1 if diff == 1 else (pd - 1 if diff == 2 else pd)
+        nd = _distance(pd, val[j])
         if nd <= rem and kids[d, j, 15] <= rem:
             if m1 != j:
                 kids[d, m1, :] = kids[d, j, :]
@@ -90,8 +105,7 @@ def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_m
         kept = 0
         for j in range(m1):
             pd = dist[d, k]
-            diff = (val[j] - pd % 3 + 3) % 3
-            nd = pd + 1 if diff == 1 else (pd - 1 if diff == 2 else pd)
+            nd = _distance(pd, val[j])
             kids[d, j, 5 + 4 * k] = nd
             if nd <= rem and (k == 1 or bound_of(kids[d, j, 5], kids[d, j, 9], nd, kids[d, j, 15]) <= rem):
                 if kept != j:
@@ -191,10 +205,7 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
                 alive = False
         if alive and plen == bound:
             # the bounds are all 0 at the last level: solved
-            if count < max_solutions:
-                for i in range(bound):
-                    solutions[count, i] = path[i]
-            count += 1
+            count = _record(solutions, count, path, bound)
             alive = False
             if not find_all or count >= max_solutions:
                 nodes_per_prefix[pi] = nodes
@@ -215,10 +226,7 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
                 _descend(d, j, kids, canon, tw, fl, sl, dist, cp, path)
                 if d + 1 == bound:
                     # a kept child at the bound has every distance 0: solved
-                    if count < max_solutions:
-                        for i in range(bound):
-                            solutions[count, i] = path[i]
-                    count += 1
+                    count = _record(solutions, count, path, bound)
                     if not find_all or count >= max_solutions:
                         nodes_per_prefix[pi] = nodes
                         return (1 if not find_all else 3), solutions, count, nodes_per_prefix
