@@ -33,6 +33,7 @@ RATE_GUESS = 2_000_000  # nodes per second, before the first measurement
 MIN_RATE = 200_000  # floor of the measured rate used for node budgets
 SYM_LOOKUPS = 8  # edge-PDB lookups on rotated cubes, on top of the plain ones
 PARALLEL_FROM = 10  # bounds below this are searched in the calling process
+HUGE_FROM = 15  # from this bound on, a search takes seconds: copy the tables into huge pages
 
 _WORKER: dict[str, Any] = {}
 Task = tuple[int, np.ndarray, int, bool, int]  # chunk id, prefixes, bound, find all, node budget
@@ -114,6 +115,7 @@ class Phase1Searcher:
         twist, _, _, corners = rubik_phase1.coordinates(cube)
         self.corner = corners
         self.corner_dist = int(t.corners[corners * rubik_phase1.N_TWIST + twist])
+        self.huge = False
         start = time.perf_counter()
         self.run(np.zeros((0, 0), np.int64), 0, False, 1)  # compile, or load the compiled kernel
         self.compile_seconds = time.perf_counter() - start
@@ -129,6 +131,8 @@ class Phase1Searcher:
         """Search the subtrees below ``rows`` to exactly ``bound`` moves."""
         from puzzlesat.native import rubik_phase1_kernel as k
 
+        if bound >= HUGE_FROM and not self.huge:
+            self.tables, self.huge = self.tables.in_huge_pages(), True
         t = self.tables
         status, sols, count, nodes = k.search(
             self.axes, self.corner, self.corner_dist, rows, bound, self.moves.next_state,

@@ -20,26 +20,26 @@ enough.  Looking the same table up on the cube conjugated by the URF diagonal ro
 distance of the corners (permutation and twist, 88,179,840 entries, one byte each).
 
 Tables are built on first use with every core (progress on stderr), stored in the cache
-folder of :mod:`rubik_tables` with a JSON note holding their BLAKE2 digests, checked when
+folder of :mod:`rubik_tables` with a JSON note holding their digests (:func:`rubik_tables.file_digest`), checked when
 loaded and rebuilt when damaged.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
 from numba import njit, prange
 
 from puzzlesat.core import PuzzlesatError
+from puzzlesat.native.memory import huge_page_copy
 from puzzlesat.native.rubik_symmetry import axis_symmetries, edge_maps, move_index, symmetry_inverses, ud_symmetries
-from puzzlesat.native.rubik_tables import cache_dir, move_set
+from puzzlesat.native.rubik_tables import cache_dir, file_digest, move_set
 from puzzlesat.puzzles.rubik import SOLVED, Cube, move_cubes
 
 VERSION = 1
@@ -423,6 +423,12 @@ class Phase1Tables:
     def nbytes(self) -> int:
         return int(self.phase1.nbytes + self.corners.nbytes + self.clsym.nbytes)
 
+    def in_huge_pages(self) -> Phase1Tables:
+        """The same tables with the big ones copied into huge pages (private to this process,
+        1 GB more memory; the search reads about 1.3x faster, see docs/rubik.md)."""
+        return replace(self, phase1=huge_page_copy(self.phase1), clsym=huge_page_copy(self.clsym),
+                       corners=huge_page_copy(self.corners))
+
     def axis_coordinates(self, cube: Cube) -> np.ndarray:
         """``(3, 4)``: twist, flip, slice and exact phase-1 distance on each axis."""
         out = np.zeros((3, 4), np.int64)
@@ -512,14 +518,6 @@ BIG = ("clsym", "phase1", "corners")  # mapped from the cache files; the rest is
 SMALL = ("twist_mv", "flip_mv", "slice_mv", "corner_mv", "twist_conj", "axis_moves")
 
 
-def _digest(path: Path) -> str:
-    digest = hashlib.blake2b(digest_size=32)
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 24), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _paths(metric: str) -> tuple[dict[str, Path], Path]:
     base = cache_dir() / f"rubik-{metric}-phase1-v{VERSION}"
     return {k: base.with_name(f"{base.name}-{k}.npy") for k in BIG + SMALL}, base.with_suffix(".json")
@@ -538,7 +536,7 @@ def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Pha
     if all(p.exists() for p in files.values()) and note.exists():
         try:
             meta = json.loads(note.read_text())
-            ok = trusted or all(meta.get(k) == _digest(p) for k, p in files.items())
+            ok = trusted or all(meta.get(k) == file_digest(p) for k, p in files.items())
         except (OSError, ValueError):
             ok = False
         if ok:
@@ -559,7 +557,7 @@ def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Pha
                 tmp = p.with_suffix(".tmp.npy")
                 np.save(tmp, big[k])
                 os.replace(tmp, p)
-                meta[k] = _digest(p)
+                meta[k] = file_digest(p)
             note.write_text(json.dumps(meta))
             status = "built"
         except OSError as exc:

@@ -5,8 +5,10 @@ seen along that axis and its exact phase-1x24 distance, plus the corner permutat
 move updates them through move tables (on the RL and FB axes the move is the conjugated
 one), and the child's distance follows from the parent's and the table's value mod 3.
 The lower bound is the largest of the three distances and the corner distance (one more
-when the three distances are equal, see :func:`bound_of`).  All three distances and the
-corner distance are 0 only on the solved cube: each axis then has its slice edges home.
+when the three distances are equal, see :func:`bound_of`).  The three distances are 0 and
+the corner permutation home only on the solved cube: each axis then has its slice edges
+home.  The tables are read with software prefetch (:mod:`puzzlesat.native.memory`), in two
+rounds per node (see :func:`_expand`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from puzzlesat.native.memory import prefetch
 from puzzlesat.native.rubik_phase1 import N_FLIP, N_TWIST, ROW, get2
 
 
@@ -47,15 +50,28 @@ def _record(solutions: np.ndarray, count: int, path: np.ndarray, bound: int) -> 
     return count + 1
 
 
+@njit(cache=True, inline="always")
+def _index(clsym, twist_conj, raw, twist) -> int:  # noqa: ANN001
+    """The phase-1 table index of a flipslice (``raw``) and twist."""
+    cs = clsym[raw]
+    return (cs >> 4) * ROW + twist_conj[twist, cs & 15]
+
+
 @njit(cache=True)
 def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_mv, flip_mv, slice_mv,  # noqa: ANN001
-            corner_mv, clsym, twist_conj, phase1, corners, axis_moves, raw, cls, val) -> int:
+            corner_mv, clsym, twist_conj, phase1, corners, axis_moves, raw, idx1, idx2) -> int:
     """Generate the children of level ``d`` (every canonical move, or only move ``only``)
     and keep those whose lower bound is at most ``rem``, as rows of ``kids[d]``:
     move, automaton state, then twist, flip, slice and distance per axis, corners, corner
-    distance.  The axes are read in three rounds (UD with the corners, RL, FB), each only
-    for the children still in; within a round every child's class is read before any
-    phase-1 value, so that the reads overlap.  Returns ``(generated << 8) | kept``.
+    distance.  Returns ``(generated << 8) | kept``.
+
+    The reads go in two rounds.  First the axis on which the parent is farthest (it prunes
+    the most) for every child; then the other two axes and the corners for the children
+    still in.  Each round prefetches every entry before it reads any, so the misses
+    overlap.  The corner table is read only when the parent's corner distance plus one
+    could exceed ``rem``; otherwise the child keeps that sum, an upper bound, which
+    :func:`bound_of` may take for the exact value: it only ever stands where it is at
+    most ``rem``.
     """
     n = 0
     for m in range(next_state.shape[1]):
@@ -75,44 +91,52 @@ def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_m
             row[3 + 4 * k] = f1
             row[4 + 4 * k] = s1
             raw[3 * n + k] = s1 * N_FLIP + f1
+            prefetch(clsym, s1 * N_FLIP + f1)
         row[14] = corner_mv[cp[d], m]
         n += 1
-    # round 1: the UD axis and the corners of every child
+    a0, a1, a2 = 0, 1, 2  # the axes by the parent's distance, largest first
+    if dist[d, a1] > dist[d, a0]:
+        a0, a1 = a1, a0
+    if dist[d, a2] > dist[d, a1]:
+        a1, a2 = a2, a1
+        if dist[d, a1] > dist[d, a0]:
+            a0, a1 = a1, a0
+    # round 1: axis a0 of every child
     for j in range(n):
-        cls[j] = clsym[raw[3 * j]]
-        kids[d, j, 15] = corners[kids[d, j, 14] * N_TWIST + kids[d, j, 2]]
+        idx1[j] = _index(clsym, twist_conj, raw[3 * j + a0], kids[d, j, 2 + 4 * a0])
+        prefetch(phase1, idx1[j] >> 2)
+    kept = 0
     for j in range(n):
-        cs = cls[j]
-        val[j] = get2(phase1, (cs >> 4) * ROW + twist_conj[kids[d, j, 2], cs & 15])
-    m1 = 0
-    for j in range(n):
-        pd = dist[d, 0]
-        nd = _distance(pd, val[j])
-        if nd <= rem and kids[d, j, 15] <= rem:
-            if m1 != j:
-                kids[d, m1, :] = kids[d, j, :]
-                raw[3 * m1 + 1] = raw[3 * j + 1]
-                raw[3 * m1 + 2] = raw[3 * j + 2]
-            kids[d, m1, 5] = nd
-            m1 += 1
-    # rounds 2 and 3: the RL axis, then the FB axis, of the children still in
-    for k in range(1, 3):
-        for j in range(m1):
-            cls[j] = clsym[raw[3 * j + k]]
-        for j in range(m1):
-            cs = cls[j]
-            val[j] = get2(phase1, (cs >> 4) * ROW + twist_conj[kids[d, j, 2 + 4 * k], cs & 15])
-        kept = 0
-        for j in range(m1):
-            pd = dist[d, k]
-            nd = _distance(pd, val[j])
-            kids[d, j, 5 + 4 * k] = nd
-            if nd <= rem and (k == 1 or bound_of(kids[d, j, 5], kids[d, j, 9], nd, kids[d, j, 15]) <= rem):
-                if kept != j:
-                    kids[d, kept, :] = kids[d, j, :]
-                    raw[3 * kept + 2] = raw[3 * j + 2]
-                kept += 1
-        m1 = kept
+        nd = _distance(dist[d, a0], get2(phase1, idx1[j]))
+        if nd <= rem:
+            if kept != j:
+                kids[d, kept, :] = kids[d, j, :]
+                raw[3 * kept + a1] = raw[3 * j + a1]
+                raw[3 * kept + a2] = raw[3 * j + a2]
+            kids[d, kept, 5 + 4 * a0] = nd
+            kept += 1
+    # round 2: axes a1 and a2 and the corners of the children still in
+    corner_free = dist[d, 3] + 1 <= rem
+    n1 = kept
+    for j in range(n1):
+        idx1[j] = _index(clsym, twist_conj, raw[3 * j + a1], kids[d, j, 2 + 4 * a1])
+        prefetch(phase1, idx1[j] >> 2)
+        idx2[j] = _index(clsym, twist_conj, raw[3 * j + a2], kids[d, j, 2 + 4 * a2])
+        prefetch(phase1, idx2[j] >> 2)
+        if not corner_free:
+            prefetch(corners, kids[d, j, 14] * N_TWIST + kids[d, j, 2])
+    kept = 0
+    for j in range(n1):
+        c = dist[d, 3] + 1 if corner_free else corners[kids[d, j, 14] * N_TWIST + kids[d, j, 2]]
+        nd1 = _distance(dist[d, a1], get2(phase1, idx1[j]))
+        nd2 = _distance(dist[d, a2], get2(phase1, idx2[j]))
+        kids[d, j, 5 + 4 * a1] = nd1
+        kids[d, j, 5 + 4 * a2] = nd2
+        kids[d, j, 15] = c
+        if bound_of(kids[d, j, 5], kids[d, j, 9], kids[d, j, 13], c) <= rem:
+            if kept != j:
+                kids[d, kept, :] = kids[d, j, :]
+            kept += 1
     return (n << 8) | kept
 
 
@@ -132,8 +156,9 @@ def _descend(d, j, kids, canon, tw, fl, sl, dist, cp, path) -> None:  # noqa: AN
 
 
 @njit(cache=True, inline="always")
-def _solved(dist, d) -> bool:  # noqa: ANN001
-    return dist[d, 0] == 0 and dist[d, 1] == 0 and dist[d, 2] == 0 and dist[d, 3] == 0
+def _solved(dist, cp, d) -> bool:  # noqa: ANN001
+    """Every axis at distance 0 (all pieces oriented, every edge home) and the corners home."""
+    return dist[d, 0] == 0 and dist[d, 1] == 0 and dist[d, 2] == 0 and cp[d] == 0
 
 
 @njit(cache=True)
@@ -171,8 +196,8 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
     nxt = np.zeros(levels, np.int64)
     path = np.zeros(levels, np.int64)
     raw = np.zeros(3 * moves, np.int64)
-    cls = np.zeros(3 * moves, np.int64)
-    val = np.zeros(3 * moves, np.int64)
+    idx1 = np.zeros(moves, np.int64)
+    idx2 = np.zeros(moves, np.int64)
     solutions = np.full((max_solutions, max(bound, 1)), -1, np.int64)
     count = 0
     nodes_per_prefix = np.zeros(nprefix, np.int64)
@@ -195,13 +220,13 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
                 break
             got = _expand(d, prefixes[pi, d], bound - d - 1, canon, tw, fl, sl, dist, cp, kids, next_state,
                           twist_mv, flip_mv, slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves,
-                          raw, cls, val)
+                          raw, idx1, idx2)
             nodes += got >> 8
             if got & 255 == 0:
                 alive = False
                 break
             _descend(d, 0, kids, canon, tw, fl, sl, dist, cp, path)
-            if d + 1 < bound and _solved(dist, d + 1):
+            if d + 1 < bound and _solved(dist, cp, d + 1):
                 alive = False
         if alive and plen == bound:
             # the bounds are all 0 at the last level: solved
@@ -213,7 +238,7 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
         if alive:
             d = plen
             got = _expand(d, -1, bound - d - 1, canon, tw, fl, sl, dist, cp, kids, next_state, twist_mv, flip_mv,
-                          slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves, raw, cls, val)
+                          slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves, raw, idx1, idx2)
             nodes += got >> 8
             nkids[d] = got & 255
             nxt[d] = 0
@@ -231,7 +256,7 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
                         nodes_per_prefix[pi] = nodes
                         return (1 if not find_all else 3), solutions, count, nodes_per_prefix
                     continue
-                if _solved(dist, d + 1):
+                if _solved(dist, cp, d + 1):
                     continue
                 if total + nodes > budget:
                     nodes_per_prefix[pi] = nodes
@@ -239,7 +264,7 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
                 d += 1
                 got = _expand(d, -1, bound - d - 1, canon, tw, fl, sl, dist, cp, kids, next_state, twist_mv,
                               flip_mv, slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves,
-                              raw, cls, val)
+                              raw, idx1, idx2)
                 nodes += got >> 8
                 nkids[d] = got & 255
                 nxt[d] = 0

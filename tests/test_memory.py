@@ -1,0 +1,59 @@
+"""The memory helpers the table-bound kernels use: prefetch and huge-page copies."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numba import njit
+
+from puzzlesat.native.memory import HUGE_PAGE, huge_page_copy, huge_pages_available, prefetch
+from puzzlesat.native.rubik_tables import file_digest
+
+
+@njit(cache=True)
+def _gather(table: np.ndarray, index: np.ndarray) -> int:
+    total = 0
+    for i in range(index.shape[0]):
+        if i + 4 < index.shape[0]:
+            prefetch(table, index[i + 4])
+        total += table[index[i]]
+    return total
+
+
+def test_prefetch_changes_no_result() -> None:
+    table = np.arange(1 << 20, dtype=np.uint32)
+    index = np.random.default_rng(1).integers(0, table.size, 10_000)
+    assert _gather(table, index) == int(table[index].astype(np.int64).sum())
+
+
+def test_huge_page_copy_is_an_equal_private_aligned_copy() -> None:
+    array = np.random.default_rng(2).integers(0, 255, (3, HUGE_PAGE // 2 + 7), dtype=np.uint8)
+    copy = huge_page_copy(array)
+    assert copy.shape == array.shape and copy.dtype == array.dtype
+    assert np.array_equal(copy, array)
+    if not huge_pages_available():
+        pytest.skip("no transparent huge pages here: the array is returned as it is")
+    assert not np.shares_memory(copy, array)
+    assert copy.ctypes.data % HUGE_PAGE == 0
+
+
+def test_small_arrays_are_not_copied() -> None:
+    array = np.zeros(1000, np.int64)
+    assert huge_page_copy(array) is array
+
+
+def test_file_digest_sees_a_flipped_bit_and_swapped_blocks(tmp_path) -> None:  # noqa: ANN001
+    data = np.random.default_rng(3).integers(0, 255, (3 << 20) + 5, dtype=np.uint8)
+    path = tmp_path / "t.bin"
+    data.tofile(path)
+    base = file_digest(path)
+    assert file_digest(path) == base
+    flipped = data.copy()
+    flipped[(1 << 20) + 3] ^= 4
+    flipped.tofile(path)
+    assert file_digest(path) != base
+    swapped = np.concatenate([data[1 << 20:2 << 20], data[:1 << 20], data[2 << 20:]])
+    swapped.tofile(path)
+    assert file_digest(path) != base
+    data[:-1].tofile(path)
+    assert file_digest(path) != base
