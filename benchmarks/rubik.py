@@ -86,8 +86,9 @@ def shared_rows(sets: list[str], lengths: list[int], per_length: int, metric: st
         # the time the position's source publishes for its own solver
         found = re.search(r"published solve time ([0-9.]+) s", r.get("note", "") + " " + r.get("source", ""))
         if found:
-            solver = {"random-optimal-htm": "Kociemba's optimal solver on PyPy",
-                      "vcube-test64": "vcube, C"}.get(r["set"], "published")
+            solver = ("Kociemba's bigoptsolver" if "bigoptsolver" in r.get("source", "") else
+                      {"random-optimal-htm": "Kociemba's optimal solver on PyPy",
+                       "vcube-test64": "vcube, C"}.get(r["set"], "published"))
             PUBLISHED[r["label"]] = f" ({solver}: {float(found.group(1)):.3g} s)"
     for length in lengths:
         chosen = [r for r in rows if int(r[column]) == length and (not sets or r["set"] in sets)][:per_length]
