@@ -61,11 +61,15 @@ def huge_pages_available() -> bool:
 
 def huge_page_copy(array: np.ndarray) -> np.ndarray:
     """A private copy of ``array`` in memory advised for huge pages, or ``array`` itself
-    when the system has none.  The copy is not shared between processes."""
+    when the system has none or the memory cannot be had (e.g. under ``RLIMIT_DATA``).
+    The copy is not shared between processes."""
     if not huge_pages_available() or array.nbytes < HUGE_PAGE:
         return array
     size = array.nbytes + 2 * HUGE_PAGE
-    block = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    try:
+        block = mmap.mmap(-1, size, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS)
+    except OSError:
+        return array
     block.madvise(mmap.MADV_HUGEPAGE)
     raw = np.frombuffer(block, np.uint8)  # keeps the mapping alive
     start = -raw.ctypes.data % HUGE_PAGE
