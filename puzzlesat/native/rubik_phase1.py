@@ -20,8 +20,8 @@ enough.  Looking the same table up on the cube conjugated by the URF diagonal ro
 distance of the corners (permutation and twist, 88,179,840 entries, one byte each).
 
 Tables are built on first use with every core (progress on stderr), stored in the cache
-folder of :mod:`rubik_tables` with a JSON note holding their digests (:func:`rubik_tables.file_digest`), checked when
-loaded and rebuilt when damaged.
+folder of :mod:`rubik_tables` with a JSON note holding their digests
+(:func:`rubik_tables.file_digest`), checked when loaded and rebuilt when damaged.
 """
 
 from __future__ import annotations
