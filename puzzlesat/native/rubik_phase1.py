@@ -250,6 +250,14 @@ def get2(table: np.ndarray, i: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def phase1_index(clsym: np.ndarray, twist_conj: np.ndarray, flipslice: int, twist: int) -> int:
+    """The phase-1 table index of a cube's ``flipslice`` (``slice * 2048 + flip``) and twist:
+    its class row, at the twist as seen from the class representative."""
+    cs = clsym[flipslice]
+    return (cs >> 4) * ROW + twist_conj[twist, cs & 15]
+
+
+@njit(cache=True, inline="always")
 def _set2(table: np.ndarray, i: int, v: int) -> None:
     sh = (i & 3) << 1
     table[i >> 2] = (table[i >> 2] & ~(3 << sh)) | (v << sh)
@@ -376,13 +384,11 @@ def phase1_depth(table, clsym, twist_conj, flip_mv, slice_mv, twist_mv, flip, sl
     """Exact phase-1x24 distance of a cube's coordinates: walk down one level at a time."""
     depth = 0
     while not (flip == 0 and twist == 0 and slc == goal_slice):
-        cs = clsym[slc * N_FLIP + flip]
-        v = get2(table, (cs >> 4) * ROW + twist_conj[twist, cs & 15])
+        v = get2(table, phase1_index(clsym, twist_conj, slc * N_FLIP + flip, twist))
         down = (v + 2) % 3
         for m in range(flip_mv.shape[1]):
             f1, s1, t1 = flip_mv[flip, m], slice_mv[slc, m], twist_mv[twist, m]
-            cs1 = clsym[s1 * N_FLIP + f1]
-            if get2(table, (cs1 >> 4) * ROW + twist_conj[t1, cs1 & 15]) == down:
+            if get2(table, phase1_index(clsym, twist_conj, s1 * N_FLIP + f1, t1)) == down:
                 flip, slc, twist = f1, s1, t1
                 break
         depth += 1

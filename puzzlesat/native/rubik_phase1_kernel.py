@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from puzzlesat.native.memory import prefetch
-from puzzlesat.native.rubik_phase1 import N_FLIP, N_TWIST, ROW, get2
+from puzzlesat.native.rubik_phase1 import N_FLIP, N_TWIST, get2, phase1_index
 
 
 @njit(cache=True, inline="always")
@@ -50,13 +50,6 @@ def _record(solutions: np.ndarray, count: int, path: np.ndarray, bound: int) -> 
         for i in range(bound):
             solutions[count, i] = path[i]
     return count + 1
-
-
-@njit(cache=True, inline="always")
-def _index(clsym, twist_conj, raw, twist) -> int:  # noqa: ANN001
-    """The phase-1 table index of a flipslice (``raw``) and twist."""
-    cs = clsym[raw]
-    return (cs >> 4) * ROW + twist_conj[twist, cs & 15]
 
 
 @njit(cache=True, inline="always")  # inlined: 12% fewer instructions per node
@@ -105,7 +98,7 @@ def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_m
             a0, a1 = a1, a0
     # round 1: axis a0 of every child
     for j in range(n):
-        idx1[j] = _index(clsym, twist_conj, raw[3 * j + a0], kids[d, j, 2 + 4 * a0])
+        idx1[j] = phase1_index(clsym, twist_conj, raw[3 * j + a0], kids[d, j, 2 + 4 * a0])
         prefetch(phase1, idx1[j] >> 2)
     kept = 0
     p0 = dist[d, a0]
@@ -120,17 +113,18 @@ def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_m
             kids[d, kept, 5 + 4 * a0] = nd
             kept += 1
     # round 2: axes a1 and a2 and the corners of the children still in
-    corner_free = dist[d, 3] + 1 <= rem
+    pc = dist[d, 3] + 1  # the children's corner distance at most
+    corner_free = pc <= rem
     n1 = kept
     for j in range(n1):
-        idx1[j] = _index(clsym, twist_conj, raw[3 * j + a1], kids[d, j, 2 + 4 * a1])
+        idx1[j] = phase1_index(clsym, twist_conj, raw[3 * j + a1], kids[d, j, 2 + 4 * a1])
         prefetch(phase1, idx1[j] >> 2)
-        idx2[j] = _index(clsym, twist_conj, raw[3 * j + a2], kids[d, j, 2 + 4 * a2])
+        idx2[j] = phase1_index(clsym, twist_conj, raw[3 * j + a2], kids[d, j, 2 + 4 * a2])
         prefetch(phase1, idx2[j] >> 2)
         if not corner_free:
             prefetch(corners, kids[d, j, 14] * N_TWIST + kids[d, j, 2])
     kept = 0
-    p1, p2, pc = dist[d, a1], dist[d, a2], dist[d, 3] + 1
+    p1, p2 = dist[d, a1], dist[d, a2]
     m1, m2 = p1 % 3, p2 % 3
     for j in range(n1):
         c = pc if corner_free else corners[kids[d, j, 14] * N_TWIST + kids[d, j, 2]]
