@@ -149,3 +149,20 @@ def test_unwritable_cache_fails_before_the_build(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("PUZZLESAT_CACHE", str(blocker / "cache"))
     with pytest.raises(PuzzlesatError, match="cannot write rubik tables"):
         p1.load("htm", quiet=True)
+
+
+def test_inverse_coordinates_are_those_of_the_inverse_cube_on_each_axis() -> None:
+    from puzzlesat.native.rubik import cube_arrays
+    from puzzlesat.native.rubik_phase1_kernel import inverse_coordinates
+
+    inverse = p1.inverse_tables("htm")
+    moves = rk.move_cubes()  # in HTM the tables' move order is the model's
+    rng = random.Random(11)
+    flipslice, twist = np.zeros(3, np.int64), np.zeros(3, np.int64)
+    for _ in range(60):
+        cube, m = rk.random_cube(rng), rng.randrange(18)
+        inverse_coordinates(np.concatenate(cube_arrays(cube)), m, inverse, flipslice, twist, 0)
+        child_inverse = (cube * moves[m]).inverse()
+        for k, sym in enumerate(sy.axis_symmetries()):
+            t, f, s, _ = p1.coordinates(sym(child_inverse))
+            assert (int(flipslice[k]), int(twist[k])) == (s * p1.N_FLIP + f, t), k

@@ -102,7 +102,8 @@ class Searcher:
 
 
 class Phase1Searcher:
-    """The phase-1 tables on three axes plus the corner table (``--tables phase1``)."""
+    """The phase-1 tables on three axes of the cube and of its inverse, plus the corner table
+    (``--tables phase1``)."""
 
     def __init__(self, cube: Cube, metric: str, table_set: str, quiet: bool = False, trusted: bool = False):
         from puzzlesat.native import rubik_phase1, rubik_tables
@@ -112,9 +113,11 @@ class Phase1Searcher:
         self.tables = rubik_phase1.load(metric, quiet, trusted)
         t = self.tables
         self.axes = t.axis_coordinates(cube)
+        self.inverse_axes = t.axis_coordinates(cube.inverse())
         twist, _, _, corners = rubik_phase1.coordinates(cube)
         self.corner = corners
         self.corner_dist = int(t.corners[corners * rubik_phase1.N_TWIST + twist])
+        self.codes = np.concatenate(cube_arrays(cube))
         self.huge = False
         start = time.perf_counter()
         self.run(np.zeros((0, 0), np.int64), 0, False, 1)  # compile, or load the compiled kernel
@@ -125,7 +128,8 @@ class Phase1Searcher:
         from puzzlesat.native.rubik_phase1_kernel import bound_of
 
         d0, d1, d2 = (int(x) for x in self.axes[:, 3])
-        return int(bound_of(d0, d1, d2, self.corner_dist))
+        e0, e1, e2 = (int(x) for x in self.inverse_axes[:, 3])
+        return max(int(bound_of(d0, d1, d2, self.corner_dist)), int(bound_of(e0, e1, e2, 0)))
 
     def run(self, rows: np.ndarray, bound: int, find_all: bool, budget: int) -> tuple[int, np.ndarray, int, np.ndarray]:
         """Search the subtrees below ``rows`` to exactly ``bound`` moves."""
@@ -135,9 +139,9 @@ class Phase1Searcher:
             self.tables, self.huge = self.tables.in_huge_pages(), True
         t = self.tables
         status, sols, count, nodes = k.search(
-            self.axes, self.corner, self.corner_dist, rows, bound, self.moves.next_state,
+            self.axes, self.corner, self.corner_dist, self.codes, rows, bound, self.moves.next_state,
             t.twist_mv, t.flip_mv, t.slice_mv, t.corner_mv, t.clsym, t.twist_conj, t.phase1, t.corners,
-            t.axis_moves, find_all, budget, MAX_SOLUTIONS if find_all else 1)
+            t.axis_moves, t.inverse, t.max_depth - 1, find_all, budget, MAX_SOLUTIONS if find_all else 1)
         return int(status), sols[:min(count, sols.shape[0])].copy(), int(count), nodes
 
 

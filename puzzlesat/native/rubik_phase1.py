@@ -13,11 +13,13 @@ oriented, the slice edges home and in order).  It is unchanged by the 16 symmetr
 keep the UD axis (rotations about it, the half turn about FB and the left-right mirror),
 so the table is indexed by the symmetry class of ``flipslice = slice * 2048 + flip``
 (1,523,864 classes of 24,330,240) and the twist as seen from the class representative:
-1,523,864 * 2187 entries, stored as distances mod 3 in 2 bits (833 MB).  A search knows
-each parent's exact distance, and a child's differs by at most one, so the value mod 3 is
-enough.  Looking the same table up on the cube conjugated by the URF diagonal rotation
-(the RL and FB axes) gives three bounds for one table.  A second table gives the exact
-distance of the corners (permutation and twist, 88,179,840 entries, one byte each).
+1,523,864 * 2187 exact distances, 4 bits each (1.67 GB).  Looking the same table up on the
+cube conjugated by the URF diagonal rotation (the RL and FB axes) gives three bounds for
+one table, and looking it up on the inverse cube three more (a cube and its inverse are
+equally far from solved; :func:`inverse_tables`).  A distance of the inverse is not within
+one of its parent's, which is why the table holds exact values rather than the values mod 3
+of Kociemba's solver.  A second table gives the exact distance of the corners (permutation
+and twist, 88,179,840 entries, one byte each).
 
 Tables are built on first use with every core (progress on stderr), stored in the cache
 folder of :mod:`rubik_tables` with a JSON note holding their digests
@@ -42,12 +44,12 @@ from puzzlesat.native.rubik_symmetry import axis_symmetries, edge_maps, move_ind
 from puzzlesat.native.rubik_tables import cache_dir, file_digest, move_set
 from puzzlesat.puzzles.rubik import SOLVED, Cube, move_cubes
 
-VERSION = 1
+VERSION = 2  # 1: distances mod 3 in 2 bits
 N_TWIST, N_FLIP, N_SLICE, N_CORNERS = 2187, 2048, 11880, 40320
 N_FLIPSLICE = N_SLICE * N_FLIP
-ROW = 2188  # entries per class row (2187 twists + 1 pad: a row is 547 whole bytes)
-ROW_BYTES = ROW // 4
-EMPTY = 3
+ROW = 2188  # entries per class row (2187 twists + 1 pad: a row is 1094 whole bytes)
+ROW_BYTES = ROW // 2
+EMPTY = 15
 
 
 # ----------------------------------------------------------------------------- coordinates
@@ -245,8 +247,8 @@ def _classes(emaps: np.ndarray, inverse: np.ndarray):  # noqa: ANN202
 
 
 @njit(cache=True, inline="always")
-def get2(table: np.ndarray, i: int) -> int:
-    return (table[i >> 2] >> ((i & 3) << 1)) & 3
+def get4(table: np.ndarray, i: int) -> int:
+    return (table[i >> 1] >> ((i & 1) << 2)) & 15
 
 
 @njit(cache=True, inline="always")
@@ -258,16 +260,15 @@ def phase1_index(clsym: np.ndarray, twist_conj: np.ndarray, flipslice: int, twis
 
 
 @njit(cache=True, inline="always")
-def _set2(table: np.ndarray, i: int, v: int) -> None:
-    sh = (i & 3) << 1
-    table[i >> 2] = (table[i >> 2] & ~(3 << sh)) | (v << sh)
+def _set4(table: np.ndarray, i: int, v: int) -> None:
+    sh = (i & 1) << 2
+    table[i >> 1] = (table[i >> 1] & ~(15 << sh)) | (v << sh)
 
 
 @njit(cache=True)
 def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj):  # noqa: ANN001, ANN202
-    """Fill every empty neighbour of the entries at ``depth`` (mod 3) with ``depth + 1``."""
-    d3 = depth % 3
-    nd = (depth + 1) % 3
+    """Fill every empty neighbour of the entries at ``depth`` with ``depth + 1``."""
+    nd = depth + 1
     nm = flip_mv.shape[1]
     rows = np.empty(N_TWIST, np.int64)
     new = 0
@@ -277,9 +278,9 @@ def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist
             byte = table[c * ROW_BYTES + b]
             if byte == 0xFF:
                 continue
-            for k in range(4):
-                t = 4 * b + k
-                if t < N_TWIST and (byte >> (2 * k)) & 3 == d3:
+            for k in range(2):
+                t = 2 * b + k
+                if t < N_TWIST and (byte >> (4 * k)) & 15 == depth:
                     rows[n] = t
                     n += 1
         if n == 0:
@@ -294,15 +295,15 @@ def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist
             for j in range(n):
                 t1 = twist_conj[twist_mv[rows[j], m], s1]
                 i1 = c1 * ROW + t1
-                if get2(table, i1) == EMPTY:
-                    _set2(table, i1, nd)
+                if get4(table, i1) == EMPTY:
+                    _set4(table, i1, nd)
                     new += 1
                     if mask != 1:
                         for k in range(1, 16):
                             if (mask >> k) & 1:
                                 i2 = c1 * ROW + twist_conj[t1, k]
-                                if get2(table, i2) == EMPTY:
-                                    _set2(table, i2, nd)
+                                if get4(table, i2) == EMPTY:
+                                    _set4(table, i2, nd)
                                     new += 1
     return new
 
@@ -311,8 +312,7 @@ def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist
 def _phase1_backward(table, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twist_conj):  # noqa: ANN001, ANN202
     """Give ``depth + 1`` to every empty entry with a neighbour at ``depth``; in parallel
     over class rows (each writes only its own row's bytes, which no other entry shares)."""
-    d3 = depth % 3
-    nd = (depth + 1) % 3
+    nd = depth + 1
     nm = flip_mv.shape[1]
     ncls = reps.shape[0]
     found = np.zeros(ncls, np.int64)
@@ -320,7 +320,7 @@ def _phase1_backward(table, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twi
         todo = np.empty(N_TWIST, np.int64)
         n = 0
         for t in range(N_TWIST):
-            if get2(table, c * ROW + t) == EMPTY:
+            if get4(table, c * ROW + t) == EMPTY:
                 todo[n] = t
                 n += 1
         if n == 0:
@@ -337,8 +337,8 @@ def _phase1_backward(table, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twi
             kept = 0
             for j in range(n):
                 t = todo[j]
-                if get2(table, row1 + twist_conj[twist_mv[t, m], s1]) == d3:
-                    _set2(table, c * ROW + t, nd)
+                if get4(table, row1 + twist_conj[twist_mv[t, m], s1]) == depth:
+                    _set4(table, c * ROW + t, nd)
                     hits += 1
                 else:
                     todo[kept] = t
@@ -379,22 +379,6 @@ def _corner_level(table, depth, corner_mv, twist_mv, backward):  # noqa: ANN001,
     return new
 
 
-@njit(cache=True)
-def phase1_depth(table, clsym, twist_conj, flip_mv, slice_mv, twist_mv, flip, slc, twist, goal_slice) -> int:  # noqa: ANN001
-    """Exact phase-1x24 distance of a cube's coordinates: walk down one level at a time."""
-    depth = 0
-    while not (flip == 0 and twist == 0 and slc == goal_slice):
-        v = get2(table, phase1_index(clsym, twist_conj, slc * N_FLIP + flip, twist))
-        down = (v + 2) % 3
-        for m in range(flip_mv.shape[1]):
-            f1, s1, t1 = flip_mv[flip, m], slice_mv[slc, m], twist_mv[twist, m]
-            if get2(table, phase1_index(clsym, twist_conj, s1 * N_FLIP + f1, t1)) == down:
-                flip, slc, twist = f1, s1, t1
-                break
-        depth += 1
-    return depth
-
-
 # ----------------------------------------------------------------------------- the table set
 
 
@@ -406,9 +390,10 @@ class Phase1Tables:
         metric: ``htm`` or ``qtm``; ``moves`` and the move tables follow its move order.
         twist_mv, flip_mv, slice_mv, corner_mv: ``(N, M)`` move tables.
         clsym: flipslice -> ``class << 4 | symmetry``; twist_conj: ``(2187, 16)``.
-        phase1: 2-bit distances mod 3, row ``class`` of 2188 entries.
+        phase1: exact distances, 4 bits each, row ``class`` of 2188 entries.
         corners: exact corner distances, index ``corners * 2187 + twist``.
-        axis_moves: ``(3, M)`` the move as seen on each axis; goal_slice: slice of the solved cube.
+        axis_moves: ``(3, M)`` the move as seen on each axis.
+        inverse: :func:`inverse_tables`; max_depth: the largest distance in ``phase1``.
     """
 
     metric: str
@@ -421,7 +406,8 @@ class Phase1Tables:
     phase1: np.ndarray
     corners: np.ndarray
     axis_moves: np.ndarray
-    goal_slice: int
+    inverse: np.ndarray
+    max_depth: int
     build_seconds: float = 0.0
     loaded_from: str = ""
 
@@ -431,7 +417,7 @@ class Phase1Tables:
 
     def in_huge_pages(self) -> Phase1Tables:
         """The same tables with the big ones copied into huge pages (private to this process,
-        1 GB more memory; the search reads about 1.3x faster, see docs/rubik.md)."""
+        1.9 GB more memory; the search reads about 1.3x faster, see docs/rubik.md)."""
         return replace(self, phase1=huge_page_copy(self.phase1), clsym=huge_page_copy(self.clsym),
                        corners=huge_page_copy(self.corners))
 
@@ -441,8 +427,7 @@ class Phase1Tables:
         for k, sym in enumerate(axis_symmetries()):
             t, f, s, _ = coordinates(sym(cube))
             out[k, :3] = t, f, s
-            out[k, 3] = phase1_depth(self.phase1, self.clsym, self.twist_conj, self.flip_mv, self.slice_mv,
-                                     self.twist_mv, f, s, t, self.goal_slice)
+            out[k, 3] = get4(self.phase1, phase1_index(self.clsym, self.twist_conj, s * N_FLIP + f, t))
         return out
 
 
@@ -462,7 +447,62 @@ def _small_tables(metric: str) -> dict[str, np.ndarray]:
             twist_conj[t, k] = twist_of(np.array(s(cube).co))
     axis_moves = np.array([[move_index(s(c), moves) for c in cubes] for s in axis_symmetries()], np.int64)
     return {"twist_mv": twist_mv, "flip_mv": flip_mv, "slice_mv": slice_mv, "corner_mv": corner_mv,
-            "twist_conj": twist_conj, "axis_moves": axis_moves}
+            "twist_conj": twist_conj, "axis_moves": axis_moves, "inverse": inverse_tables(metric)}
+
+
+# The inverse-cube tables, one int64 array; where each part starts:
+INV_TWIST = 0  # [corner * 24 + code]: the three views' twist digits, 12 bits per view
+INV_FLIP = INV_TWIST + 8 * 24  # [edge * 24 + code]: the three views' flip bits, 11 bits per view
+INV_WHERE = INV_FLIP + 12 * 24  # [edge * 24 + code]: a slice edge's place, base 12, 15 bits per view
+INV_SLICE = INV_WHERE + 12 * 24  # [where]: slice * 2048
+INV_CMOVE = INV_SLICE + 12**4  # [move * 24 + code]: a corner's code after the move
+INV_EMOVE = INV_CMOVE + 18 * 24  # [move * 24 + code]: an edge's code after the move
+INV_SIZE = INV_EMOVE + 18 * 24
+
+
+def inverse_tables(metric: str) -> np.ndarray:
+    """Tables that give the phase-1 coordinates of the inverse cube on the three axes.
+
+    The search carries each cubie's code (``position * 3 + twist``, ``position * 2 + flip``;
+    :func:`rubik.cube_arrays`), which a move changes one cubie at a time (``INV_CMOVE``,
+    ``INV_EMOVE``).  If cubie ``c`` of the cube is at position ``p`` with twist ``o``, the
+    inverse has cubie ``p`` at position ``c`` with twist ``-o``; its view ``R Y R^-1`` along
+    an axis has at position ``i`` what the inverse has at ``R^-1.cp[i]``.  So every digit of
+    every view's twist and flip comes from one cubie's code: tables per cubie give them,
+    shifted to their place, and the sum over the cubies is the coordinate.  For the slice,
+    each slice edge adds its position times ``12**(3 - k)`` (``k`` = which slice edge), and
+    ``INV_SLICE`` turns that base-12 number into the slice coordinate.  The three views are
+    packed side by side in one sum.
+    """
+    out = np.zeros(INV_SIZE, np.int64)
+    for k, sym in enumerate(axis_symmetries()):
+        r, ri = sym.rotation, sym.rotation.inverse()
+        for i in range(8):
+            for code in range(24):
+                pos, tw = divmod(code, 3)  # the inverse has corner pos at ri.cp[i], twisted by -tw
+                digit = (r.co[pos] + (-tw) % 3 + ri.co[i]) % 3
+                if i < 7:
+                    out[INV_TWIST + ri.cp[i] * 24 + code] += (digit * 3 ** (6 - i)) << (12 * k)
+        for i in range(12):
+            for code in range(24):
+                pos, fl = divmod(code, 2)
+                edge = r.ep[pos]
+                if i < 11:
+                    out[INV_FLIP + ri.ep[i] * 24 + code] += ((r.eo[pos] + fl + ri.eo[i]) % 2 << (10 - i)) << (11 * k)
+                if edge >= 8:
+                    out[INV_WHERE + ri.ep[i] * 24 + code] += (i * 12 ** (11 - edge)) << (15 * k)
+    ep = np.zeros(12, np.int64)
+    for w in range(12**4):
+        places = [w // 12**3, w // 144 % 12, w // 12 % 12, w % 12]
+        if len(set(places)) == 4:
+            ep[:] = 0
+            for e, q in enumerate(places):
+                ep[q] = 8 + e
+            out[INV_SLICE + w] = slice_of(ep) * N_FLIP
+    ms = move_set(metric)
+    out[INV_CMOVE:INV_CMOVE + ms.ctab.size] = ms.ctab.ravel()
+    out[INV_EMOVE:INV_EMOVE + ms.etab.size] = ms.etab.ravel()
+    return out
 
 
 def _progress(label: str, done: float, extra: str = "") -> None:
@@ -486,7 +526,7 @@ def build(metric: str, quiet: bool = False) -> dict[str, np.ndarray]:
     total = reps.shape[0] * N_TWIST
     phase1 = np.full(reps.shape[0] * ROW_BYTES, 0xFF, np.uint8)
     c0 = int(clsym[goal * N_FLIP]) >> 4
-    _set2(phase1, c0 * ROW, 0)
+    _set4(phase1, c0 * ROW, 0)
     done, depth, frontier = 1, 0, 1
     corners = np.full(N_CORNERS * N_TWIST, 255, np.uint8)
     corners[0] = 0
@@ -503,6 +543,9 @@ def build(metric: str, quiet: bool = False) -> dict[str, np.ndarray]:
         depth += 1
         if not quiet:
             _progress(label, done / grand, f"phase 1 depth {depth} ({time.perf_counter() - start:.0f}s)")
+    if depth >= EMPTY:
+        raise RuntimeError("phase-1 table: a distance does not fit in 4 bits")
+    max_depth = depth
     cdone, depth, frontier = 1, 0, 1
     while cdone < corners.size:
         backward = frontier * 4 >= corners.size - cdone
@@ -515,13 +558,13 @@ def build(metric: str, quiet: bool = False) -> dict[str, np.ndarray]:
             _progress(label, (total + cdone) / grand, f"corners depth {depth} ({time.perf_counter() - start:.0f}s)")
     if not quiet:
         sys.stderr.write("\n")
-    small.update({"clsym": clsym, "phase1": phase1, "corners": corners,
+    small.update({"clsym": clsym, "phase1": phase1, "corners": corners, "max_depth": np.array(max_depth),
                   "build_seconds": np.array(time.perf_counter() - start)})
     return small
 
 
 BIG = ("clsym", "phase1", "corners")  # mapped from the cache files; the rest is read whole
-SMALL = ("twist_mv", "flip_mv", "slice_mv", "corner_mv", "twist_conj", "axis_moves")
+SMALL = ("twist_mv", "flip_mv", "slice_mv", "corner_mv", "twist_conj", "axis_moves", "inverse")
 
 
 def _paths(metric: str) -> tuple[dict[str, Path], Path]:
@@ -542,7 +585,7 @@ def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Pha
     if all(p.exists() for p in files.values()) and note.exists():
         try:
             meta = json.loads(note.read_text())
-            ok = trusted or all(meta.get(k) == file_digest(p) for k, p in files.items())
+            ok = "max_depth" in meta and (trusted or all(meta.get(k) == file_digest(p) for k, p in files.items()))
         except (OSError, ValueError):
             ok = False
         if ok:
@@ -555,9 +598,10 @@ def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Pha
             note.write_text("{}")
         except OSError as exc:
             raise PuzzlesatError(f"cannot write rubik tables to {note.parent} ({exc.strerror}); "
-                                 "set PUZZLESAT_CACHE to a writable folder with 1.1 GB free") from None
+                                 "set PUZZLESAT_CACHE to a writable folder with 2 GB free") from None
         big = build(metric, quiet)
-        meta = {"build_seconds": round(float(big["build_seconds"]), 1), "version": VERSION, "metric": metric}
+        meta = {"build_seconds": round(float(big["build_seconds"]), 1), "version": VERSION, "metric": metric,
+                "max_depth": int(big["max_depth"])}
         try:
             for k, p in files.items():
                 tmp = p.with_suffix(".tmp.npy")
@@ -568,9 +612,8 @@ def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Pha
             status = "built"
         except OSError as exc:
             raise PuzzlesatError(f"could not save rubik tables to {note.parent} ({exc.strerror}); "
-                                 "set PUZZLESAT_CACHE to a folder with 1.1 GB free") from None
+                                 "set PUZZLESAT_CACHE to a folder with 2 GB free") from None
     a = {k: np.load(p, mmap_mode="r" if k in BIG else None) for k, p in files.items()}
     return Phase1Tables(metric, a["twist_mv"], a["flip_mv"], a["slice_mv"], a["corner_mv"], a["clsym"],
-                        a["twist_conj"], a["phase1"], a["corners"], a["axis_moves"],
-                        int(slice_of(np.arange(12, dtype=np.int64))), float(meta.get("build_seconds", 0.0)),  # type: ignore[arg-type]
-                        status)
+                        a["twist_conj"], a["phase1"], a["corners"], a["axis_moves"], a["inverse"],
+                        int(meta["max_depth"]), float(meta["build_seconds"]), status)  # type: ignore[call-overload, arg-type]

@@ -1,14 +1,15 @@
 """The IDA* iteration of ``native-ida`` on phase-1 coordinates (tables: :mod:`rubik_phase1`).
 
 A node holds, for each of the three axes (UD, RL, FB), the cube's twist, flip and slice as
-seen along that axis and its exact phase-1x24 distance, plus the corner permutation.  A
-move updates them through move tables (on the RL and FB axes the move is the conjugated
-one), and the child's distance follows from the parent's and the table's value mod 3.
-The lower bound is the largest of the three distances and the corner distance (one more
-when the three distances are equal, see :func:`bound_of`).  The three distances are 0 and
-the corner permutation home only on the solved cube: each axis then has its slice edges
-home.  The tables are read with software prefetch (:mod:`puzzlesat.native.memory`), in two
-rounds per node (see :func:`_expand`).
+seen along that axis and its phase-1x24 distance, plus the corner permutation and every
+cubie's code (for the inverse).  A move updates them through move tables (on the RL and FB
+axes the move is the conjugated one).  The lower bound is the largest of the three
+distances and the corner distance (one more when the three distances are equal, see
+:func:`bound_of`); near the leaves, the same bound of the inverse cube too (its coordinates
+from :func:`rubik_phase1.inverse_tables`).  The three distances are 0 and the corner
+permutation home only on the solved cube: each axis then has its slice edges home.  The
+tables are read with software prefetch (:mod:`puzzlesat.native.memory`), in rounds per
+node (see :func:`_expand`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,18 @@ import numpy as np
 from numba import njit
 
 from puzzlesat.native.memory import prefetch
-from puzzlesat.native.rubik_phase1 import N_FLIP, N_TWIST, get2, phase1_index
+from puzzlesat.native.rubik_phase1 import (
+    INV_CMOVE,
+    INV_EMOVE,
+    INV_FLIP,
+    INV_SLICE,
+    INV_TWIST,
+    INV_WHERE,
+    N_FLIP,
+    N_TWIST,
+    get4,
+    phase1_index,
+)
 
 
 @njit(cache=True, inline="always")
@@ -35,15 +47,6 @@ def bound_of(d0: int, d1: int, d2: int, corners: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _distance(parent: int, parent_mod3: int, value: int) -> int:
-    """A child's exact distance from its parent's and its table value (the distance mod 3)."""
-    diff = value - parent_mod3
-    if diff < 0:
-        diff += 3
-    return parent + 1 if diff == 1 else (parent - 1 if diff == 2 else parent)
-
-
-@njit(cache=True, inline="always")
 def _record(solutions: np.ndarray, count: int, path: np.ndarray, bound: int) -> int:
     """Store the path as solution number ``count`` if there is room; the new count."""
     if count < solutions.shape[0]:
@@ -53,20 +56,21 @@ def _record(solutions: np.ndarray, count: int, path: np.ndarray, bound: int) -> 
 
 
 @njit(cache=True, inline="always")  # inlined: 12% fewer instructions per node
-def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_mv, flip_mv, slice_mv,  # noqa: ANN001
-            corner_mv, clsym, twist_conj, phase1, corners, axis_moves, raw, idx1, idx2) -> int:
+def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, codes, kids, next_state, twist_mv, flip_mv, slice_mv,  # noqa: ANN001
+            corner_mv, clsym, twist_conj, phase1, corners, axis_moves, inverse, check_inverse, raw, idx1,
+            idx2) -> int:
     """Generate the children of level ``d`` (every canonical move, or only move ``only``)
     and keep those whose lower bound is at most ``rem``, as rows of ``kids[d]``:
     move, automaton state, then twist, flip, slice and distance per axis, corners, corner
     distance.  Returns ``(generated << 8) | kept``.
 
-    The reads go in two rounds.  First the axis on which the parent is farthest (it prunes
-    the most) for every child; then the other two axes and the corners for the children
-    still in.  Each round prefetches every entry before it reads any, so the misses
-    overlap.  The corner table is read only when the parent's corner distance plus one
-    could exceed ``rem``; otherwise the child keeps that sum, an upper bound, which
-    :func:`bound_of` may take for the exact value: it only ever stands where it is at
-    most ``rem``.
+    The reads go in rounds.  First the axis on which the parent is farthest (it prunes the
+    most) for every child; then the other two axes and the corners for the children still
+    in; then, if ``check_inverse``, the three axes of the inverse cube (:func:`_inverse`).
+    Each round prefetches every entry before it reads any, so the misses overlap.  The
+    corner table is read only when the parent's corner distance plus one could exceed
+    ``rem``; otherwise the child keeps that sum, an upper bound, which :func:`bound_of` may
+    take for the exact value: it only ever stands where it is at most ``rem``.
     """
     n = 0
     for m in range(next_state.shape[1]):
@@ -99,12 +103,10 @@ def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_m
     # round 1: axis a0 of every child
     for j in range(n):
         idx1[j] = phase1_index(clsym, twist_conj, raw[3 * j + a0], kids[d, j, 2 + 4 * a0])
-        prefetch(phase1, idx1[j] >> 2)
+        prefetch(phase1, idx1[j] >> 1)
     kept = 0
-    p0 = dist[d, a0]
-    m0 = p0 % 3
     for j in range(n):
-        nd = _distance(p0, m0, get2(phase1, idx1[j]))
+        nd = get4(phase1, idx1[j])
         if nd <= rem:
             if kept != j:
                 kids[d, kept, :] = kids[d, j, :]
@@ -118,30 +120,73 @@ def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, kids, next_state, twist_m
     n1 = kept
     for j in range(n1):
         idx1[j] = phase1_index(clsym, twist_conj, raw[3 * j + a1], kids[d, j, 2 + 4 * a1])
-        prefetch(phase1, idx1[j] >> 2)
+        prefetch(phase1, idx1[j] >> 1)
         idx2[j] = phase1_index(clsym, twist_conj, raw[3 * j + a2], kids[d, j, 2 + 4 * a2])
-        prefetch(phase1, idx2[j] >> 2)
+        prefetch(phase1, idx2[j] >> 1)
         if not corner_free:
             prefetch(corners, kids[d, j, 14] * N_TWIST + kids[d, j, 2])
     kept = 0
-    p1, p2 = dist[d, a1], dist[d, a2]
-    m1, m2 = p1 % 3, p2 % 3
     for j in range(n1):
         c = pc if corner_free else corners[kids[d, j, 14] * N_TWIST + kids[d, j, 2]]
-        nd1 = _distance(p1, m1, get2(phase1, idx1[j]))
-        nd2 = _distance(p2, m2, get2(phase1, idx2[j]))
-        kids[d, j, 5 + 4 * a1] = nd1
-        kids[d, j, 5 + 4 * a2] = nd2
+        kids[d, j, 5 + 4 * a1] = get4(phase1, idx1[j])
+        kids[d, j, 5 + 4 * a2] = get4(phase1, idx2[j])
         kids[d, j, 15] = c
         if bound_of(kids[d, j, 5], kids[d, j, 9], kids[d, j, 13], c) <= rem:
             if kept != j:
                 kids[d, kept, :] = kids[d, j, :]
             kept += 1
+    if check_inverse and kept:
+        kept = _inverse(d, kept, rem, codes, kids, clsym, twist_conj, phase1, inverse, raw, idx2)
     return (n << 8) | kept
 
 
 @njit(cache=True, inline="always")
-def _descend(d, j, kids, canon, tw, fl, sl, dist, cp, path) -> None:  # noqa: ANN001
+def inverse_coordinates(codes, move, inverse, flipslice, twist, at) -> None:  # noqa: ANN001
+    """The inverse of the cube ``codes`` (cubie codes) after ``move``, on the UD, RL and FB
+    axes: its ``slice * 2048 + flip`` into ``flipslice[at:at + 3]``, its twist into
+    ``twist[at:at + 3]``.  Sums of per-cubie entries of :func:`rubik_phase1.inverse_tables`,
+    the three axes packed side by side."""
+    mo = move * 24
+    twists = 0
+    for c in range(8):
+        twists += inverse[INV_TWIST + c * 24 + inverse[INV_CMOVE + mo + codes[c]]]
+    flips = 0
+    where = 0
+    for e in range(12):
+        code = inverse[INV_EMOVE + mo + codes[8 + e]]
+        flips += inverse[INV_FLIP + e * 24 + code]
+        where += inverse[INV_WHERE + e * 24 + code]
+    for k in range(3):
+        flipslice[at + k] = inverse[INV_SLICE + ((where >> (15 * k)) & 32767)] + ((flips >> (11 * k)) & 2047)
+        twist[at + k] = (twists >> (12 * k)) & 4095
+
+
+@njit(cache=True, inline="always")
+def _inverse(d, n, rem, codes, kids, clsym, twist_conj, phase1, inverse, raw, idx) -> int:  # noqa: ANN001
+    """Keep the first ``n`` children of level ``d`` whose inverse cube's bound on the three
+    axes is at most ``rem``; returns how many are kept.
+
+    The coordinates come from the parent's cubie codes and the child's move
+    (:func:`inverse_coordinates`).
+    """
+    for j in range(n):
+        inverse_coordinates(codes[d], kids[d, j, 0], inverse, raw, idx, 3 * j)
+        for k in range(3):
+            prefetch(clsym, raw[3 * j + k])
+    for i in range(3 * n):
+        idx[i] = phase1_index(clsym, twist_conj, raw[i], idx[i])
+        prefetch(phase1, idx[i] >> 1)
+    kept = 0
+    for j in range(n):
+        if bound_of(get4(phase1, idx[3 * j]), get4(phase1, idx[3 * j + 1]), get4(phase1, idx[3 * j + 2]), 0) <= rem:
+            if kept != j:
+                kids[d, kept, :] = kids[d, j, :]
+            kept += 1
+    return kept
+
+
+@njit(cache=True, inline="always")
+def _descend(d, j, kids, canon, tw, fl, sl, dist, cp, codes, inverse, path) -> None:  # noqa: ANN001
     """Make child ``j`` of level ``d`` the node at level ``d + 1``."""
     row = kids[d, j]
     path[d] = row[0]
@@ -153,6 +198,11 @@ def _descend(d, j, kids, canon, tw, fl, sl, dist, cp, path) -> None:  # noqa: AN
         dist[d + 1, k] = row[5 + 4 * k]
     cp[d + 1] = row[14]
     dist[d + 1, 3] = row[15]
+    mo = row[0] * 24
+    for c in range(8):
+        codes[d + 1, c] = inverse[INV_CMOVE + mo + codes[d, c]]
+    for e in range(8, 20):
+        codes[d + 1, e] = inverse[INV_EMOVE + mo + codes[d, e]]
 
 
 @njit(cache=True, inline="always")
@@ -162,18 +212,20 @@ def _solved(dist, cp, d) -> bool:  # noqa: ANN001
 
 
 @njit(cache=True)
-def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndarray, bound: int,
-           next_state: np.ndarray, twist_mv: np.ndarray, flip_mv: np.ndarray, slice_mv: np.ndarray,
+def search(axes0: np.ndarray, corner0: int, corner_dist0: int, codes0: np.ndarray, prefixes: np.ndarray,
+           bound: int, next_state: np.ndarray, twist_mv: np.ndarray, flip_mv: np.ndarray, slice_mv: np.ndarray,
            corner_mv: np.ndarray, clsym: np.ndarray, twist_conj: np.ndarray, phase1: np.ndarray,
-           corners: np.ndarray, axis_moves: np.ndarray, find_all: bool, budget: int,
-           max_solutions: int):  # noqa: ANN201
+           corners: np.ndarray, axis_moves: np.ndarray, inverse: np.ndarray, inverse_below: int,
+           find_all: bool, budget: int, max_solutions: int):  # noqa: ANN201
     """One IDA* iteration (depth-first to exactly ``bound`` moves) below each prefix.
 
     Args:
         axes0: ``(3, 4)`` twist, flip, slice and phase-1 distance of the root on each axis.
         corner0, corner_dist0: the root's corner permutation and corner distance.
+        codes0: the root's 8 corner and 12 edge codes (:func:`rubik.cube_arrays`).
         prefixes: ``(P, p)`` canonical first moves; each row's subtree is searched in turn.
         next_state: ``(S, M)`` canonical-sequence automaton; -1 forbids the move.
+        inverse_below: the inverse cube is looked up where 0 < moves left < this.
         the rest: :class:`rubik_phase1.Phase1Tables`.
         find_all: collect every solution of length ``bound`` instead of stopping at one.
         budget: node limit for the whole call; max_solutions: capacity of the solution array.
@@ -197,7 +249,8 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
     path = np.zeros(levels, np.int64)
     raw = np.zeros(3 * moves, np.int64)
     idx1 = np.zeros(moves, np.int64)
-    idx2 = np.zeros(moves, np.int64)
+    idx2 = np.zeros(3 * moves, np.int64)
+    codes = np.zeros((levels, 20), np.int64)
     solutions = np.full((max_solutions, max(bound, 1)), -1, np.int64)
     count = 0
     nodes_per_prefix = np.zeros(nprefix, np.int64)
@@ -210,6 +263,7 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
             dist[0, k] = axes0[k, 3]
         cp[0] = corner0
         dist[0, 3] = corner_dist0
+        codes[0, :] = codes0
         nodes = 0
         alive = bound_of(dist[0, 0], dist[0, 1], dist[0, 2], dist[0, 3]) <= bound
         for d in range(plen):
@@ -218,14 +272,15 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
             if d >= bound:
                 alive = False
                 break
-            got = _expand(d, prefixes[pi, d], bound - d - 1, canon, tw, fl, sl, dist, cp, kids, next_state,
-                          twist_mv, flip_mv, slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves,
-                          raw, idx1, idx2)
+            rem = bound - d - 1
+            got = _expand(d, prefixes[pi, d], rem, canon, tw, fl, sl, dist, cp, codes, kids, next_state, twist_mv,
+                          flip_mv, slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves, inverse,
+                          0 < rem < inverse_below, raw, idx1, idx2)
             nodes += got >> 8
             if got & 255 == 0:
                 alive = False
                 break
-            _descend(d, 0, kids, canon, tw, fl, sl, dist, cp, path)
+            _descend(d, 0, kids, canon, tw, fl, sl, dist, cp, codes, inverse, path)
             if d + 1 < bound and _solved(dist, cp, d + 1):
                 alive = False
         if alive and plen == bound:
@@ -237,8 +292,10 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
                 return (1 if not find_all else 3), solutions, count, nodes_per_prefix
         if alive:
             d = plen
-            got = _expand(d, -1, bound - d - 1, canon, tw, fl, sl, dist, cp, kids, next_state, twist_mv, flip_mv,
-                          slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves, raw, idx1, idx2)
+            rem = bound - d - 1
+            got = _expand(d, -1, rem, canon, tw, fl, sl, dist, cp, codes, kids, next_state, twist_mv, flip_mv,
+                          slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves, inverse,
+                          0 < rem < inverse_below, raw, idx1, idx2)
             nodes += got >> 8
             nkids[d] = got & 255
             nxt[d] = 0
@@ -248,7 +305,7 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
                     d -= 1
                     continue
                 nxt[d] = j + 1
-                _descend(d, j, kids, canon, tw, fl, sl, dist, cp, path)
+                _descend(d, j, kids, canon, tw, fl, sl, dist, cp, codes, inverse, path)
                 if d + 1 == bound:
                     # a kept child at the bound has every distance 0: solved
                     count = _record(solutions, count, path, bound)
@@ -262,9 +319,10 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, prefixes: np.ndar
                     nodes_per_prefix[pi] = nodes
                     return 2, solutions, count, nodes_per_prefix
                 d += 1
-                got = _expand(d, -1, bound - d - 1, canon, tw, fl, sl, dist, cp, kids, next_state, twist_mv,
+                rem = bound - d - 1
+                got = _expand(d, -1, rem, canon, tw, fl, sl, dist, cp, codes, kids, next_state, twist_mv,
                               flip_mv, slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves,
-                              raw, idx1, idx2)
+                              inverse, 0 < rem < inverse_below, raw, idx1, idx2)
                 nodes += got >> 8
                 nkids[d] = got & 255
                 nxt[d] = 0

@@ -714,7 +714,7 @@ PUZZLE = Puzzle(
         ("all", bool, "every shortest solution", False),
         ("extra", int, "also the solutions up to N moves longer than the shortest", 0),
         ("max-depth", int, "give up beyond this length (default: 20 htm / 26 qtm)", None),
-        ("tables", str, "native-ida pruning tables: phase1 (1 GB, built once in ~4 min, cached), "
+        ("tables", str, "native-ida pruning tables: phase1 (1.9 GB, built once in ~4 min, cached), "
                         "full (Korf's, 87 MB) or small", "phase1"),
     ),
     optimisation=True,
