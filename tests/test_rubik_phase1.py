@@ -166,3 +166,13 @@ def test_inverse_coordinates_are_those_of_the_inverse_cube_on_each_axis() -> Non
         for k, sym in enumerate(sy.axis_symmetries()):
             t, f, s, _ = p1.coordinates(sym(child_inverse))
             assert (int(flipslice[k]), int(twist[k])) == (s * p1.N_FLIP + f, t), k
+
+
+def test_a_new_build_removes_the_files_of_earlier_versions(tmp_path) -> None:  # noqa: ANN001
+    names = ["rubik-htm-phase1-v1-phase1.npy", "rubik-htm-phase1-v1.json", "rubik-htm-phase1-v2-phase1.npy",
+             "rubik-htm-phase1-v2-clsym.npy", "rubik-htm-phase1-v2.json", "rubik-qtm-phase1-v1.json",
+             "rubik-htm-full-v1.npy"]
+    for n in names:
+        (tmp_path / n).write_text("")
+    p1._remove_other_versions(tmp_path / "rubik-htm-phase1-v2.json")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names[2:])

@@ -572,6 +572,14 @@ def _paths(metric: str) -> tuple[dict[str, Path], Path]:
     return {k: base.with_name(f"{base.name}-{k}.npy") for k in BIG + SMALL}, base.with_suffix(".json")
 
 
+def _remove_other_versions(note: Path) -> None:
+    """Delete the files of the same table set written by other versions (a new build replaces them)."""
+    family = note.stem[:note.stem.rindex("-v") + 2]
+    for old in note.parent.glob(family + "*"):
+        if not old.name.startswith(note.stem + "-") and old.name != note.name:
+            old.unlink()
+
+
 def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Phase1Tables:
     """The phase-1 tables of a metric, from the cache or built (and saved) now.
 
@@ -610,6 +618,7 @@ def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Pha
                 meta[k] = file_digest(p)
             note.write_text(json.dumps(meta))
             status = "built"
+            _remove_other_versions(note)
         except OSError as exc:
             raise PuzzlesatError(f"could not save rubik tables to {note.parent} ({exc.strerror}); "
                                  "set PUZZLESAT_CACHE to a folder with 2 GB free") from None
