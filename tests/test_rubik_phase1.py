@@ -85,7 +85,7 @@ def test_flipslice_classes() -> None:
         assert small["twist_conj"][twist, cs & 15] == t2
 
 
-# The search needs the 1 GB tables (built in about 5 minutes on first use).
+# The search needs the 1.9 GB tables (built in about 2.5 minutes on first use).
 
 
 @pytest.mark.slow
