@@ -4,8 +4,9 @@ Each iteration searches every canonical move sequence of exactly ``bound`` moves
 states pass the lower bound: by default the phase-1 table on three axes of the cube and,
 near the leaves, of its inverse, and the corner table (:mod:`rubik_phase1`,
 :mod:`rubik_phase1_kernel`), or Korf's pattern databases looked up on the cube and its
-inverse (``tables=full`` or ``small``: :mod:`rubik_tables`, :mod:`rubik_kernels`).  A cube that all 48 symmetries fix (the superflip) starts with U or
-U2 only (:func:`rubik_symmetry.first_moves`).
+inverse (``tables=full`` or ``small``: :mod:`rubik_tables`, :mod:`rubik_kernels`).  A cube
+that all 48 symmetries fix (the superflip) starts with U or U2 only
+(:func:`rubik_symmetry.first_moves`).
 The root is cut into subtrees by their first three moves; the subtrees go in chunks to the
 workers (spawned processes), and the share of the previous iteration's nodes already
 covered is shown as a percentage on stderr.  An answer is OPTIMAL because every shorter
