@@ -10,7 +10,6 @@ import pytest
 from numba import njit
 
 from puzzlesat.native.memory import HUGE_PAGE, huge_page_copy, huge_pages_available, prefetch
-from puzzlesat.native.rubik_tables import file_digest
 
 
 @njit(cache=True)
@@ -43,23 +42,6 @@ def test_huge_page_copy_is_an_equal_private_aligned_copy() -> None:
 def test_small_arrays_are_not_copied() -> None:
     array = np.zeros(1000, np.int64)
     assert huge_page_copy(array) is array
-
-
-def test_file_digest_sees_a_flipped_bit_and_swapped_blocks(tmp_path) -> None:  # noqa: ANN001
-    data = np.random.default_rng(3).integers(0, 255, (3 << 20) + 5, dtype=np.uint8)
-    path = tmp_path / "t.bin"
-    data.tofile(path)
-    base = file_digest(path)
-    assert file_digest(path) == base
-    flipped = data.copy()
-    flipped[(1 << 20) + 3] ^= 4
-    flipped.tofile(path)
-    assert file_digest(path) != base
-    swapped = np.concatenate([data[1 << 20:2 << 20], data[:1 << 20], data[2 << 20:]])
-    swapped.tofile(path)
-    assert file_digest(path) != base
-    data[:-1].tofile(path)
-    assert file_digest(path) != base
 
 
 def test_huge_page_copy_falls_back_when_memory_is_capped() -> None:

@@ -430,6 +430,27 @@ def test_damaged_tables_are_rebuilt() -> None:
     assert rubik_tables.load("small", "htm", quiet=True).loaded_from.startswith("cache")
 
 
+def test_file_digest_sees_a_flipped_bit_and_swapped_blocks(tmp_path) -> None:  # noqa: ANN001
+    import numpy as np
+
+    from puzzlesat.native.rubik_tables import file_digest
+
+    data = np.random.default_rng(3).integers(0, 255, (3 << 20) + 5, dtype=np.uint8)
+    path = tmp_path / "t.bin"
+    data.tofile(path)
+    base = file_digest(path)
+    assert file_digest(path) == base
+    flipped = data.copy()
+    flipped[(1 << 20) + 3] ^= 4
+    flipped.tofile(path)
+    assert file_digest(path) != base
+    swapped = np.concatenate([data[1 << 20:2 << 20], data[:1 << 20], data[2 << 20:]])
+    swapped.tofile(path)
+    assert file_digest(path) != base
+    data[:-1].tofile(path)
+    assert file_digest(path) != base
+
+
 # ---------------------------------------------------------------- export / decode
 
 

@@ -477,12 +477,11 @@ def inverse_tables(metric: str) -> np.ndarray:
     out = np.zeros(INV_SIZE, np.int64)
     for k, sym in enumerate(axis_symmetries()):
         r, ri = sym.rotation, sym.rotation.inverse()
-        for i in range(8):
+        for i in range(7):  # the eighth corner's twist follows from the others
             for code in range(24):
                 pos, tw = divmod(code, 3)  # the inverse has corner pos at ri.cp[i], twisted by -tw
                 digit = (r.co[pos] + (-tw) % 3 + ri.co[i]) % 3
-                if i < 7:
-                    out[INV_TWIST + ri.cp[i] * 24 + code] += (digit * 3 ** (6 - i)) << (12 * k)
+                out[INV_TWIST + ri.cp[i] * 24 + code] += (digit * 3 ** (6 - i)) << (12 * k)
         for i in range(12):
             for code in range(24):
                 pos, fl = divmod(code, 2)
@@ -573,11 +572,15 @@ def _paths(metric: str) -> tuple[dict[str, Path], Path]:
 
 
 def _remove_other_versions(note: Path) -> None:
-    """Delete the files of the same table set written by other versions (a new build replaces them)."""
+    """Delete the files of the same table set written by other versions (a new build replaces
+    them); a file that cannot be deleted is left, as it only costs disk space."""
     family = note.stem[:note.stem.rindex("-v") + 2]
     for old in note.parent.glob(family + "*"):
         if not old.name.startswith(note.stem + "-") and old.name != note.name:
-            old.unlink()
+            try:
+                old.unlink()
+            except OSError:
+                pass
 
 
 def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Phase1Tables:
@@ -618,10 +621,10 @@ def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Pha
                 meta[k] = file_digest(p)
             note.write_text(json.dumps(meta))
             status = "built"
-            _remove_other_versions(note)
         except OSError as exc:
             raise PuzzlesatError(f"could not save rubik tables to {note.parent} ({exc.strerror}); "
                                  "set PUZZLESAT_CACHE to a folder with 2 GB free") from None
+        _remove_other_versions(note)
     a = {k: np.load(p, mmap_mode="r" if k in BIG else None) for k, p in files.items()}
     return Phase1Tables(metric, a["twist_mv"], a["flip_mv"], a["slice_mv"], a["corner_mv"], a["clsym"],
                         a["twist_conj"], a["phase1"], a["corners"], a["axis_moves"], a["inverse"],

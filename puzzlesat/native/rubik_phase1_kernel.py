@@ -57,7 +57,7 @@ def _record(solutions: np.ndarray, count: int, path: np.ndarray, bound: int) -> 
 
 @njit(cache=True, inline="always")  # inlined: 12% fewer instructions per node
 def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, codes, kids, next_state, twist_mv, flip_mv, slice_mv,  # noqa: ANN001
-            corner_mv, clsym, twist_conj, phase1, corners, axis_moves, inverse, check_inverse, raw, idx1,
+            corner_mv, clsym, twist_conj, phase1, corners, axis_moves, inverse, inverse_below, raw, idx1,
             idx2) -> int:
     """Generate the children of level ``d`` (every canonical move, or only move ``only``)
     and keep those whose lower bound is at most ``rem``, as rows of ``kids[d]``:
@@ -66,7 +66,7 @@ def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, codes, kids, next_state, 
 
     The reads go in rounds.  First the axis on which the parent is farthest (it prunes the
     most) for every child; then the other two axes and the corners for the children still
-    in; then, if ``check_inverse``, the three axes of the inverse cube (:func:`_inverse`).
+    in; then, if ``0 < rem < inverse_below``, the three axes of the inverse cube (:func:`_inverse`).
     Each round prefetches every entry before it reads any, so the misses overlap.  The
     corner table is read only when the parent's corner distance plus one could exceed
     ``rem``; otherwise the child keeps that sum, an upper bound, which :func:`bound_of` may
@@ -135,7 +135,7 @@ def _expand(d, only, rem, canon, tw, fl, sl, dist, cp, codes, kids, next_state, 
             if kept != j:
                 kids[d, kept, :] = kids[d, j, :]
             kept += 1
-    if check_inverse and kept:
+    if 0 < rem < inverse_below and kept:
         kept = _inverse(d, kept, rem, codes, kids, clsym, twist_conj, phase1, inverse, raw, idx2)
     return (n << 8) | kept
 
@@ -272,10 +272,9 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, codes0: np.ndarra
             if d >= bound:
                 alive = False
                 break
-            rem = bound - d - 1
-            got = _expand(d, prefixes[pi, d], rem, canon, tw, fl, sl, dist, cp, codes, kids, next_state, twist_mv,
-                          flip_mv, slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves, inverse,
-                          0 < rem < inverse_below, raw, idx1, idx2)
+            got = _expand(d, prefixes[pi, d], bound - d - 1, canon, tw, fl, sl, dist, cp, codes, kids, next_state,
+                          twist_mv, flip_mv, slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves,
+                          inverse, inverse_below, raw, idx1, idx2)
             nodes += got >> 8
             if got & 255 == 0:
                 alive = False
@@ -292,10 +291,9 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, codes0: np.ndarra
                 return (1 if not find_all else 3), solutions, count, nodes_per_prefix
         if alive:
             d = plen
-            rem = bound - d - 1
-            got = _expand(d, -1, rem, canon, tw, fl, sl, dist, cp, codes, kids, next_state, twist_mv, flip_mv,
-                          slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves, inverse,
-                          0 < rem < inverse_below, raw, idx1, idx2)
+            got = _expand(d, -1, bound - d - 1, canon, tw, fl, sl, dist, cp, codes, kids, next_state, twist_mv,
+                          flip_mv, slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves, inverse,
+                          inverse_below, raw, idx1, idx2)
             nodes += got >> 8
             nkids[d] = got & 255
             nxt[d] = 0
@@ -319,10 +317,9 @@ def search(axes0: np.ndarray, corner0: int, corner_dist0: int, codes0: np.ndarra
                     nodes_per_prefix[pi] = nodes
                     return 2, solutions, count, nodes_per_prefix
                 d += 1
-                rem = bound - d - 1
-                got = _expand(d, -1, rem, canon, tw, fl, sl, dist, cp, codes, kids, next_state, twist_mv,
-                              flip_mv, slice_mv, corner_mv, clsym, twist_conj, phase1, corners, axis_moves,
-                              inverse, 0 < rem < inverse_below, raw, idx1, idx2)
+                got = _expand(d, -1, bound - d - 1, canon, tw, fl, sl, dist, cp, codes, kids, next_state,
+                              twist_mv, flip_mv, slice_mv, corner_mv, clsym, twist_conj, phase1, corners,
+                              axis_moves, inverse, inverse_below, raw, idx1, idx2)
                 nodes += got >> 8
                 nkids[d] = got & 255
                 nxt[d] = 0
