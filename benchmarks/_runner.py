@@ -10,8 +10,9 @@ import time
 from pathlib import Path
 
 
-def run_strategy(puzzle: str, path: Path, strategy: str, timeout: float, seed: int = 0,
-                 workers: int = 1) -> tuple[str, float]:
+def run_strategy(
+    puzzle: str, path: Path, strategy: str, timeout: float, seed: int = 0, workers: int = 1
+) -> tuple[str, float]:
     """Solve in a fresh ``puzzlesat solve --json`` process, killed after ``timeout`` (+ start-up slack).
 
     The limit is enforced from outside only, so that no strategy pays for its own watchdog
@@ -21,8 +22,21 @@ def run_strategy(puzzle: str, path: Path, strategy: str, timeout: float, seed: i
         (status, seconds): the strategy's own wall time (imports and numba compilation excluded),
         or ``("TIMEOUT", timeout)`` when it ran past the limit.
     """
-    cmd = [sys.executable, "-m", "puzzlesat.cli", "solve", puzzle, str(path), "-s", strategy, "--json",
-           "--seed", str(seed), "--workers", str(workers)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "puzzlesat.cli",
+        "solve",
+        puzzle,
+        str(path),
+        "-s",
+        strategy,
+        "--json",
+        "--seed",
+        str(seed),
+        "--workers",
+        str(workers),
+    ]
     try:
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 15)
     except subprocess.TimeoutExpired:

@@ -21,8 +21,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from puzzlesat.core import Limits, Status, run_strategy  # noqa: E402
 from puzzlesat.puzzles import blacken as bl  # noqa: E402
 
-CLASSES = [(7, 6, 2), (7, 8, 4), (8, 10, 4), (9, 12, 4), (10, 12, 5), (10, 15, 5), (11, 20, 5), (12, 20, 1),
-           (12, 25, 3), (12, 25, 5)]
+CLASSES = [
+    (7, 6, 2),
+    (7, 8, 4),
+    (8, 10, 4),
+    (9, 12, 4),
+    (10, 12, 5),
+    (10, 15, 5),
+    (11, 20, 5),
+    (12, 20, 1),
+    (12, 25, 3),
+    (12, 25, 5),
+]
 QUICK = [(6, 4, 2), (7, 6, 3)]
 STRATEGIES = ["native-bb", "native-bb-par", "cpsat-steps", "cnf-steps:cadical195"]
 
@@ -37,8 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strategies", nargs="+", default=None)
     args = parser.parse_args(argv)
     classes = QUICK if args.quick else CLASSES
-    strategies = args.strategies or (["native-bb", "cpsat-steps", "cnf-steps:cadical195"] if args.quick
-                                     else STRATEGIES)
+    strategies = args.strategies or (["native-bb", "cpsat-steps", "cnf-steps:cadical195"] if args.quick else STRATEGIES)
     seeds = 1 if args.quick else args.seeds
     timeout = min(args.timeout, 10.0) if args.quick else args.timeout
     print(f"timeout {timeout:g} s per run, {seeds} board(s) per class, native-bb-par with {args.workers} workers")
@@ -58,8 +67,11 @@ def main(argv: list[str] | None = None) -> int:
                     moves.append(result.objective)
                 proven += result.status is Status.OPTIMAL
             med_moves = f"{statistics.median(moves):g}" if moves else "-"
-            print(f"| {k} | {q} | {groups} | {name} | {proven}/{len(boards)} | {statistics.median(times):.2f} "
-                  f"| {max(times):.2f} | {med_moves} |", flush=True)
+            print(
+                f"| {k} | {q} | {groups} | {name} | {proven}/{len(boards)} | {statistics.median(times):.2f} "
+                f"| {max(times):.2f} | {med_moves} |",
+                flush=True,
+            )
     return 0
 
 

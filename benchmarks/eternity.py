@@ -67,9 +67,13 @@ def main() -> None:
             rows.append([f"{size}x{size}", *(summary(results[n][1], results[n][0]) for n in names)])
             if args.baseline and "native-rowscan" in results:
                 ratios[size] = statistics.median(results[names[-1]][1]) / max(
-                    1e-6, statistics.median(results["native-rowscan"][1]))
-    print_table(f"edge matching at the hardness peak: median / worst seconds (solved), limit {args.timeout:g} s",
-                ["board", *names], rows)
+                    1e-6, statistics.median(results["native-rowscan"][1])
+                )
+    print_table(
+        f"edge matching at the hardness peak: median / worst seconds (solved), limit {args.timeout:g} s",
+        ["board", *names],
+        rows,
+    )
     for size, ratio in ratios.items():
         print(f"\n{size}x{size}: baseline median / native-rowscan median = {ratio:.1f}x")
 

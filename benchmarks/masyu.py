@@ -25,8 +25,7 @@ from puzzlesat.puzzles import masyu  # noqa: E402
 
 SHIPPED = ["seed_7x7.txt", "seed_16x33.txt", "gen_20x20_s1.txt", "gen_30x30_s1.txt"]
 PUBLIC = REPO.parent / "shared" / "instances" / "masyu"
-ALL = ["cnf-lazy:cadical195", "cnf-lazy:glucose4", "cpsat-lazy", "cnf-rank:cadical195", "cpsat-circuit",
-       "native-dfs"]
+ALL = ["cnf-lazy:cadical195", "cnf-lazy:glucose4", "cpsat-lazy", "cnf-rank:cadical195", "cpsat-circuit", "native-dfs"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,8 +62,9 @@ def main(argv: list[str] | None = None) -> int:
             times, cpu, status, uniq = [], [], "", "-"
             for _ in range(repeat):
                 start, cpu_start = time.perf_counter(), time.process_time()
-                result = run_strategy(masyu.PUZZLE, inst, name,
-                                      Limits(timeout=args.timeout, options={"unique": unique}))
+                result = run_strategy(
+                    masyu.PUZZLE, inst, name, Limits(timeout=args.timeout, options={"unique": unique})
+                )
                 times.append(result.wall_time or time.perf_counter() - start)
                 cpu.append(time.process_time() - cpu_start)
                 status = result.status.value
@@ -74,9 +74,11 @@ def main(argv: list[str] | None = None) -> int:
             per_strategy[name].append(max(times))
             if status == "SOLVED" and (uniq != "-" or not unique):
                 solved[name] += 1
-            print(f"| {path.stem} | {inst.rows}x{inst.cols} | {name} | {status} | "
-                  f"{statistics.median(times):.3f} | {max(times):.3f} | {statistics.median(cpu):.3f} | {uniq} |",
-                  flush=True)
+            print(
+                f"| {path.stem} | {inst.rows}x{inst.cols} | {name} | {status} | "
+                f"{statistics.median(times):.3f} | {max(times):.3f} | {statistics.median(cpu):.3f} | {uniq} |",
+                flush=True,
+            )
     print()
     print("| strategy | decided | median of worst s | worst s |")
     print("|---|---|---|---|")

@@ -38,12 +38,24 @@ def instances(name: str, quick: bool) -> list[tuple[str, pegsol.Instance]]:
     """The (label, instance) pairs of one set."""
     if name == "english":
         holes = [(3, 3), (2, 0)] if quick else pegsol.generate({"board": "english"}, 0).cells
-        return [(f"english {r},{c}", pegsol.generate({"board": "english", "hole": f"{r},{c}"}, 0))
-                for r, c in holes]
+        return [(f"english {r},{c}", pegsol.generate({"board": "english", "hole": f"{r},{c}"}, 0)) for r, c in holes]
     if name == "rect":
-        sizes = [(3, 4, "0,1")] if quick else [
-            (3, 4, "0,1"), (3, 6, "0,0"), (4, 4, "1,1"), (5, 5, "2,2"), (6, 3, "1,0"), (6, 4, "3,2"),
-            (6, 6, "3,2"), (6, 6, "0,0"), (5, 6, "2,2"), (7, 6, "3,3")]
+        sizes = (
+            [(3, 4, "0,1")]
+            if quick
+            else [
+                (3, 4, "0,1"),
+                (3, 6, "0,0"),
+                (4, 4, "1,1"),
+                (5, 5, "2,2"),
+                (6, 3, "1,0"),
+                (6, 4, "3,2"),
+                (6, 6, "3,2"),
+                (6, 6, "0,0"),
+                (5, 6, "2,2"),
+                (7, 6, "3,3"),
+            ]
+        )
         out = [(f"rect {r}x{c} {h}", pegsol.generate({"rows": r, "cols": c, "hole": h}, 0)) for r, c, h in sizes]
         if not quick:
             for path in sorted((ROOT / "instances" / "pegsol").glob("*.txt")):
@@ -59,8 +71,9 @@ def instances(name: str, quick: bool) -> list[tuple[str, pegsol.Instance]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sets", nargs="+", default=["english", "rect", "course", "ipc"],
-                        choices=["english", "rect", "course", "ipc"])
+    parser.add_argument(
+        "--sets", nargs="+", default=["english", "rect", "course", "ipc"], choices=["english", "rect", "course", "ipc"]
+    )
     parser.add_argument("--strategies", nargs="+", default=STRATEGIES)
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
@@ -87,8 +100,11 @@ def main() -> int:
                 cells.append(f"{seconds:.3f} {status[:3]}")
                 if result.status in FINAL and (best is None or seconds < best[0]):
                     best = (seconds, status)
-                print(f"c {set_name} {label} {strategy}: {status} {seconds:.3f}s {result.stats}",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"c {set_name} {label} {strategy}: {status} {seconds:.3f}s {result.stats}",
+                    file=sys.stderr,
+                    flush=True,
+                )
             best_times.append(best[0] if best else args.timeout)
             best_statuses.append(best[1] if best else "TIMEOUT")
             cells.append(f"{best[0]:.3f} {best[1][:3]}" if best else "-")
@@ -96,13 +112,19 @@ def main() -> int:
         if not rows:
             print(f"\n(set {set_name}: no instances found)")
             continue
-        print_table(f"{set_name}: seconds per instance (limit {args.timeout:g} s)",
-                    ["instance", "jumps", *args.strategies, "best"], rows)
+        print_table(
+            f"{set_name}: seconds per instance (limit {args.timeout:g} s)",
+            ["instance", "jumps", *args.strategies, "best"],
+            rows,
+        )
         summary_rows = [[s, summary(*per_strategy[s])] for s in args.strategies]
         summary_rows.append(["best", summary(best_times, best_statuses)])
         under = sum(t < 1.0 for t, s in zip(best_times, best_statuses, strict=True) if s != "TIMEOUT")
-        print_table(f"{set_name}: median / worst seconds (answered/total); best under 1 s: {under}/{len(rows)}",
-                    ["strategy", "median / worst"], summary_rows)
+        print_table(
+            f"{set_name}: median / worst seconds (answered/total); best under 1 s: {under}/{len(rows)}",
+            ["strategy", "median / worst"],
+            summary_rows,
+        )
     return 0
 
 

@@ -53,8 +53,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=1, help="boards per size")
     parser.add_argument("--jobs", type=int, default=None, help="cores for the portfolio (default: all)")
     parser.add_argument("--portfolio", default=None, help="members, comma separated (default: the puzzle's)")
-    parser.add_argument("--start-method", choices=("spawn", "fork"), default=None,
-                        help="how children start (default: $PUZZLESAT_START_METHOD or spawn)")
+    parser.add_argument(
+        "--start-method",
+        choices=("spawn", "fork"),
+        default=None,
+        help="how children start (default: $PUZZLESAT_START_METHOD or spawn)",
+    )
     args = parser.parse_args(argv)
 
     puzzle = get_puzzle("eternity")
@@ -68,11 +72,13 @@ def main(argv: list[str] | None = None) -> int:
         timeout = args.timeout or 10.0
     singles = list(dict.fromkeys(members))
     began = time.monotonic()
-    print(f"# portfolio benchmark: {len(boards)} boards, members {', '.join(members)}, timeout {timeout:g}s, "
-          f"start method {args.start_method or pf.default_start_method()}", file=sys.stderr)
+    print(
+        f"# portfolio benchmark: {len(boards)} boards, members {', '.join(members)}, timeout {timeout:g}s, "
+        f"start method {args.start_method or pf.default_start_method()}",
+        file=sys.stderr,
+    )
 
-    records = cmp.compare(puzzle, boards, singles, timeout=timeout, jobs=1, stream=None,
-                          start_method=args.start_method)
+    records = cmp.compare(puzzle, boards, singles, timeout=timeout, jobs=1, stream=None, start_method=args.start_method)
     by = {(r.instance, r.strategy): r for r in records}
 
     def single_time(name: str, strategy: str) -> float:
@@ -86,30 +92,39 @@ def main(argv: list[str] | None = None) -> int:
 
     rows = []
     for name, inst in boards:
-        res = pf.race(puzzle, inst, members, timeout=timeout, jobs=args.jobs, stream=None,
-                      start_method=args.start_method)
+        res = pf.race(
+            puzzle, inst, members, timeout=timeout, jobs=args.jobs, stream=None, start_method=args.start_method
+        )
         best_name = min(singles, key=lambda s: single_time(name, s))
         worst_name = max(singles, key=lambda s: single_time(name, s))
         winner = res.winner
         overhead = (winner.startup or 0.0) + (winner.load or 0.0) if winner else 0.0
         solved = res.result.status.is_final and res.result.status is not Status.UNKNOWN
         total = res.wall_time if solved else float("inf")
-        rows.append({
-            "name": name, "best": best_name, "best_t": single_time(name, best_name),
-            "best_elapsed": min(single_elapsed(name, s) for s in singles),
-            "worst": worst_name, "worst_t": single_time(name, worst_name),
-            "worst_elapsed": max(single_elapsed(name, s) for s in singles),
-            "total": total, "overhead": overhead,
-            "winner": winner.label if winner else "-",
-            "startups": [o.startup for o in res.outcomes if o.startup is not None],
-        })
+        rows.append(
+            {
+                "name": name,
+                "best": best_name,
+                "best_t": single_time(name, best_name),
+                "best_elapsed": min(single_elapsed(name, s) for s in singles),
+                "worst": worst_name,
+                "worst_t": single_time(name, worst_name),
+                "worst_elapsed": max(single_elapsed(name, s) for s in singles),
+                "total": total,
+                "overhead": overhead,
+                "winner": winner.label if winner else "-",
+                "startups": [o.startup for o in res.outcomes if o.startup is not None],
+            }
+        )
 
     def fmt(x: float) -> str:
         return "t/o" if x == float("inf") else f"{x:.2f}"
 
     inf = float("inf")
-    print("| board | best single: solve | best from spawn | worst from spawn | portfolio | winner "
-          "| winner start-up+import | portfolio / best | net |")
+    print(
+        "| board | best single: solve | best from spawn | worst from spawn | portfolio | winner "
+        "| winner start-up+import | portfolio / best | net |"
+    )
     print("|---|---|---:|---:|---:|---|---:|---:|---:|")
     ratios, nets, slower = [], [], []
     for row in rows:
@@ -121,17 +136,24 @@ def main(argv: list[str] | None = None) -> int:
             nets.append(net)
         if row["total"] > row["worst_elapsed"]:
             slower.append(row["name"])
-        print(f"| {row['name']} | {row['best']} {fmt(row['best_t'])} | {fmt(row['best_elapsed'])} "
-              f"| {fmt(row['worst_elapsed'])} | {fmt(row['total'])} | {row['winner']} | {row['overhead']:.2f} "
-              f"| {fmt(ratio)} | {fmt(net)} |")
+        print(
+            f"| {row['name']} | {row['best']} {fmt(row['best_t'])} | {fmt(row['best_elapsed'])} "
+            f"| {fmt(row['worst_elapsed'])} | {fmt(row['total'])} | {row['winner']} | {row['overhead']:.2f} "
+            f"| {fmt(ratio)} | {fmt(net)} |"
+        )
     startups = [s for row in rows for s in row["startups"]]
     print()
-    print(f"median portfolio / best single (both from spawn): "
-          f"{statistics.median(ratios) if ratios else float('nan'):.2f} (target <= 1.3)")
-    print(f"median net ratio, (portfolio - winner start-up+import) / best solve (>= 0.1 s): "
-          f"{statistics.median(nets) if nets else float('nan'):.2f}")
-    print(f"process start-up (spawn to child entry): median {statistics.median(startups):.2f}s, "
-          f"max {max(startups):.2f}s")
+    print(
+        f"median portfolio / best single (both from spawn): "
+        f"{statistics.median(ratios) if ratios else float('nan'):.2f} (target <= 1.3)"
+    )
+    print(
+        f"median net ratio, (portfolio - winner start-up+import) / best solve (>= 0.1 s): "
+        f"{statistics.median(nets) if nets else float('nan'):.2f}"
+    )
+    print(
+        f"process start-up (spawn to child entry): median {statistics.median(startups):.2f}s, max {max(startups):.2f}s"
+    )
     print(f"never slower than the worst single: {'yes' if not slower else 'NO (' + ', '.join(slower) + ')'}")
     print(f"# took {time.monotonic() - began:.0f}s", file=sys.stderr)
     return 0

@@ -38,12 +38,15 @@ def table_line(metric: str, name: str) -> str:
     start = time.perf_counter()
     tables = rubik_phase1.load(metric) if name == "phase1" else rubik_tables.load(name, metric, quiet=False)
     took = time.perf_counter() - start
-    return (f"| {metric} | {name} | {tables.nbytes / 1e6:.1f} MB | build {tables.build_seconds:.1f} s | "
-            f"this load {took:.2f} s ({tables.loaded_from}) |")
+    return (
+        f"| {metric} | {name} | {tables.nbytes / 1e6:.1f} MB | build {tables.build_seconds:.1f} s | "
+        f"this load {took:.2f} s ({tables.loaded_from}) |"
+    )
 
 
-def run(rows: list[tuple[str, str, int]], strategies: list[str], options: dict[str, object], timeout: float,
-        workers: int) -> None:
+def run(
+    rows: list[tuple[str, str, int]], strategies: list[str], options: dict[str, object], timeout: float, workers: int
+) -> None:
     """Solve every (label, text, optimum) with every strategy and print the table by optimum."""
     print("| strategy | optimum | positions | optimal found | median s | worst s | M nodes/s | lengths ok |")
     print("|---|---|---|---|---|---|---|---|")
@@ -56,9 +59,11 @@ def run(rows: list[tuple[str, str, int]], strategies: list[str], options: dict[s
             ok = (not solved) or optimum < 0 or res.objective == optimum
             rate = float(res.stats.get("nodes_per_s", 0)) / 1e6
             by_length.setdefault(optimum, []).append((res.wall_time, solved, ok, rate))
-            print(f"c {name} {label}: {res.status.value} length={res.objective} expected={optimum} "
-                  f"{res.wall_time:.2f}s nodes={res.stats.get('nodes', '-')}{PUBLISHED.get(label, '')}",
-                  file=sys.stderr)
+            print(
+                f"c {name} {label}: {res.status.value} length={res.objective} expected={optimum} "
+                f"{res.wall_time:.2f}s nodes={res.stats.get('nodes', '-')}{PUBLISHED.get(label, '')}",
+                file=sys.stderr,
+            )
         groups = [(str(o) if o >= 0 else "?", by_length[o]) for o in sorted(by_length)]
         if len(groups) > 1:
             groups.append(("all", [r for _, runs in groups for r in runs]))
@@ -70,8 +75,10 @@ def run(rows: list[tuple[str, str, int]], strategies: list[str], options: dict[s
             median = f"{middle:.2f}" if middle != float("inf") else f">{timeout:.0f}"
             worst = f"{max(times):.2f}" if len(times) == len(runs) else f">{timeout:.0f}"
             rate = f"{statistics.median(rates):.1f}" if rates else "-"
-            print(f"| {name} | {optimum} | {len(runs)} | {len(times)} | {median} | "
-                  f"{worst} | {rate} | {all(ok for *_, ok, _ in runs)} |")
+            print(
+                f"| {name} | {optimum} | {len(runs)} | {len(times)} | {median} | "
+                f"{worst} | {rate} | {all(ok for *_, ok, _ in runs)} |"
+            )
 
 
 def shared_rows(sets: list[str], lengths: list[int], per_length: int, metric: str) -> list[tuple[str, str, int]]:
@@ -86,9 +93,13 @@ def shared_rows(sets: list[str], lengths: list[int], per_length: int, metric: st
         # the time the position's source publishes for its own solver
         found = re.search(r"published solve time ([0-9.]+) s", r.get("note", "") + " " + r.get("source", ""))
         if found:
-            solver = ("Kociemba's bigoptsolver" if "bigoptsolver" in r.get("source", "") else
-                      {"random-optimal-htm": "Kociemba's optimal solver on PyPy",
-                       "vcube-test64": "vcube, C"}.get(r["set"], "published"))
+            solver = (
+                "Kociemba's bigoptsolver"
+                if "bigoptsolver" in r.get("source", "")
+                else {"random-optimal-htm": "Kociemba's optimal solver on PyPy", "vcube-test64": "vcube, C"}.get(
+                    r["set"], "published"
+                )
+            )
             PUBLISHED[r["label"]] = f" ({solver}: {float(found.group(1)):.3g} s)"
     for length in lengths:
         chosen = [r for r in rows if int(r[column]) == length and (not sets or r["set"] in sets)][:per_length]
@@ -122,8 +133,13 @@ def main(argv: list[str] | None = None) -> int:
     print("| metric | tables | size | build | load |\n|---|---|---|---|---|")
     print(table_line(args.metric, args.tables))
     rows = shared_rows(args.sets, args.lengths, args.per_length, args.metric)
-    run(rows, args.strategies, {"metric": args.metric, "tables": args.tables, "progress": False},
-        args.timeout, args.workers)
+    run(
+        rows,
+        args.strategies,
+        {"metric": args.metric, "tables": args.tables, "progress": False},
+        args.timeout,
+        args.workers,
+    )
     return 0
 
 

@@ -43,8 +43,10 @@ def write_output(text: str, path: str | None) -> None:
 
 def limits_from(args: argparse.Namespace) -> Limits:
     """The Limits the shared flags describe."""
-    options = {flag.replace("-", "_"): getattr(args, flag.replace("-", "_"))
-               for flag, *_ in getattr(args, "puzzle_solve_options", ())}
+    options = {
+        flag.replace("-", "_"): getattr(args, flag.replace("-", "_"))
+        for flag, *_ in getattr(args, "puzzle_solve_options", ())
+    }
     options.update(parse_options(getattr(args, "option", [])))
     return Limits(timeout=args.timeout, seed=args.seed, workers=args.workers, options=options)
 
@@ -69,8 +71,10 @@ def report(puzzle: Puzzle, instance: Any, result: core.Result, args: argparse.Na
     elif result.status in (Status.SOLVED, Status.OPTIMAL, Status.INFEASIBLE):
         write_output(puzzle.format(instance, result.solution), args.output)
     stats = " ".join(f"{k}={v}" for k, v in result.stats.items())
-    print(f"c {result.strategy}: {result.status.value} in {result.wall_time:.3f}s {stats} {result.message}".rstrip(),
-          file=sys.stderr)
+    print(
+        f"c {result.strategy}: {result.status.value} in {result.wall_time:.3f}s {stats} {result.message}".rstrip(),
+        file=sys.stderr,
+    )
     return 0 if result.status.is_final else 1
 
 
@@ -87,8 +91,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.portfolio is not None:
         from puzzlesat.portfolio import race
 
-        result = race.solve_portfolio(puzzle, instance, args.portfolio, limits, args.jobs, args.memory_limit,
-                                      backend=args.backend, address=args.address)
+        result = race.solve_portfolio(
+            puzzle,
+            instance,
+            args.portfolio,
+            limits,
+            args.jobs,
+            args.memory_limit,
+            backend=args.backend,
+            address=args.address,
+        )
     else:
         result = core.run_strategy(puzzle, instance, name, limits)
     if puzzle.after_solve is not None and result.solution is not None:
@@ -148,8 +160,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         encoding = core.load_target(strat.encoder)(instance, options)
         header = {"puzzle": puzzle.name, "strategy": strat.name, "options": options}
         sidecar = dimacs.write(encoding, Path(args.output), header, puzzle.write_instance(instance))
-        print(f"c wrote {args.output} ({encoding.cnf.nv} variables, {len(encoding.cnf.clauses)} clauses) "
-              f"and {sidecar}", file=sys.stderr)
+        print(
+            f"c wrote {args.output} ({encoding.cnf.nv} variables, {len(encoding.cnf.clauses)} clauses) and {sidecar}",
+            file=sys.stderr,
+        )
     else:
         if strat.model is None:
             raise PuzzlesatError(f"strategy {strat.name!r} has no CP-SAT model to export")
@@ -179,8 +193,10 @@ def cmd_decode(args: argparse.Namespace) -> int:
     assert strat.encoder is not None
     encoding = core.load_target(strat.encoder)(instance, data.get("options", {}))
     if int(encoding.cnf.nv) != int(data["variables"]):
-        raise PuzzlesatError(f"{args.map}: the encoding has changed since export "
-                             f"({encoding.cnf.nv} variables now, {data['variables']} then)")
+        raise PuzzlesatError(
+            f"{args.map}: the encoding has changed since export "
+            f"({encoding.cnf.nv} variables now, {data['variables']} then)"
+        )
     if not satisfiable:
         solution = None
     else:
@@ -198,15 +214,21 @@ def add_limit_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=None, help="seconds per strategy run")
     parser.add_argument("--seed", type=int, default=0, help="random seed (search order, generators)")
     parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers for one strategy")
-    parser.add_argument("--option", "-O", action="append", default=[],
-                        help="strategy option KEY=VALUE (see the strategy's docstring)")
+    parser.add_argument(
+        "--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (see the strategy's docstring)"
+    )
 
 
 def add_portfolio_flags(parser: argparse.ArgumentParser) -> None:
     """``solve --portfolio [S1,S2,...] --jobs N --memory-limit MB``."""
-    parser.add_argument("--portfolio", nargs="?", const="", default=None, metavar="S1,S2,...",
-                        help="race strategies in separate processes (default set: the puzzle's; "
-                             "repeat a name to race seeds)")
+    parser.add_argument(
+        "--portfolio",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="S1,S2,...",
+        help="race strategies in separate processes (default set: the puzzle's; repeat a name to race seeds)",
+    )
     parser.add_argument("--jobs", "-j", type=int, default=None, help="cores to share (default: all)")
     parser.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory cap per child process")
     add_backend_flags(parser)
@@ -214,10 +236,18 @@ def add_portfolio_flags(parser: argparse.ArgumentParser) -> None:
 
 def add_backend_flags(parser: argparse.ArgumentParser) -> None:
     """``--backend local|ray --address HOST:PORT`` (Ray: ``pip install "puzzlesat[ray]"``)."""
-    parser.add_argument("--backend", choices=("local", "ray"), default="local",
-                        help="run strategies as local processes (default) or as Ray tasks")
-    parser.add_argument("--address", metavar="HOST:PORT", default=None,
-                        help="the Ray cluster's head (ray start --head); default: start a local Ray instance")
+    parser.add_argument(
+        "--backend",
+        choices=("local", "ray"),
+        default="local",
+        help="run strategies as local processes (default) or as Ray tasks",
+    )
+    parser.add_argument(
+        "--address",
+        metavar="HOST:PORT",
+        default=None,
+        help="the Ray cluster's head (ray start --head); default: start a local Ray instance",
+    )
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -226,18 +256,30 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     puzzle = core.get_puzzle(args.puzzle)
     instances = [(path, load_instance(puzzle, path)) for path in args.files]
-    text = compare.run_compare(puzzle, instances, args.strategies, timeout=args.timeout, seed=args.seed,
-                               jobs=args.jobs, workers=args.workers, memory_mb=args.memory_limit,
-                               fmt=args.format, results=args.results, plot=args.plot, backend=args.backend,
-                               address=args.address)
+    text = compare.run_compare(
+        puzzle,
+        instances,
+        args.strategies,
+        timeout=args.timeout,
+        seed=args.seed,
+        jobs=args.jobs,
+        workers=args.workers,
+        memory_mb=args.memory_limit,
+        fmt=args.format,
+        results=args.results,
+        plot=args.plot,
+        backend=args.backend,
+        address=args.address,
+    )
     write_output(text, args.output)
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(prog="puzzlesat", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="puzzlesat", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("list", help="show puzzles and strategies")
@@ -268,8 +310,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per run (default 60)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1, help="CP-SAT workers per run")
-    p.add_argument("--jobs", "-j", type=int, default=None,
-                   help="runs at once (default 1; with --backend ray, as many as the cluster's CPUs allow)")
+    p.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=None,
+        help="runs at once (default 1; with --backend ray, as many as the cluster's CPUs allow)",
+    )
     p.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory cap per run")
     p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
     p.add_argument("--results", metavar="FILE", help="append runs to this JSON-lines file; reuse those done")

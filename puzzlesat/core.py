@@ -184,8 +184,7 @@ class Puzzle:
             if strat.name == method:
                 if variant and variant not in strat.variants:
                     raise BackendUnavailable(
-                        f"unknown variant {variant!r} of {method!r}; "
-                        f"expected one of: {', '.join(strat.variants)}"
+                        f"unknown variant {variant!r} of {method!r}; expected one of: {', '.join(strat.variants)}"
                     )
                 if not variant and strat.variants and strat.default_variant is None:
                     raise BackendUnavailable(f"strategy {method!r} needs a variant")
@@ -251,13 +250,27 @@ def check_result(puzzle: Puzzle, instance: Any, result: Result) -> Result:
     """Verify the solution a result carries; a rejected one becomes an ERROR result."""
     if result.solution is None:
         if result.status is Status.SOLVED or result.status is Status.OPTIMAL:
-            return Result(Status.ERROR, None, None, result.wall_time, result.stats, result.strategy,
-                          "strategy claimed a solution but returned none")
+            return Result(
+                Status.ERROR,
+                None,
+                None,
+                result.wall_time,
+                result.stats,
+                result.strategy,
+                "strategy claimed a solution but returned none",
+            )
         return result
     problems = puzzle.verify(instance, result.solution)
     if problems:
-        return Result(Status.ERROR, None, None, result.wall_time, result.stats, result.strategy,
-                      "verifier rejected the answer: " + "; ".join(problems[:3]))
+        return Result(
+            Status.ERROR,
+            None,
+            None,
+            result.wall_time,
+            result.stats,
+            result.strategy,
+            "verifier rejected the answer: " + "; ".join(problems[:3]),
+        )
     return result
 
 

@@ -181,8 +181,13 @@ def solve_good(instance: Number, limits: Limits, variant: str | None) -> Result:
 
 
 def _s(name: str, func: str, summary: str, delays: bool = False) -> Strategy:
-    return Strategy(name, f"portfolio_fixtures:{func}", summary, variants=DELAYS if delays else (),
-                    default_variant="0" if delays else None)
+    return Strategy(
+        name,
+        f"portfolio_fixtures:{func}",
+        summary,
+        variants=DELAYS if delays else (),
+        default_variant="0" if delays else None,
+    )
 
 
 PUZZLE = Puzzle(
@@ -236,8 +241,11 @@ def children_left() -> list[Any]:
     """
     import psutil
 
-    return [p for p in psutil.Process().children(recursive=True)
-            if "multiprocessing.resource_tracker" not in " ".join(p.cmdline())]
+    return [
+        p
+        for p in psutil.Process().children(recursive=True)
+        if "multiprocessing.resource_tracker" not in " ".join(p.cmdline())
+    ]
 
 
 def alive(pid: int) -> bool:

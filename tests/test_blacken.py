@@ -76,21 +76,24 @@ def test_wide_move_numbers_are_right_aligned() -> None:
     rows = bl.draw(inst, answer)
     assert len(rows) == 12 and all(len(row) == 24 for row in rows)
     r, c = answer[9]
-    assert rows[r][2 * c:2 * c + 2] == "10"
+    assert rows[r][2 * c : 2 * c + 2] == "10"
     r, c = answer[0]
-    assert rows[r][2 * c:2 * c + 2] == " 1"
+    assert rows[r][2 * c : 2 * c + 2] == " 1"
 
 
-@pytest.mark.parametrize("text, fragment", [
-    ("", "empty input"),
-    ("7\n4,2\n", "expected 'k q'"),
-    ("7 1\n1,4\n", "frame"),
-    ("7 1\n9,4\n", "off the 7x7 board"),
-    ("7 2\n4,2\n4,2\n", "already given"),
-    ("7 3\n4,2\n4,3\n", "header says 3"),
-    ("7 1\n4;x\n", "expected 'x,y'"),
-    ("2 0\n", "at least 3"),
-])
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("", "empty input"),
+        ("7\n4,2\n", "expected 'k q'"),
+        ("7 1\n1,4\n", "frame"),
+        ("7 1\n9,4\n", "off the 7x7 board"),
+        ("7 2\n4,2\n4,2\n", "already given"),
+        ("7 3\n4,2\n4,3\n", "header says 3"),
+        ("7 1\n4;x\n", "expected 'x,y'"),
+        ("2 0\n", "at least 3"),
+    ],
+)
 def test_parse_rejects(text: str, fragment: str) -> None:
     with pytest.raises(ParseError, match=fragment) as info:
         bl.parse(text, "bad.txt")
@@ -308,8 +311,12 @@ def test_cli_solve_check_generate_export(tmp_path: Path, capsys: pytest.CaptureF
     bad.write_text("The result is 1.\nx: 1 y: 1\n")
     assert cli.main(["check", "blacken", str(SEED), str(bad)]) == 1
     gen = tmp_path / "gen.txt"
-    assert cli.main(["generate", "blacken", "--size", "8", "--whites", "7", "--components", "3", "--seed", "4",
-                     "-o", str(gen)]) == 0
+    assert (
+        cli.main(
+            ["generate", "blacken", "--size", "8", "--whites", "7", "--components", "3", "--seed", "4", "-o", str(gen)]
+        )
+        == 0
+    )
     assert bl.parse(gen.read_text()).q == 7
     cnf = tmp_path / "q.cnf"
     assert cli.main(["export", "blacken", str(SEED), "-s", "cnf-steps", "-O", "horizon=6", "-o", str(cnf)]) == 0
@@ -321,7 +328,12 @@ def test_cli_solve_check_generate_export(tmp_path: Path, capsys: pytest.CaptureF
 
 
 def test_benchmark_quick_runs() -> None:
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "blacken.py"), "--quick"],
-                          capture_output=True, text=True, timeout=240, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "blacken.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=ROOT,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "native-bb" in proc.stdout and "cnf-steps" in proc.stdout

@@ -34,8 +34,9 @@ def no_children_left():
 
 @pytest.fixture(scope="module")
 def records() -> list[cmp.Record]:
-    recs = cmp.compare(fx.PUZZLE, INSTANCES, ["exact", "hang", "crash", "liar"], timeout=1.0, jobs=2,
-                       memory_mb=500, start_method=FAST)
+    recs = cmp.compare(
+        fx.PUZZLE, INSTANCES, ["exact", "hang", "crash", "liar"], timeout=1.0, jobs=2, memory_mb=500, start_method=FAST
+    )
     assert not fx.children_left()
     return recs
 
@@ -52,7 +53,11 @@ def test_every_strategy_runs_on_every_instance(records):
         assert got[name[0], "liar"].status == "ERROR" and "verifier" in got[name[0], "liar"].message
     # input order: instances, then strategies
     assert [(r.instance, r.strategy) for r in records][:4] == [
-        ("sq49.txt", "exact"), ("sq49.txt", "hang"), ("sq49.txt", "crash"), ("sq49.txt", "liar")]
+        ("sq49.txt", "exact"),
+        ("sq49.txt", "hang"),
+        ("sq49.txt", "crash"),
+        ("sq49.txt", "liar"),
+    ]
 
 
 def test_markdown_table(records):
@@ -79,13 +84,20 @@ def test_csv_and_json(records):
 
 def test_results_file_resumes_and_survives_a_torn_line(tmp_path, capsys):
     results = tmp_path / "runs.jsonl"
-    first = cmp.compare(fx.PUZZLE, INSTANCES, ["exact"], timeout=5, memory_mb=500, results=results,
-                        start_method=FAST)
+    first = cmp.compare(fx.PUZZLE, INSTANCES, ["exact"], timeout=5, memory_mb=500, results=results, start_method=FAST)
     assert len(results.read_text().splitlines()) == 2
     with results.open("a") as fh:
         fh.write('{"puzzle": "fixture-root", "inst')  # an interrupted write
-    second = cmp.compare(fx.PUZZLE, INSTANCES, ["exact", "unknown"], timeout=5, memory_mb=500, results=results,
-                         stream=sys.stderr, start_method=FAST)
+    second = cmp.compare(
+        fx.PUZZLE,
+        INSTANCES,
+        ["exact", "unknown"],
+        timeout=5,
+        memory_mb=500,
+        results=results,
+        stream=sys.stderr,
+        start_method=FAST,
+    )
     assert "2 of 4 runs taken from the results file" in capsys.readouterr().err
     reused = {(r.instance, r.strategy): r for r in second}
     for rec in first:
@@ -93,8 +105,9 @@ def test_results_file_resumes_and_survives_a_torn_line(tmp_path, capsys):
     assert reused["sq49.txt", "unknown"].status == "UNKNOWN"
     assert len(cmp.load_results(results)) == 4
     # another timeout is another comparison: nothing reused
-    third = cmp.compare(fx.PUZZLE, INSTANCES[:1], ["exact"], timeout=6, memory_mb=500, results=results,
-                        start_method=FAST)
+    third = cmp.compare(
+        fx.PUZZLE, INSTANCES[:1], ["exact"], timeout=6, memory_mb=500, results=results, start_method=FAST
+    )
     assert third[0].elapsed != reused["sq49.txt", "exact"].elapsed
 
 
@@ -110,13 +123,23 @@ def test_plot_without_matplotlib_is_a_clear_error(records, tmp_path, monkeypatch
     with pytest.raises(PuzzlesatError, match="matplotlib"):
         cmp.cactus_plot(records, tmp_path / "x.png")
     with pytest.raises(PuzzlesatError, match="pip install"):
-        cmp.run_compare(fx.PUZZLE, INSTANCES, "exact", timeout=1, seed=0, jobs=1, workers=1, memory_mb=None,
-                        fmt="markdown", results=None, plot=str(tmp_path / "x.png"))
+        cmp.run_compare(
+            fx.PUZZLE,
+            INSTANCES,
+            "exact",
+            timeout=1,
+            seed=0,
+            jobs=1,
+            workers=1,
+            memory_mb=None,
+            fmt="markdown",
+            results=None,
+            plot=str(tmp_path / "x.png"),
+        )
 
 
 def test_optimisation_records_count_only_proven_optima():
-    recs = cmp.compare(fx.OPT_PUZZLE, INSTANCES[1:], ["optimal", "good"], timeout=1, memory_mb=500,
-                       start_method=FAST)
+    recs = cmp.compare(fx.OPT_PUZZLE, INSTANCES[1:], ["optimal", "good"], timeout=1, memory_mb=500, start_method=FAST)
     text = cmp.render(recs, "markdown", optimisation=True)
     assert "(obj 8)" in text and "obj 8, no proof" in text
     assert "| solved | 1/1 | 0/1 |" in text
@@ -136,31 +159,62 @@ def test_cli_compare_on_generated_edge_matching(tmp_path):
     files = []
     for seed in (1,):
         path = tmp_path / f"e4_{seed}.txt"
-        path.write_text(eternity.write_instance(
-            eternity.generate({"size": 4, "frame_colours": 2, "inner_colours": 2}, seed)))
+        path.write_text(
+            eternity.write_instance(eternity.generate({"size": 4, "frame_colours": 2, "inner_colours": 2}, seed))
+        )
         files.append(str(path))
     results = tmp_path / "runs.jsonl"
-    args = [sys.executable, "-m", "puzzlesat.cli", "compare", "eternity", *files, "--strategies",
-            "native-rowscan,cnf-heule", "--timeout", "60", "--jobs", "2", "--format", "csv",
-            "--results", str(results)]
+    args = [
+        sys.executable,
+        "-m",
+        "puzzlesat.cli",
+        "compare",
+        "eternity",
+        *files,
+        "--strategies",
+        "native-rowscan,cnf-heule",
+        "--timeout",
+        "60",
+        "--jobs",
+        "2",
+        "--format",
+        "csv",
+        "--results",
+        str(results),
+    ]
     done = subprocess.run(args, capture_output=True, text=True, timeout=180, cwd=REPO)
     assert done.returncode == 0, done.stderr
     rows = list(csv.DictReader(io.StringIO(done.stdout)))
     assert len(rows) == 2 and all(r["status"] == "SOLVED" for r in rows)
-    again = subprocess.run(args[:-4] + ["--format", "markdown", "--results", str(results)],
-                           capture_output=True, text=True, timeout=60, cwd=REPO)
+    again = subprocess.run(
+        args[:-4] + ["--format", "markdown", "--results", str(results)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+    )
     assert again.returncode == 0 and "2 of 2 runs taken" in again.stderr
     assert "| solved | 1/1 | 1/1 |" in again.stdout
-    bad = subprocess.run([sys.executable, "-m", "puzzlesat.cli", "compare", "eternity", files[0], "--strategies",
-                          "nope"], capture_output=True, text=True, timeout=60, cwd=REPO)
+    bad = subprocess.run(
+        [sys.executable, "-m", "puzzlesat.cli", "compare", "eternity", files[0], "--strategies", "nope"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO,
+    )
     assert bad.returncode == 2 and "nope" in bad.stderr
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not _eternity_ready(), reason="eternity strategies not available")
 def test_portfolio_benchmark_quick_runs():
-    done = subprocess.run([sys.executable, str(REPO / "benchmarks" / "portfolio.py"), "--quick"],
-                          capture_output=True, text=True, timeout=180, cwd=REPO)
+    done = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "portfolio.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=REPO,
+    )
     assert done.returncode == 0, done.stderr
     assert "| g4_f2_i2_s1 |" in done.stdout and "median portfolio / best single" in done.stdout
     assert "never slower than the worst single:" in done.stdout and "process start-up" in done.stdout

@@ -22,8 +22,14 @@ PUZZLE = eternity.PUZZLE
 
 
 def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "puzzlesat.cli", *args], input=stdin, capture_output=True,
-                          text=True, timeout=120, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "puzzlesat.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
 
 
 def generated(size: int, seed: int) -> eternity.Instance:
@@ -88,8 +94,9 @@ def brute_force_solvable(instance: eternity.Instance) -> bool:
 
     def fitting(cell: int, tile: int) -> list[int]:
         rim = set(instance.frame_sides(cell))
-        return [r for r in range(4)
-                if {s for s, x in enumerate(eternity.rotated(instance.tiles[tile], r)) if x == 0} == rim]
+        return [
+            r for r in range(4) if {s for s, x in enumerate(eternity.rotated(instance.tiles[tile], r)) if x == 0} == rim
+        ]
 
     for order in permutations(range(instance.cells)):
         for rots in product(*(fitting(cell, tile) for cell, tile in enumerate(order))):
@@ -141,14 +148,21 @@ def test_verifier_rejects_corrupted_answers() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(rows=st.integers(2, 6), cols=st.integers(2, 6), frame=st.integers(1, 4), inner=st.integers(1, 8),
-       seed=st.integers(0, 10_000))
+@given(
+    rows=st.integers(2, 6),
+    cols=st.integers(2, 6),
+    frame=st.integers(1, 4),
+    inner=st.integers(1, 8),
+    seed=st.integers(0, 10_000),
+)
 def test_generated_instances_round_trip(rows: int, cols: int, frame: int, inner: int, seed: int) -> None:
     instance = eternity.generate({"rows": rows, "cols": cols, "frame_colours": frame, "inner_colours": inner}, seed)
     assert eternity.parse(eternity.write_instance(instance)) == instance
     assert instance.colours == 1 + frame + inner
-    assert eternity.generate({"rows": rows, "cols": cols, "frame_colours": frame, "inner_colours": inner},
-                             seed) == instance
+    assert (
+        eternity.generate({"rows": rows, "cols": cols, "frame_colours": frame, "inner_colours": inner}, seed)
+        == instance
+    )
 
 
 @given(text=st.text(alphabet="0123456789 -x\n", max_size=80))
@@ -222,7 +236,7 @@ def test_dimacs_export_solved_externally_decodes_and_verifies(tmp_path: Path) ->
     proc = run_cli("export", "eternity", str(puzzle_file), "-s", "cnf-heule", "-o", str(cnf_path))
     assert proc.returncode == 0, proc.stderr
     text = cnf_path.read_text()
-    assert "c puzzlesat strategy=\"cnf-heule\"" in text and "\nc var 1 x " in text
+    assert 'c puzzlesat strategy="cnf-heule"' in text and "\nc var 1 x " in text
     with Solver(name="minisat22", bootstrap_with=CNF(from_file=str(cnf_path)).clauses) as solver:
         assert solver.solve()
         model = solver.get_model()

@@ -82,18 +82,21 @@ def test_output_lines_of_40_and_no_solution():
     assert masyu.parse_solution(Instance(2, 2), "NO SOLUTION\n") is None
 
 
-@pytest.mark.parametrize("text, what", [
-    ("", "empty"),
-    ("3\nB\n0 0\n", "rows cols"),
-    ("3 x\nB\n0 0\n", "rows cols"),
-    ("3 3\nQ\n0 0\n", "'B' or 'W'"),
-    ("3 3\nB\n1 1\n", "no '0 0'"),
-    ("3 3\nB\n4 1 0 0\n", "off the 3x3 grid"),
-    ("3 3\nB\n1 1 0 0\nW\n1 1 0 0\n", "already given"),
-    ("3 3\nB\n1 1 0 0\nB\n2 2 0 0\n", "second 'B'"),
-    ("3 3\nB\n1 1 0 0 2 2\n", "after the '0 0'"),
-    ("3 3\nB\n1 z 0 0\n", "expected integers"),
-])
+@pytest.mark.parametrize(
+    "text, what",
+    [
+        ("", "empty"),
+        ("3\nB\n0 0\n", "rows cols"),
+        ("3 x\nB\n0 0\n", "rows cols"),
+        ("3 3\nQ\n0 0\n", "'B' or 'W'"),
+        ("3 3\nB\n1 1\n", "no '0 0'"),
+        ("3 3\nB\n4 1 0 0\n", "off the 3x3 grid"),
+        ("3 3\nB\n1 1 0 0\nW\n1 1 0 0\n", "already given"),
+        ("3 3\nB\n1 1 0 0\nB\n2 2 0 0\n", "second 'B'"),
+        ("3 3\nB\n1 1 0 0 2 2\n", "after the '0 0'"),
+        ("3 3\nB\n1 z 0 0\n", "expected integers"),
+    ],
+)
 def test_bad_input_names_file_and_line(text, what):
     with pytest.raises(ParseError, match=r"^f\.txt:\d+: .*" + what.replace("(", r"\(")):
         masyu.parse(text, "f.txt")
@@ -149,14 +152,17 @@ def test_ring_is_valid():
     assert masyu.verify(SQUARE, RING) == []
 
 
-@pytest.mark.parametrize("solution, needle", [
-    (Solution((0, 0), "RDLU"), "white circle (1 2): the loop turns on it"),
-    (Solution((1, 1), "RDLU"), "circle (1 1) is not on the loop"),
-    (Solution((0, 0), "RRDDLLUUR"), "entered twice"),
-    (Solution((0, 0), "RRDDLLU"), "not back on the start"),
-    (Solution((0, 0), "RRRDDLLLUU"), "leaves the grid"),
-    (Solution((0, 0), "RDDLUU"), "turns in a cell next to it"),
-])
+@pytest.mark.parametrize(
+    "solution, needle",
+    [
+        (Solution((0, 0), "RDLU"), "white circle (1 2): the loop turns on it"),
+        (Solution((1, 1), "RDLU"), "circle (1 1) is not on the loop"),
+        (Solution((0, 0), "RRDDLLUUR"), "entered twice"),
+        (Solution((0, 0), "RRDDLLU"), "not back on the start"),
+        (Solution((0, 0), "RRRDDLLLUU"), "leaves the grid"),
+        (Solution((0, 0), "RDDLUU"), "turns in a cell next to it"),
+    ],
+)
 def test_verifier_rejects(solution, needle):
     problems = masyu.verify(SQUARE, solution)
     assert any(needle in p for p in problems), problems
@@ -342,8 +348,9 @@ def test_export_decode_round_trip(tmp_path):
     src = SEEDS / "gen_10x10_s1.txt"
     cnf_path = tmp_path / "m.cnf"
     assert cli.main(["export", "masyu", str(src), "-s", "cnf-rank", "-o", str(cnf_path)]) == 0
-    clauses = [list(map(int, line.split()[:-1])) for line in cnf_path.read_text().splitlines()
-               if line and line[0] not in "cp"]
+    clauses = [
+        list(map(int, line.split()[:-1])) for line in cnf_path.read_text().splitlines() if line and line[0] not in "cp"
+    ]
     with Solver(name="cadical195", bootstrap_with=clauses) as s:
         assert s.solve()
         model = s.get_model()
@@ -390,8 +397,13 @@ def test_draw_text_shape():
 
 
 def test_benchmark_quick_runs():
-    proc = subprocess.run([sys.executable, str(REPO / "benchmarks" / "masyu.py"), "--quick"],
-                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    proc = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "masyu.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "cnf-lazy" in proc.stdout
 

@@ -48,13 +48,15 @@ def test_huge_page_copy_falls_back_when_memory_is_capped() -> None:
     if not huge_pages_available():
         pytest.skip("no transparent huge pages here: nothing is copied anyway")
     # cap the data segment 100 MB above what the process holds: the 256 MB copy cannot fit
-    script = ("import resource, numpy as np\n"
-              "from puzzlesat.native.memory import huge_page_copy\n"
-              "a = np.ones(256 << 20, np.uint8)\n"
-              "held = next(int(x.split()[1]) for x in open('/proc/self/status') if x.startswith('VmData'))\n"
-              "cap = (held << 10) + (100 << 20)\n"
-              "resource.setrlimit(resource.RLIMIT_DATA, (cap, cap))\n"
-              "print(huge_page_copy(a) is a)\n")
+    script = (
+        "import resource, numpy as np\n"
+        "from puzzlesat.native.memory import huge_page_copy\n"
+        "a = np.ones(256 << 20, np.uint8)\n"
+        "held = next(int(x.split()[1]) for x in open('/proc/self/status') if x.startswith('VmData'))\n"
+        "cap = (held << 10) + (100 << 20)\n"
+        "resource.setrlimit(resource.RLIMIT_DATA, (cap, cap))\n"
+        "print(huge_page_copy(a) is a)\n"
+    )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "True"

@@ -43,8 +43,10 @@ def brute_force(instance: P.Instance) -> bool:
 
 def random_instance(rng: random.Random, rows: int, cols: int) -> P.Instance:
     """A random board shape and start; the goal is a random playout's end or random pegs."""
-    shape = [[P.OFF if rng.random() < 0.15 else (P.PEG if rng.random() < 0.7 else P.HOLE)
-              for _ in range(cols)] for _ in range(rows)]
+    shape = [
+        [P.OFF if rng.random() < 0.15 else (P.PEG if rng.random() < 0.7 else P.HOLE) for _ in range(cols)]
+        for _ in range(rows)
+    ]
     start = tuple(tuple(row) for row in shape)
     inst = P.Instance(rows, cols, start, start)
     board = P.Board(inst)
@@ -57,8 +59,10 @@ def random_instance(rng: random.Random, rows: int, cols: int) -> P.Instance:
     if rng.random() < 0.4 and board.pegs:
         cells = inst.cells
         pegs = set(rng.sample(cells, len(board.pegs)))
-        goal = tuple(tuple(P.OFF if v == P.OFF else (P.PEG if (r, c) in pegs else P.HOLE)
-                           for c, v in enumerate(row)) for r, row in enumerate(start))
+        goal = tuple(
+            tuple(P.OFF if v == P.OFF else (P.PEG if (r, c) in pegs else P.HOLE) for c, v in enumerate(row))
+            for r, row in enumerate(start)
+        )
     return P.Instance(rows, cols, start, goal)
 
 
@@ -91,17 +95,20 @@ def test_shipped_instances_round_trip(path: Path) -> None:
     assert P.write_instance(P.parse(text, str(path))) == text
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("", "empty input"),
-    ("2\n1 1\n", "expected header 'm n'"),
-    ("2 x\n", "expected header"),
-    ("0 3\n", "at least 1 row"),
-    ("2 3\n1 1 1\n1 1\n", "bad:3: expected 3 values in the row, got 2"),
-    ("2 3\n1 1 1\n1 2 1\n", "bad:3: expected 1 (peg), -1 (hole) or 0 (off board), got '2'"),
-    ("2 3\n1 1 1\n1 a 1\n", "got 'a'"),
-    ("2 3\n1 1 1\n", "expected 2 rows (start) or 4 rows"),
-    ("1 3\n1 1 0\n-1 -1 1\n", "bad:3: goal cell (0, 2) is on the board"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty input"),
+        ("2\n1 1\n", "expected header 'm n'"),
+        ("2 x\n", "expected header"),
+        ("0 3\n", "at least 1 row"),
+        ("2 3\n1 1 1\n1 1\n", "bad:3: expected 3 values in the row, got 2"),
+        ("2 3\n1 1 1\n1 2 1\n", "bad:3: expected 1 (peg), -1 (hole) or 0 (off board), got '2'"),
+        ("2 3\n1 1 1\n1 a 1\n", "got 'a'"),
+        ("2 3\n1 1 1\n", "expected 2 rows (start) or 4 rows"),
+        ("1 3\n1 1 0\n-1 -1 1\n", "bad:3: goal cell (0, 2) is on the board"),
+    ],
+)
 def test_parse_errors(text: str, message: str) -> None:
     with pytest.raises(ParseError, match=message.replace("(", r"\(").replace(")", r"\)")):
         P.parse(text, "bad")
@@ -121,6 +128,7 @@ def test_move_text_and_solution_round_trip() -> None:
 
 # --- board and verifier ----------------------------------------------------------------------
 
+
 def test_push_pop_and_legal_moves() -> None:
     english = P.generate({"board": "english"}, 0)
     board = P.Board(english)
@@ -132,12 +140,15 @@ def test_push_pop_and_legal_moves() -> None:
     assert board.matrix() == before
 
 
-@pytest.mark.parametrize(("move", "reason"), [
-    (P.Move(3, 3, 1, 3), "no peg on"),          # the centre is the hole
-    (P.Move(0, 3, 2, 3), "landing cell"),       # lands on a peg
-    (P.Move(1, 3, 3, 4), "exactly two cells"),  # not a straight jump
-    (P.Move(0, 2, 0, 0), "not on the board"),   # (0, 0) is off the English board
-])
+@pytest.mark.parametrize(
+    ("move", "reason"),
+    [
+        (P.Move(3, 3, 1, 3), "no peg on"),  # the centre is the hole
+        (P.Move(0, 3, 2, 3), "landing cell"),  # lands on a peg
+        (P.Move(1, 3, 3, 4), "exactly two cells"),  # not a straight jump
+        (P.Move(0, 2, 0, 0), "not on the board"),  # (0, 0) is off the English board
+    ],
+)
 def test_verifier_rejects_illegal_jump(move: P.Move, reason: str) -> None:
     english = P.generate({"board": "english"}, 0)
     problems = P.verify(english, P.Solution((move,)))
@@ -160,6 +171,7 @@ def test_jump_through_hole_rejected() -> None:
 
 
 # --- named boards and generator --------------------------------------------------------------
+
 
 @pytest.mark.parametrize(("board", "cells"), [("english", 33), ("french", 37), ("german", 45), ("diamond", 41)])
 def test_named_boards(board: str, cells: int) -> None:
@@ -184,6 +196,7 @@ def test_generator_options() -> None:
 
 
 # --- impossibility proofs --------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("name", ["rect5x5_center.txt", "french37_center.txt", "rect4x4_two_holes.txt"])
 def test_parity_proofs(name: str) -> None:
@@ -213,6 +226,7 @@ def test_peg_count_and_pagoda_proofs() -> None:
 
 # --- strategies ------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", STRATEGIES)
 @pytest.mark.parametrize("board", ["rect3x6_corner", "rect5x5_center.txt", "rect3x3_center.txt"])
 def test_strategies_on_shipped_boards(name: str, board: str) -> None:
@@ -238,8 +252,12 @@ def test_strategies_agree_with_brute_force(seed: int) -> None:
     for name in STRATEGIES:
         for no_proofs in (False, True):
             result = solve(inst, name, no_proofs=no_proofs)
-            assert result.status is (Status.SOLVED if expected else Status.INFEASIBLE), \
-                (name, no_proofs, P.write_instance(inst), result.message)
+            assert result.status is (Status.SOLVED if expected else Status.INFEASIBLE), (
+                name,
+                no_proofs,
+                P.write_instance(inst),
+                result.message,
+            )
     if not expected:
         # whatever a proof claims must agree with the exhaustive search
         assert P.prove_impossible(inst) is None or not brute_force(inst)
@@ -313,6 +331,7 @@ def test_cpsat_model_options() -> None:
 
 # --- CLI -------------------------------------------------------------------------------------
 
+
 def test_cli_bad_input_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.txt"
     bad.write_text("2 2\n1 1\n1 7\n")
@@ -358,19 +377,39 @@ def test_cli_export_and_decode(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 def test_cli_export_cpsat(tmp_path: Path) -> None:
     out = tmp_path / "m.pb"
-    assert cli.main(["export", "pegsol", str(INSTANCES / "rect3x3_center.txt"), "-s", "cpsat-plan",
-                     "--format", "cpsat", "-o", str(out)]) == 0
+    assert (
+        cli.main(
+            [
+                "export",
+                "pegsol",
+                str(INSTANCES / "rect3x3_center.txt"),
+                "-s",
+                "cpsat-plan",
+                "--format",
+                "cpsat",
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert out.stat().st_size > 0
 
 
 def test_benchmark_quick() -> None:
-    proc = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pegsol.py"), "--quick"],
-                          capture_output=True, text=True, timeout=120, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "pegsol.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "native-dfs" in proc.stdout
 
 
 # --- shared public boards (skipped when ../shared is absent) ---------------------------------
+
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="shared instances not present")
 def test_shared_course_boards() -> None:
@@ -410,6 +449,7 @@ def test_all_english_complements() -> None:
 
 
 # --- properties ------------------------------------------------------------------------------
+
 
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10_000), st.integers(1, 3), st.integers(2, 4))

@@ -88,11 +88,22 @@ def test_an_answer_the_verifier_rejects_never_wins():
 
 
 def test_repeated_names_race_with_different_seeds_and_cpsat_gets_the_spare_cores():
-    res = pf.race(fx.PUZZLE, SQUARE, ["exact:1", "exact:1", "cpsat-exact"], timeout=30, seed=5, jobs=6,
-                  memory_mb=500, start_method=FAST)
+    res = pf.race(
+        fx.PUZZLE,
+        SQUARE,
+        ["exact:1", "exact:1", "cpsat-exact"],
+        timeout=30,
+        seed=5,
+        jobs=6,
+        memory_mb=500,
+        start_method=FAST,
+    )
     out = by_label(res)
     assert [(o.label, o.seed, o.workers) for o in res.outcomes] == [
-        ("exact:1", 5, 1), ("exact:1#2", 6, 1), ("cpsat-exact", 5, 4)]
+        ("exact:1", 5, 1),
+        ("exact:1#2", 6, 1),
+        ("cpsat-exact", 5, 4),
+    ]
     assert res.winner is out["cpsat-exact"]
     assert res.result.stats["workers"] == 4 and res.result.stats["nodes"] == 6
 
@@ -103,16 +114,23 @@ def test_infeasible_is_a_final_answer():
 
 
 def test_optimisation_first_proven_optimum_wins():
-    res = pf.race(fx.OPT_PUZZLE, fx.Number(50), ["approx", "optimal:0.5", "hang"], timeout=30, memory_mb=500,
-                  start_method=FAST)
+    res = pf.race(
+        fx.OPT_PUZZLE, fx.Number(50), ["approx", "optimal:0.5", "hang"], timeout=30, memory_mb=500, start_method=FAST
+    )
     assert res.result.status is Status.OPTIMAL and res.result.objective == 8
     assert res.winner is not None and res.winner.label == "optimal:0.5"
 
 
 def test_optimisation_best_verified_objective_at_the_deadline():
     start = time.monotonic()
-    res = pf.race(fx.OPT_PUZZLE, fx.Number(50), ["approx", "good:30", "liar", "hang"], timeout=2.5, memory_mb=500,
-                  start_method=FAST)
+    res = pf.race(
+        fx.OPT_PUZZLE,
+        fx.Number(50),
+        ["approx", "good:30", "liar", "hang"],
+        timeout=2.5,
+        memory_mb=500,
+        start_method=FAST,
+    )
     assert time.monotonic() - start < 10
     out = by_label(res)
     assert out["approx"].result.objective == 9
@@ -124,16 +142,24 @@ def test_optimisation_best_verified_objective_at_the_deadline():
 
 def test_grandchildren_are_stopped_with_their_parent(tmp_path):
     pidfile = tmp_path / "pids"
-    res = pf.race(fx.PUZZLE, SQUARE, ["spawner", "exact:2"], timeout=30, memory_mb=500,
-                  options={"pidfile": str(pidfile)}, start_method=FAST)
+    res = pf.race(
+        fx.PUZZLE,
+        SQUARE,
+        ["spawner", "exact:2"],
+        timeout=30,
+        memory_mb=500,
+        options={"pidfile": str(pidfile)},
+        start_method=FAST,
+    )
     assert res.result.status is Status.SOLVED
     child, grandchild = map(int, pidfile.read_text().split())
     assert fx.wait_gone([child, grandchild], 3) == []
 
 
 def test_fork_start_method_races_the_same_way():
-    res = pf.race(fx.PUZZLE, SQUARE, ["crash", "liar", "hang", "exact:0.5"], timeout=30, memory_mb=500,
-                  start_method="fork")
+    res = pf.race(
+        fx.PUZZLE, SQUARE, ["crash", "liar", "hang", "exact:0.5"], timeout=30, memory_mb=500, start_method="fork"
+    )
     out = by_label(res)
     assert res.winner is out["exact:0.5"] and res.result.solution == fx.Root(7)
     assert out["crash"].note == "crashed" and out["liar"].note == "rejected" and out["hang"].note == "stopped"
@@ -177,8 +203,9 @@ def _members(parent: psutil.Process) -> list[int]:
 
 def _start_driver(method: str) -> tuple[subprocess.Popen[str], list[int]]:
     code = DRIVER.format(tests=str(TESTS), method=method)
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            cwd=REPO)
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO
+    )
     parent = psutil.Process(proc.pid)
     end = time.monotonic() + 30
     kids: list[int] = []
@@ -236,9 +263,25 @@ def test_cli_portfolio_solves_generated_edge_matching(tmp_path):
     inst = eternity.generate({"size": 4, "frame_colours": 2, "inner_colours": 2}, 3)
     path = tmp_path / "e4.txt"
     path.write_text(eternity.write_instance(inst))
-    done = subprocess.run(_cli("solve", "eternity", str(path), "--portfolio", "native-rowscan,cnf-heule",
-                               "--timeout", "60", "--jobs", "2", "--memory-limit", "2000"),
-                          capture_output=True, text=True, timeout=120, cwd=REPO)
+    done = subprocess.run(
+        _cli(
+            "solve",
+            "eternity",
+            str(path),
+            "--portfolio",
+            "native-rowscan,cnf-heule",
+            "--timeout",
+            "60",
+            "--jobs",
+            "2",
+            "--memory-limit",
+            "2000",
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
     assert done.returncode == 0, done.stderr
     solution = eternity.parse_solution(inst, done.stdout)
     assert solution is not None and eternity.verify(inst, solution) == []
@@ -252,8 +295,13 @@ def test_cli_sigint_stops_the_portfolio_and_its_children(tmp_path):
     inst = eternity.generate({"size": 12, "frame_colours": 4, "inner_colours": 9}, 1)
     path = tmp_path / "e12.txt"
     path.write_text(eternity.write_instance(inst))
-    proc = subprocess.Popen(_cli("solve", "eternity", str(path), "--portfolio", "--timeout", "300"),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO)
+    proc = subprocess.Popen(
+        _cli("solve", "eternity", str(path), "--portfolio", "--timeout", "300"),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
     parent = psutil.Process(proc.pid)
     end = time.monotonic() + 30
     kids: list[int] = []

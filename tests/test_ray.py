@@ -43,8 +43,10 @@ def solve_exit(instance: fx.Number, limits: Limits, variant: str | None) -> Resu
 
 # the fixture puzzle plus a strategy that dies; Ray workers import this module by name
 CRASHY = dataclasses.replace(
-    fx.PUZZLE, name="fixture-ray",
-    strategies=(*fx.PUZZLE.strategies, Strategy("exit", "test_ray:solve_exit", "logs its pid, then os._exit(3)")))
+    fx.PUZZLE,
+    name="fixture-ray",
+    strategies=(*fx.PUZZLE.strategies, Strategy("exit", "test_ray:solve_exit", "logs its pid, then os._exit(3)")),
+)
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -103,8 +105,16 @@ def test_ray_grid_hang_crash_and_no_retry_then_resume(tmp_path, capsys):
     log = tmp_path / "exits.log"
     results = tmp_path / "runs.jsonl"
     start = time.monotonic()
-    recs = cmp.compare(CRASHY, INSTANCES[:1], ["exact", "hang", "exit"], timeout=1.0,
-                       options={"log": str(log)}, results=results, stream=sys.stderr, backend="ray")
+    recs = cmp.compare(
+        CRASHY,
+        INSTANCES[:1],
+        ["exact", "hang", "exit"],
+        timeout=1.0,
+        options={"log": str(log)},
+        results=results,
+        stream=sys.stderr,
+        backend="ray",
+    )
     took = time.monotonic() - start
     got = {r.strategy: r for r in recs}
     assert len(recs) == 3 and took < 40
@@ -121,8 +131,15 @@ def test_ray_grid_hang_crash_and_no_retry_then_resume(tmp_path, capsys):
     # the same resumable results file as the local backend, read back by it: nothing runs again
     assert len(cmp.load_results(results)) == 3
     capsys.readouterr()
-    again = cmp.compare(CRASHY, INSTANCES[:1], ["exact", "hang", "exit"], timeout=1.0,
-                        options={"log": str(log)}, results=results, stream=sys.stderr)
+    again = cmp.compare(
+        CRASHY,
+        INSTANCES[:1],
+        ["exact", "hang", "exit"],
+        timeout=1.0,
+        options={"log": str(log)},
+        results=results,
+        stream=sys.stderr,
+    )
     assert "3 of 3 runs taken from the results file" in capsys.readouterr().err
     assert again == recs
     assert len(log.read_text().split()) == 1 and len(cmp.load_results(results)) == 3
@@ -133,8 +150,15 @@ def test_race_cancels_the_losers_and_their_processes_are_gone(tmp_path):
     start = time.monotonic()
     # five members sharing 6 cores (the CP-SAT one gets the 2 spare ones as workers) on a 2-CPU
     # Ray instance: their num_cpus are scaled down so that all start at once
-    res = pf.race(fx.PUZZLE, fx.Number(49), ["stubborn", "spawner", "crash", "liar", "cpsat-exact:2"], jobs=6,
-                  timeout=60, options={"pidfile": str(pidfile)}, backend="ray")
+    res = pf.race(
+        fx.PUZZLE,
+        fx.Number(49),
+        ["stubborn", "spawner", "crash", "liar", "cpsat-exact:2"],
+        jobs=6,
+        timeout=60,
+        options={"pidfile": str(pidfile)},
+        backend="ray",
+    )
     assert time.monotonic() - start < 30
     assert res.result.status is Status.SOLVED and res.result.solution == fx.Root(7)
     assert res.winner is not None and res.winner.label == "cpsat-exact:2"
@@ -161,8 +185,19 @@ def test_race_timeout_stops_a_hanging_member():
 
 def test_cli_solve_portfolio_with_backend_ray(tmp_path, capsys):
     files = _eternity_files(tmp_path)
-    code = cli.main(["solve", "eternity", files[0], "--portfolio", "cnf-heule,native-rowscan", "--backend", "ray",
-                     "--timeout", "60"])
+    code = cli.main(
+        [
+            "solve",
+            "eternity",
+            files[0],
+            "--portfolio",
+            "cnf-heule,native-rowscan",
+            "--backend",
+            "ray",
+            "--timeout",
+            "60",
+        ]
+    )
     captured = capsys.readouterr()
     assert code == 0, captured.err
     assert "portfolio: 2 members on 2 cores (ray)" in captured.err
@@ -188,9 +223,28 @@ def test_cli_starts_and_stops_its_own_ray(tmp_path):
 
     files = _eternity_files(tmp_path)
     begun = time.time()
-    done = subprocess.run([sys.executable, "-m", "puzzlesat.cli", "compare", "eternity", *files, "--strategies",
-                           "cnf-heule", "--timeout", "60", "--backend", "ray", "--format", "csv"],
-                          capture_output=True, text=True, timeout=240, cwd=REPO)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "puzzlesat.cli",
+            "compare",
+            "eternity",
+            *files,
+            "--strategies",
+            "cnf-heule",
+            "--timeout",
+            "60",
+            "--backend",
+            "ray",
+            "--format",
+            "csv",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=REPO,
+    )
     assert done.returncode == 0, done.stderr
     assert "c ray: started a local Ray instance" in done.stderr
     assert done.stdout.splitlines()[0].startswith("instance,strategy,status")

@@ -81,8 +81,10 @@ def test_fast_simulator_agrees_with_cube_model() -> None:
             row = moves[face * 3 + turns - 1]
             state = tuple([table[state[src]] for src, table in row])
         cube = rk.SOLVED.apply(man)
-        assert state == tuple([3 * c + o for c, o in zip(cube.cp, cube.co, strict=True)]
-                              + [2 * e + o for e, o in zip(cube.ep, cube.eo, strict=True)])
+        assert state == tuple(
+            [3 * c + o for c, o in zip(cube.cp, cube.co, strict=True)]
+            + [2 * e + o for e, o in zip(cube.ep, cube.eo, strict=True)]
+        )
 
 
 def test_depth_counts_htm() -> None:
@@ -132,7 +134,7 @@ def test_seed_position_form() -> None:
     colour = {"L": "O", "F": "G", "R": "R", "B": "B", "U": "W", "D": "Y"}
     for face, stickers in (("L", "OWGGORWGB"), ("F", "YROGGOWRR"), ("R", "BGRYRBBYG"), ("B", "WRGOBWOWR")):
         i = rk.FACES.index(face)
-        seen = "".join(colour[ch] for ch in facelets[9 * i:9 * i + 9])
+        seen = "".join(colour[ch] for ch in facelets[9 * i : 9 * i + 9])
         assert seen == stickers, face
 
 
@@ -155,8 +157,10 @@ def test_all_forms_describe_the_same_cube() -> None:
 def test_position_form_with_any_colours() -> None:
     cube = rk.SOLVED.apply(rk.parse_maneuver("F R"))
     colours = dict(zip(rk.FACES, "WRGYOB", strict=True))
-    text = " ".join(f"{f}:{''.join(colours[ch] for ch in cube.to_facelets()[9 * i:9 * i + 9])}"
-                    for i, f in reversed(list(enumerate(rk.FACES))))
+    text = " ".join(
+        f"{f}:{''.join(colours[ch] for ch in cube.to_facelets()[9 * i : 9 * i + 9])}"
+        for i, f in reversed(list(enumerate(rk.FACES)))
+    )
     assert rk.parse(text).cube == cube
 
 
@@ -191,15 +195,18 @@ def test_solution_round_trip() -> None:
     assert rk.format_solution(rk.parse(rk.SOLVED_SINGMASTER), rk.Solution(((),))) == "(0f)\n"
 
 
-@pytest.mark.parametrize("text, match", [
-    ("R U X2", "expected a move"),
-    ("R u", "expected a move"),
-    ("", "empty input"),
-    ("U:UUUUUUUUU R:RRRRRRRRR", "missing"),
-    ("U:UUUUUUUU R:RRRRRRRRR F:FFFFFFFFF D:DDDDDDDDD L:LLLLLLLLL B:BBBBBBBBB", "9 stickers"),
-    ("UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB", "20 cubies"),
-    ("UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB DB", "must be 3 letters"),
-])
+@pytest.mark.parametrize(
+    "text, match",
+    [
+        ("R U X2", "expected a move"),
+        ("R u", "expected a move"),
+        ("", "empty input"),
+        ("U:UUUUUUUUU R:RRRRRRRRR", "missing"),
+        ("U:UUUUUUUU R:RRRRRRRRR F:FFFFFFFFF D:DDDDDDDDD L:LLLLLLLLL B:BBBBBBBBB", "9 stickers"),
+        ("UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB", "20 cubies"),
+        ("UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB DB", "must be 3 letters"),
+    ],
+)
 def test_parse_errors(text: str, match: str) -> None:
     with pytest.raises(ParseError, match=match):
         rk.parse(text, "case")
@@ -211,15 +218,18 @@ def _singmaster_with(index: int, token: str) -> str:
     return " ".join(tokens)
 
 
-@pytest.mark.parametrize("text, match", [
-    (_singmaster_with(12, "FRU"), "a corner is twisted"),
-    (_singmaster_with(0, "FU"), "an edge is flipped"),
-    (" ".join(["UR", "UF"] + rk.SOLVED_SINGMASTER.split()[2:]), "two pieces are swapped"),
-    (_singmaster_with(1, "UF"), "UF appear"),
-    (_singmaster_with(1, "UF"), "UR missing"),
-    (_singmaster_with(12, "UFF"), "corner URF .UFF. form no corner cubie"),
-    ("U" * 9 + "R" * 9 + "F" * 9 + "D" * 9 + "L" * 9 + "B" * 9, None),
-])
+@pytest.mark.parametrize(
+    "text, match",
+    [
+        (_singmaster_with(12, "FRU"), "a corner is twisted"),
+        (_singmaster_with(0, "FU"), "an edge is flipped"),
+        (" ".join(["UR", "UF"] + rk.SOLVED_SINGMASTER.split()[2:]), "two pieces are swapped"),
+        (_singmaster_with(1, "UF"), "UF appear"),
+        (_singmaster_with(1, "UF"), "UR missing"),
+        (_singmaster_with(12, "UFF"), "corner URF .UFF. form no corner cubie"),
+        ("U" * 9 + "R" * 9 + "F" * 9 + "D" * 9 + "L" * 9 + "B" * 9, None),
+    ],
+)
 def test_illegal_cubes(text: str, match: str | None) -> None:
     if match is None:
         assert rk.parse(text).cube.is_solved
@@ -327,7 +337,8 @@ def test_native_all_and_extra_match_brute_force(metric: str) -> None:
     expected = _brute_force_solutions(cube, lengths, metric)
     assert set(sol.maneuvers) == expected
     assert [rk.maneuver_length(m, metric) for m in sol.maneuvers] == sorted(
-        rk.maneuver_length(m, metric) for m in sol.maneuvers)
+        rk.maneuver_length(m, metric) for m in sol.maneuvers
+    )
 
 
 def test_native_all_shortest_of_the_checkerboard() -> None:
@@ -351,8 +362,11 @@ def test_known_optima_from_shared_set() -> None:
     if not (SHARED / "benchmarks.tsv").exists():
         pytest.skip("shared instances absent")
     with (SHARED / "benchmarks.tsv").open() as fh:
-        rows = [r for r in csv.DictReader(fh, delimiter="\t")
-                if r["set"] == "shallow-exact-computed" and r["opt_htm"].isdigit() and int(r["opt_htm"]) <= 5]
+        rows = [
+            r
+            for r in csv.DictReader(fh, delimiter="\t")
+            if r["set"] == "shallow-exact-computed" and r["opt_htm"].isdigit() and int(r["opt_htm"]) <= 5
+        ]
     assert rows
     for row in rows[:4]:
         status, length, _ = _solve(row["input"], "native-ida")
@@ -408,11 +422,16 @@ def test_pattern_databases_are_lower_bounds() -> None:
             if metric == "qtm":
                 man = tuple((f, t) for f, t in man if t != 2)
             sym = rubik_tables.symmetric_lookups("small", 4)
-            h = rubik_kernels.full_heuristic(*cube_arrays(rk.SOLVED.apply(man)), tables.specs, tables.tracked,
-                                             tables.table, True, *sym)
+            h = rubik_kernels.full_heuristic(
+                *cube_arrays(rk.SOLVED.apply(man)), tables.specs, tables.tracked, tables.table, True, *sym
+            )
             assert h <= rk.maneuver_length(man, metric), (metric, man, h)
-        assert rubik_kernels.full_heuristic(*cube_arrays(rk.SOLVED), tables.specs, tables.tracked,
-                                            tables.table, True, *sym) == 0
+        assert (
+            rubik_kernels.full_heuristic(
+                *cube_arrays(rk.SOLVED), tables.specs, tables.tracked, tables.table, True, *sym
+            )
+            == 0
+        )
 
 
 def test_damaged_tables_are_rebuilt() -> None:
@@ -444,7 +463,7 @@ def test_file_digest_sees_a_flipped_bit_and_swapped_blocks(tmp_path) -> None:  #
     flipped[(1 << 20) + 3] ^= 4
     flipped.tofile(path)
     assert file_digest(path) != base
-    swapped = np.concatenate([data[1 << 20:2 << 20], data[:1 << 20], data[2 << 20:]])
+    swapped = np.concatenate([data[1 << 20 : 2 << 20], data[: 1 << 20], data[2 << 20 :]])
     swapped.tofile(path)
     assert file_digest(path) != base
     data[:-1].tofile(path)
@@ -501,9 +520,14 @@ def test_cpsat_model_export(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_benchmark_quick_runs() -> None:
-    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "rubik.py"), "--quick"],
-                         timeout=300, cwd=ROOT, capture_output=True, text=True,
-                         env={**os.environ})
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "rubik.py"), "--quick"],
+        timeout=300,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env={**os.environ},
+    )
     assert out.returncode == 0, out.stderr[-2000:]
     assert "native-ida" in out.stdout
 

@@ -133,8 +133,7 @@ def test_symmetric_cube_keeps_its_optimum_with_fewer_first_moves() -> None:
     text = "R2 L2 U2 D2 F2 B2"
     opts = {"metric": "htm", "tables": "small", "progress": False}
     res = run_strategy(rk.PUZZLE, rk.parse(text), "native-ida", Limits(timeout=120, options=opts))
-    every = run_strategy(rk.PUZZLE, rk.parse(text), "native-ida",
-                         Limits(timeout=120, options={**opts, "all": True}))
+    every = run_strategy(rk.PUZZLE, rk.parse(text), "native-ida", Limits(timeout=120, options={**opts, "all": True}))
     assert res.status is every.status is Status.OPTIMAL
     assert res.objective == every.objective == 6
     assert res.solution is not None and res.solution.maneuvers[0][0][0] == 0
@@ -169,9 +168,15 @@ def test_inverse_coordinates_are_those_of_the_inverse_cube_on_each_axis() -> Non
 
 
 def test_a_new_build_removes_the_files_of_earlier_versions(tmp_path) -> None:  # noqa: ANN001
-    names = ["rubik-htm-phase1-v1-phase1.npy", "rubik-htm-phase1-v1.json", "rubik-htm-phase1-v2-phase1.npy",
-             "rubik-htm-phase1-v2-clsym.npy", "rubik-htm-phase1-v2.json", "rubik-qtm-phase1-v1.json",
-             "rubik-htm-full-v1.npy"]
+    names = [
+        "rubik-htm-phase1-v1-phase1.npy",
+        "rubik-htm-phase1-v1.json",
+        "rubik-htm-phase1-v2-phase1.npy",
+        "rubik-htm-phase1-v2-clsym.npy",
+        "rubik-htm-phase1-v2.json",
+        "rubik-qtm-phase1-v1.json",
+        "rubik-htm-full-v1.npy",
+    ]
     for n in names:
         (tmp_path / n).write_text("")
     p1._remove_other_versions(tmp_path / "rubik-htm-phase1-v2.json")

@@ -196,8 +196,13 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     lower = lower_bound_native(instance)
     pool = IDPool()
     formula = StepFormula(instance, horizon, pool)
-    stats: dict[str, Any] = {"variables": pool.top, "clauses": len(formula.clauses), "horizon": horizon,
-                             "lower_bound": lower, "calls": 0}
+    stats: dict[str, Any] = {
+        "variables": pool.top,
+        "clauses": len(formula.clauses),
+        "horizon": horizon,
+        "lower_bound": lower,
+        "calls": 0,
+    }
     conflicts = 0
     with Solver(name=variant or "cadical195", bootstrap_with=formula.clauses) as solver:
         for n in range(lower, horizon):
@@ -227,7 +232,11 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     stats["conflicts"] = conflicts
     if best is None:
         return Result(Status.UNKNOWN, None, None, time.perf_counter() - start, stats, message="timeout")
-    return Result(Status.SOLVED, Solution(best), len(best), time.perf_counter() - start, stats,
-                  message="timeout: best found, not proven")
-
-
+    return Result(
+        Status.SOLVED,
+        Solution(best),
+        len(best),
+        time.perf_counter() - start,
+        stats,
+        message="timeout: best found, not proven",
+    )

@@ -68,14 +68,19 @@ def write(encoding: Encoding, path: Path, header: dict[str, Any], instance_text:
     comments.extend(f"c var {vid} {' '.join(map(str, key))}" for vid, key in sorted(named.items()))
     encoding.cnf.to_file(str(path), comments=comments)
     sidecar = Path(str(path) + ".json")
-    sidecar.write_text(json.dumps({
-        **header,
-        "instance_sha256": digest,
-        "instance": instance_text,
-        "variables": int(encoding.cnf.nv),
-        "clauses": len(encoding.cnf.clauses),
-        "vars": {str(vid): list(key) for vid, key in sorted(named.items())},
-    }, indent=1))
+    sidecar.write_text(
+        json.dumps(
+            {
+                **header,
+                "instance_sha256": digest,
+                "instance": instance_text,
+                "variables": int(encoding.cnf.nv),
+                "clauses": len(encoding.cnf.clauses),
+                "vars": {str(vid): list(key) for vid, key in sorted(named.items())},
+            },
+            indent=1,
+        )
+    )
     return sidecar
 
 

@@ -54,8 +54,9 @@ def side_edges(instance: Instance, cell: int) -> dict[int, tuple[str, int, int]]
     return edges
 
 
-def edge_domain(instance: Instance, edge: tuple[str, int, int], frame: frozenset[int],
-                inner: frozenset[int]) -> list[int]:
+def edge_domain(
+    instance: Instance, edge: tuple[str, int, int], frame: frozenset[int], inner: frozenset[int]
+) -> list[int]:
     """Colours an inside edge may take: frame colours between two frame cells, inner ones elsewhere."""
     kind, r, c = edge
     along_frame = r in (0, instance.rows - 1) if kind == "h" else c in (0, instance.cols - 1)

@@ -72,8 +72,11 @@ class Grid:
             else:
                 self._table[r1, c1, "D"] = key
                 self._table[r2, c2, "U"] = key
-        self._incident = {(r, c): [e for d in "UDLR" if (e := self._table.get((r, c, d))) is not None]
-                          for r in range(rows) for c in range(cols)}
+        self._incident = {
+            (r, c): [e for d in "UDLR" if (e := self._table.get((r, c, d))) is not None]
+            for r in range(rows)
+            for c in range(cols)
+        }
 
     def edge(self, r: int, c: int, d: str) -> EdgeKey | None:
         """The edge leaving cell (r, c) in direction U/D/L/R, None off the board."""
@@ -170,8 +173,7 @@ def rule_clauses(instance: Instance) -> Iterator[list[Lit]]:
         yield from circle_clauses(grid, cell, instance.clue(*cell))
 
 
-def cut_clause(instance_circles: frozenset[Cell], loop: list[Cell], outside: list[Cell],
-               grid: Grid) -> list[Lit]:
+def cut_clause(instance_circles: frozenset[Cell], loop: list[Cell], outside: list[Cell], grid: Grid) -> list[Lit]:
     """The answer crosses the boundary of ``loop``'s cells if it holds cells on both sides.
 
     One cell inside and one outside are chosen (circles when there are, which are always
@@ -309,8 +311,9 @@ class LazySolver:
                     lits.append(var)
         return lits
 
-    def next_loop(self, assumptions: list[int] | None = None,
-                  deadline: float | None = None) -> tuple[bool | None, Solution | None]:
+    def next_loop(
+        self, assumptions: list[int] | None = None, deadline: float | None = None
+    ) -> tuple[bool | None, Solution | None]:
         """Solve until the model is one loop: (True, loop), (False, None) or (None, None) on timeout."""
         if not hasattr(self, "end_a"):
             self._prepare_ints()
@@ -318,8 +321,9 @@ class LazySolver:
             self.iterations += 1
             if deadline is not None and deadline - time.perf_counter() <= 0:
                 return None, None
-            sat = solve_limited(self.solver, None if deadline is None else deadline - time.perf_counter(),
-                                assumptions or [])
+            sat = solve_limited(
+                self.solver, None if deadline is None else deadline - time.perf_counter(), assumptions or []
+            )
             if sat is None:
                 return None, None
             if not sat:
@@ -341,9 +345,14 @@ class LazySolver:
     def stats(self) -> dict[str, Any]:
         """Variables, clauses, cuts, iterations and the solver's own counters."""
         acc = self.solver.accum_stats() or {}
-        return {"variables": self.pool.top, "clauses": self.clauses, "cuts": self.cuts,
-                "iterations": self.iterations, "conflicts": acc.get("conflicts", 0),
-                "decisions": acc.get("decisions", 0)}
+        return {
+            "variables": self.pool.top,
+            "clauses": self.clauses,
+            "cuts": self.cuts,
+            "iterations": self.iterations,
+            "conflicts": acc.get("conflicts", 0),
+            "decisions": acc.get("decisions", 0),
+        }
 
     def close(self) -> None:
         """Free the native solver."""
@@ -378,8 +387,9 @@ def solve_lazy(instance: Instance, limits: Limits, variant: str | None) -> Resul
         lazy.close()
 
 
-def _unique_note(instance: Instance, sat: bool | None, other: Solution | None,
-                 compact: Any) -> tuple[str, dict[str, Any]]:
+def _unique_note(
+    instance: Instance, sat: bool | None, other: Solution | None, compact: Any
+) -> tuple[str, dict[str, Any]]:
     """Message and stats for a uniqueness check."""
     if sat is None:
         return "uniqueness not decided (timeout)", {}
@@ -393,8 +403,12 @@ def _trivial(instance: Instance, start: float, unique: bool = False) -> Result:
     from puzzlesat.puzzles.masyu import compact
 
     if instance.rows < 2 or instance.cols < 2:
-        return Result(Status.INFEASIBLE, None, wall_time=time.perf_counter() - start,
-                      message="a loop needs at least 2 rows and 2 columns")
+        return Result(
+            Status.INFEASIBLE,
+            None,
+            wall_time=time.perf_counter() - start,
+            message="a loop needs at least 2 rows and 2 columns",
+        )
 
     def square(r: int, c: int) -> Solution:
         return solution_from_edges([("h", r, c), ("h", r + 1, c), ("v", r, c), ("v", r, c + 1)])
@@ -572,8 +586,9 @@ def solve_rank(instance: Instance, limits: Limits, variant: str | None) -> Resul
     if sat is None:
         return Result(Status.UNKNOWN, None, wall_time=time.perf_counter() - start, stats=stats, message="timeout")
     if loop is None:
-        return Result(Status.INFEASIBLE, None, wall_time=time.perf_counter() - start,
-                      stats={**stats, "conflicts": conflicts})
+        return Result(
+            Status.INFEASIBLE, None, wall_time=time.perf_counter() - start, stats={**stats, "conflicts": conflicts}
+        )
     message = ""
     if limits.options.get("unique"):
         block = [[-enc.pool.id(e) for e in loop.edge_keys()]]
@@ -587,8 +602,9 @@ def solve_rank(instance: Instance, limits: Limits, variant: str | None) -> Resul
 # ---------------------------------------------------------------- generator support
 
 
-def unique_clues(rows: int, cols: int, loop: Solution, rng: random.Random,
-                 max_moves: int = 60) -> dict[Cell, int] | None:
+def unique_clues(
+    rows: int, cols: int, loop: Solution, rng: random.Random, max_moves: int = 60
+) -> dict[Cell, int] | None:
     """Circles that make some loop the only answer, starting the search from ``loop``.
 
     Every circle a loop allows is placed; while another loop obeys them all, that loop is
@@ -619,8 +635,12 @@ def unique_clues(rows: int, cols: int, loop: Solution, rng: random.Random,
         return out
 
     def as_instance(clues: dict[Cell, int]) -> Instance:
-        return Instance(rows, cols, tuple(sorted(c for c, k in clues.items() if k == BLACK)),
-                        tuple(sorted(c for c, k in clues.items() if k == WHITE)))
+        return Instance(
+            rows,
+            cols,
+            tuple(sorted(c for c, k in clues.items() if k == BLACK)),
+            tuple(sorted(c for c, k in clues.items() if k == WHITE)),
+        )
 
     def unique(clues: dict[Cell, int], seen: list[Solution]) -> bool:
         # earlier loops are forbidden in the solver, so they are checked here instead

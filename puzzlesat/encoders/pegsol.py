@@ -71,8 +71,13 @@ def step_jumps(instance: Instance, reach: bool = True) -> list[list[int]]:
     out = []
     for t in range(horizon):
         (fp, fh), (bp, bh) = fwd[t], bwd[t]
-        out.append([k for k, (a, b, c) in enumerate(jumps)
-                    if a in fp and b in fp and c in fh and a in bh and b in bh and c in bp])
+        out.append(
+            [
+                k
+                for k, (a, b, c) in enumerate(jumps)
+                if a in fp and b in fp and c in fh and a in bh and b in bh and c in bp
+            ]
+        )
     return out
 
 
@@ -135,8 +140,16 @@ def encode(instance: Instance, options: dict[str, Any]) -> Encoding:
         for k in allowed[t]:
             a, b, to = jumps[k]
             j = jump(t, k)
-            cnf.extend([[-j, peg(t, a)], [-j, peg(t, b)], [-j, -peg(t, to)],
-                        [-j, -peg(t + 1, a)], [-j, -peg(t + 1, b)], [-j, peg(t + 1, to)]])
+            cnf.extend(
+                [
+                    [-j, peg(t, a)],
+                    [-j, peg(t, b)],
+                    [-j, -peg(t, to)],
+                    [-j, -peg(t + 1, a)],
+                    [-j, -peg(t + 1, b)],
+                    [-j, peg(t + 1, to)],
+                ]
+            )
             losers[a].append(j)
             losers[b].append(j)
             gainers[to].append(j)
@@ -185,6 +198,11 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if outcome is None:
         return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message="timeout")
     if not outcome:
-        return Result(Status.INFEASIBLE, None, wall_time=elapsed, stats=stats,
-                      message=f"no plan of {instance.moves_needed} jumps (SAT solver: UNSAT)")
+        return Result(
+            Status.INFEASIBLE,
+            None,
+            wall_time=elapsed,
+            stats=stats,
+            message=f"no plan of {instance.moves_needed} jumps (SAT solver: UNSAT)",
+        )
     return Result(Status.SOLVED, encoding.decode(encoding.true_keys(model)), wall_time=elapsed, stats=stats)

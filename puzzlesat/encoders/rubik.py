@@ -155,16 +155,34 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         stats.update(variables=enc.stats["variables"], clauses=enc.stats["clauses"], horizon=horizon)
         left = limits.remaining(start)
         if left is not None and left <= 0:
-            return Result(Status.UNKNOWN, None, None, time.perf_counter() - start, stats,
-                          message=f"time limit; no solution shorter than {horizon}")
+            return Result(
+                Status.UNKNOWN,
+                None,
+                None,
+                time.perf_counter() - start,
+                stats,
+                message=f"time limit; no solution shorter than {horizon}",
+            )
         sat, model, counts = solve_once(variant or "cadical195", enc.cnf.clauses, left)
         stats["conflicts"] += counts.get("conflicts", 0)
         if sat is None:
-            return Result(Status.UNKNOWN, None, None, time.perf_counter() - start, stats,
-                          message=f"time limit at horizon {horizon}; no solution shorter than {horizon}")
+            return Result(
+                Status.UNKNOWN,
+                None,
+                None,
+                time.perf_counter() - start,
+                stats,
+                message=f"time limit at horizon {horizon}; no solution shorter than {horizon}",
+            )
         if sat:
             solution = enc.decode(enc.true_keys(model))
             return Result(Status.OPTIMAL, solution, solution.length, time.perf_counter() - start, stats)
         horizon += step
-    return Result(Status.UNKNOWN, None, None, time.perf_counter() - start, stats,
-                  message=f"no solution within {max_depth} moves (--max-depth)")
+    return Result(
+        Status.UNKNOWN,
+        None,
+        None,
+        time.perf_counter() - start,
+        stats,
+        message=f"no solution within {max_depth} moves (--max-depth)",
+    )

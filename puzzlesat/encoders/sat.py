@@ -67,8 +67,9 @@ def solve_limited(solver: Any, timeout: float | None, assumptions: Sequence[int]
     return None if outcome is None else bool(outcome)
 
 
-def solve_once(name: str, clauses: list[list[int]],
-               timeout: float | None) -> tuple[bool | None, list[int], dict[str, int]]:
+def solve_once(
+    name: str, clauses: list[list[int]], timeout: float | None
+) -> tuple[bool | None, list[int], dict[str, int]]:
     """Solve a CNF once with any solver, Kissat included, stopping it at ``timeout``.
 
     A solver that cannot be interrupted in-process (Kissat) runs in a child process that

@@ -149,16 +149,29 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if left is not None:
         solver.parameters.max_time_in_seconds = max(0.01, left)
     code = solver.solve(model)
-    stats = {"variables": len(model.proto.variables), "constraints": len(model.proto.constraints),
-             "horizon": horizon, "lower_bound": lower, "conflicts": solver.num_conflicts,
-             "branches": solver.num_branches, "workers": solver.parameters.num_workers}
+    stats = {
+        "variables": len(model.proto.variables),
+        "constraints": len(model.proto.constraints),
+        "horizon": horizon,
+        "lower_bound": lower,
+        "conflicts": solver.num_conflicts,
+        "branches": solver.num_branches,
+        "workers": solver.parameters.num_workers,
+    }
     wall = time.perf_counter() - start
     if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         moves = v.moves(lambda var: solver.boolean_value(var))
         status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.SOLVED
-        return Result(status, Solution(moves), len(moves), wall, stats,
-                      message="" if status is Status.OPTIMAL else "timeout: best found, not proven")
+        return Result(
+            status,
+            Solution(moves),
+            len(moves),
+            wall,
+            stats,
+            message="" if status is Status.OPTIMAL else "timeout: best found, not proven",
+        )
     if answer is not None:
-        return Result(Status.SOLVED, Solution(answer), len(answer), wall, stats,
-                      message="timeout: the greedy answer, not proven")
+        return Result(
+            Status.SOLVED, Solution(answer), len(answer), wall, stats, message="timeout: the greedy answer, not proven"
+        )
     return Result(Status.UNKNOWN, None, None, wall, stats, message=solver.status_name(code))

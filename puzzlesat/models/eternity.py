@@ -34,10 +34,16 @@ class BoardVars:
         n = instance.cells
         self.tile = [model.new_int_var(0, n - 1, f"tile[{divmod(c, instance.cols)}]") for c in range(n)]
         top = instance.colours - 1
-        self.h = {(r, c): model.new_int_var(1, top, f"h[{r},{c}]")
-                  for r in range(instance.rows) for c in range(instance.cols - 1)}
-        self.v = {(r, c): model.new_int_var(1, top, f"v[{r},{c}]")
-                  for r in range(instance.rows - 1) for c in range(instance.cols)}
+        self.h = {
+            (r, c): model.new_int_var(1, top, f"h[{r},{c}]")
+            for r in range(instance.rows)
+            for c in range(instance.cols - 1)
+        }
+        self.v = {
+            (r, c): model.new_int_var(1, top, f"v[{r},{c}]")
+            for r in range(instance.rows - 1)
+            for c in range(instance.cols)
+        }
         self.grey = model.new_constant(0)
 
     def side(self, cell: int, side: int) -> Any:

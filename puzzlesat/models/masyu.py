@@ -109,8 +109,9 @@ def _status_of(code: Any) -> Status:
     raise ValueError(f"unexpected CP-SAT status {code}")
 
 
-def _lazy_loop(model: Any, mv: MasyuVars, instance: Instance, limits: Limits,
-               deadline: float | None, counters: dict[str, int]) -> tuple[Status, Solution | None]:
+def _lazy_loop(
+    model: Any, mv: MasyuVars, instance: Instance, limits: Limits, deadline: float | None, counters: dict[str, int]
+) -> tuple[Status, Solution | None]:
     grid = Grid(instance.rows, instance.cols)
     circles = frozenset(instance.circles)
     while True:
@@ -154,8 +155,16 @@ def _solve(instance: Instance, limits: Limits, lazy: bool) -> Result:
     return _finish(instance, model, mv, limits, deadline, counters, start, lazy=lazy)
 
 
-def _finish(instance: Instance, model: Any, mv: MasyuVars, limits: Limits, deadline: float | None,
-            counters: dict[str, int], start: float, lazy: bool) -> Result:
+def _finish(
+    instance: Instance,
+    model: Any,
+    mv: MasyuVars,
+    limits: Limits,
+    deadline: float | None,
+    counters: dict[str, int],
+    start: float,
+    lazy: bool,
+) -> Result:
     grid = Grid(instance.rows, instance.cols)
 
     def once() -> tuple[Status, Solution | None]:
@@ -173,8 +182,13 @@ def _finish(instance: Instance, model: Any, mv: MasyuVars, limits: Limits, deadl
     status, loop = once()
     stats: dict[str, Any] = {"variables": len(mv.lits) + len(mv.arcs), **counters, "workers": limits.workers}
     if status is not Status.SOLVED or loop is None:
-        return Result(status, None, wall_time=time.perf_counter() - start, stats=stats,
-                      message="timeout" if status is Status.UNKNOWN else "")
+        return Result(
+            status,
+            None,
+            wall_time=time.perf_counter() - start,
+            stats=stats,
+            message="timeout" if status is Status.UNKNOWN else "",
+        )
     message = ""
     if limits.options.get("unique"):
         model.add_bool_or([~mv.edge(k) for k in loop.edge_keys()])

@@ -60,8 +60,11 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, PlanV
     cells = instance.cells
     allowed = step_jumps(instance, bool(int(options.get("reach", 1))))
     peg = {(t, r, c): model.new_bool_var(f"peg[{t},{r},{c}]") for t in range(horizon + 1) for r, c in cells}
-    jump = {(t, k): model.new_bool_var(f"jump[{t}]={jumps[k][0]}->{jumps[k][2]}")
-            for t in range(horizon) for k in allowed[t]}
+    jump = {
+        (t, k): model.new_bool_var(f"jump[{t}]={jumps[k][0]}->{jumps[k][2]}")
+        for t in range(horizon)
+        for k in allowed[t]
+    }
     pv = PlanVars(peg, jump, jumps, horizon)
 
     # start and goal
@@ -78,8 +81,14 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, PlanV
         for k in allowed[t]:
             a, b, to = jumps[k]
             j = jump[t, k]
-            model.add_bool_and(pv.peg_at(t, a), pv.peg_at(t, b), ~pv.peg_at(t, to),
-                               ~pv.peg_at(t + 1, a), ~pv.peg_at(t + 1, b), pv.peg_at(t + 1, to)).only_enforce_if(j)
+            model.add_bool_and(
+                pv.peg_at(t, a),
+                pv.peg_at(t, b),
+                ~pv.peg_at(t, to),
+                ~pv.peg_at(t + 1, a),
+                ~pv.peg_at(t + 1, b),
+                pv.peg_at(t + 1, to),
+            ).only_enforce_if(j)
             losers[a].append(j)
             losers[b].append(j)
             gainers[to].append(j)
@@ -112,8 +121,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if early is not None:
         early.wall_time = time.perf_counter() - start
         return early
-    model, pv = build_model(instance, {k: v for k, v in limits.options.items()
-                                       if k in ("ordering", "redundant", "reach")})
+    model, pv = build_model(
+        instance, {k: v for k, v in limits.options.items() if k in ("ordering", "redundant", "reach")}
+    )
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = max(1, limits.workers)
     solver.parameters.random_seed = limits.seed
@@ -121,13 +131,22 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if remaining is not None:
         solver.parameters.max_time_in_seconds = max(0.01, remaining)
     status = solver.solve(model)
-    stats = {"variables": len(model.proto.variables), "constraints": len(model.proto.constraints),
-             "conflicts": int(solver.num_conflicts), "branches": int(solver.num_branches),
-             "workers": solver.parameters.num_workers}
+    stats = {
+        "variables": len(model.proto.variables),
+        "constraints": len(model.proto.constraints),
+        "conflicts": int(solver.num_conflicts),
+        "branches": int(solver.num_branches),
+        "workers": solver.parameters.num_workers,
+    }
     elapsed = time.perf_counter() - start
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Result(Status.SOLVED, pv.decode(solver.boolean_value), wall_time=elapsed, stats=stats)
     if status == cp_model.INFEASIBLE:
-        return Result(Status.INFEASIBLE, None, wall_time=elapsed, stats=stats,
-                      message=f"no plan of {instance.moves_needed} jumps (CP-SAT: infeasible)")
+        return Result(
+            Status.INFEASIBLE,
+            None,
+            wall_time=elapsed,
+            stats=stats,
+            message=f"no plan of {instance.moves_needed} jumps (CP-SAT: infeasible)",
+        )
     return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message=solver.status_name(status))

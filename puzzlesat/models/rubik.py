@@ -83,16 +83,18 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, BmcVa
             model.add_element(src, cp[t], ncp[i])
             old = model.new_int_var(0, 2, f"cold[{t},{i}]")
             model.add_element(src, co[t], old)
-            model.add_allowed_assignments([m, old, nco[i]],
-                                          [(j, o, (o + c.co[i]) % 3) for j, c in enumerate(cubes) for o in range(3)])
+            model.add_allowed_assignments(
+                [m, old, nco[i]], [(j, o, (o + c.co[i]) % 3) for j, c in enumerate(cubes) for o in range(3)]
+            )
         for i in range(12):
             src = model.new_int_var(0, 11, f"esrc[{t},{i}]")
             model.add_element(m, [c.ep[i] for c in cubes], src)
             model.add_element(src, ep[t], nep[i])
             old = model.new_int_var(0, 1, f"eold[{t},{i}]")
             model.add_element(src, eo[t], old)
-            model.add_allowed_assignments([m, old, neo[i]],
-                                          [(j, o, (o + c.eo[i]) % 2) for j, c in enumerate(cubes) for o in range(2)])
+            model.add_allowed_assignments(
+                [m, old, neo[i]], [(j, o, (o + c.eo[i]) % 2) for j, c in enumerate(cubes) for o in range(2)]
+            )
         # redundant: each state is a permutation
         if not last:
             model.add_all_different(ncp)
@@ -143,8 +145,20 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             solution = Solution((bv.maneuver(solver),), metric)
             return Result(Status.OPTIMAL, solution, solution.length, time.perf_counter() - start, stats)
         if status != cp_model.INFEASIBLE:
-            return Result(Status.UNKNOWN, None, None, time.perf_counter() - start, stats,
-                          message=f"time limit at horizon {horizon}; no solution shorter than {horizon}")
+            return Result(
+                Status.UNKNOWN,
+                None,
+                None,
+                time.perf_counter() - start,
+                stats,
+                message=f"time limit at horizon {horizon}; no solution shorter than {horizon}",
+            )
         horizon += step
-    return Result(Status.UNKNOWN, None, None, time.perf_counter() - start, stats,
-                  message=f"no solution found within {min(horizon, max_depth)} moves")
+    return Result(
+        Status.UNKNOWN,
+        None,
+        None,
+        time.perf_counter() - start,
+        stats,
+        message=f"no solution found within {min(horizon, max_depth)} moves",
+    )

@@ -47,8 +47,9 @@ class Search:
     (0, 2)
     """
 
-    def __init__(self, instance: Instance, seed: int = 0, tt_bits: int = TT_BITS, memo_bits: int = MEMO_BITS,
-                 split: bool = True) -> None:
+    def __init__(
+        self, instance: Instance, seed: int = 0, tt_bits: int = TT_BITS, memo_bits: int = MEMO_BITS, split: bool = True
+    ) -> None:
         from puzzlesat.native import blacken_kernel as kern
 
         self.kern = kern
@@ -59,7 +60,7 @@ class Search:
             raise InvalidInstanceError(f"board size {k} is too large for the native search (at most 61)")
         self.grid0 = np.full(p * p, kern.OFF, dtype=np.int64)
         for r in range(k):
-            self.grid0[(r + 1) * p + 1:(r + 1) * p + 1 + k] = kern.EMPTY
+            self.grid0[(r + 1) * p + 1 : (r + 1) * p + 1 + k] = kern.EMPTY
         for r, c in instance.whites:
             self.grid0[self.index((r, c))] = kern.WHITE
         self.whites = np.array(sorted({self.index(cell) for cell in instance.whites}), dtype=np.int64)
@@ -109,7 +110,7 @@ class Search:
             self.weight[self.index(cell)] = 12 // m if m <= 4 else 1
         for g, i in enumerate(usable):
             flat = [self.index(c) for c in groups[i]] + [self.index(c) for c in near[i]]
-            self.ccells[g, :len(flat)] = flat
+            self.ccells[g, : len(flat)] = flat
             self.cnw[g] = len(groups[i])
             self.cnc[g] = len(flat)
             for c in groups[i]:
@@ -137,10 +138,26 @@ class Search:
         """The component bound of a position (0 without usable components)."""
         if self.ccells.shape[0] == 0:
             return 0
-        return int(self.kern.split_bound(grid, self.dirs, self.comp_of, self.ccells, self.cnw, self.cnc,
-                                         self.weight, self.mkeys, self.mcomp, self.mval, self.work,
-                                         self.split_work, self.too_big, self.cmark,
-                                         self.frames, self.fmoves))
+        return int(
+            self.kern.split_bound(
+                grid,
+                self.dirs,
+                self.comp_of,
+                self.ccells,
+                self.cnw,
+                self.cnc,
+                self.weight,
+                self.mkeys,
+                self.mcomp,
+                self.mval,
+                self.work,
+                self.split_work,
+                self.too_big,
+                self.cmark,
+                self.frames,
+                self.fmoves,
+            )
+        )
 
     def index(self, cell: Cell) -> int:
         """Padded flat index of a board cell."""
@@ -188,19 +205,53 @@ class Search:
         if depth + h >= best:
             return False
         self.mark[0] += 1
-        kern.generate(self.grid, self.whites, self.dirs, self.mark, self.mark[0], self.cand, self.ncand, depth,
-                      self.score)
+        kern.generate(
+            self.grid, self.whites, self.dirs, self.mark, self.mark[0], self.cand, self.ncand, depth, self.score
+        )
         self.cidx[depth] = 0
         return True
 
     def run(self, budget: int) -> int:
         """Search up to ``budget`` more nodes; returns the kernel's code."""
-        return int(self.kern.search(self.grid, self.whites, self.dirs, self.zob, self.ttk1, self.ttk2, self.ttd,
-                                    self.st, self.path, self.best_path, self.cand, self.ncand, self.cidx,
-                                    self.fstart, self.flipbuf, self.mark, self.order, self.score, budget,
-                                    self.comp_of, self.ccells, self.cnw, self.cnc, self.weight, self.mkeys,
-                                    self.mcomp, self.mval, self.work, self.split_work, self.too_big,
-                                    self.cmark, self.frames, self.fmoves, self.compmask, self.zlast))
+        return int(
+            self.kern.search(
+                self.grid,
+                self.whites,
+                self.dirs,
+                self.zob,
+                self.ttk1,
+                self.ttk2,
+                self.ttd,
+                self.st,
+                self.path,
+                self.best_path,
+                self.cand,
+                self.ncand,
+                self.cidx,
+                self.fstart,
+                self.flipbuf,
+                self.mark,
+                self.order,
+                self.score,
+                budget,
+                self.comp_of,
+                self.ccells,
+                self.cnw,
+                self.cnc,
+                self.weight,
+                self.mkeys,
+                self.mcomp,
+                self.mval,
+                self.work,
+                self.split_work,
+                self.too_big,
+                self.cmark,
+                self.frames,
+                self.fmoves,
+                self.compmask,
+                self.zlast,
+            )
+        )
 
     def set_best(self, best: int) -> None:
         """Lower the cut to a bound found elsewhere (never raises it)."""
@@ -223,7 +274,7 @@ class Search:
                 if not self.start(prefix, best=1 << 30, target=-1):
                     continue
                 g = len(prefix)
-                nxt.extend((*prefix, self.cell(i)) for i in self.cand[g, :self.ncand[g]])
+                nxt.extend((*prefix, self.cell(i)) for i in self.cand[g, : self.ncand[g]])
             prefixes = nxt
         return prefixes
 
@@ -242,9 +293,13 @@ def lower_bound_native(instance: Instance) -> int:
 
 def _stats(search: Search, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     kern = search.kern
-    out = {"nodes": search.nodes, "tt_cuts": int(search.st[kern.TTCUTS]),
-           "bound_cuts": int(search.st[kern.BOUNDCUTS]), "memo": int(search.work[1]),
-           "split_off": int(search.too_big.sum())}
+    out = {
+        "nodes": search.nodes,
+        "tt_cuts": int(search.st[kern.TTCUTS]),
+        "bound_cuts": int(search.st[kern.BOUNDCUTS]),
+        "memo": int(search.work[1]),
+        "split_off": int(search.too_big.sum()),
+    }
     out.update(extra or {})
     return out
 
@@ -288,8 +343,14 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             return Result(Status.INFEASIBLE, None, None, wall, stats, message="no sequence turns every stone black")
         return Result(Status.UNKNOWN, None, None, wall, stats, message="timeout")
     proven = status != search.kern.BUDGET
-    return Result(Status.OPTIMAL if proven else Status.SOLVED, Solution(best), len(best), wall, stats,
-                  message="" if proven else "timeout: best found, not proven")
+    return Result(
+        Status.OPTIMAL if proven else Status.SOLVED,
+        Solution(best),
+        len(best),
+        wall,
+        stats,
+        message="" if proven else "timeout: best found, not proven",
+    )
 
 
 def solve_bfs(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
@@ -300,8 +361,16 @@ def solve_bfs(instance: Instance, limits: Limits, variant: str | None = None) ->
     return Result(Status.OPTIMAL, Solution(moves), len(moves), time.perf_counter() - start, {})
 
 
-def _worker(instance: Instance, seed: int, prefixes: list[tuple[Cell, ...]], counter: Any, shared_best: Any,
-            target: int, answers: Any, stop: Any) -> None:
+def _worker(
+    instance: Instance,
+    seed: int,
+    prefixes: list[tuple[Cell, ...]],
+    counter: Any,
+    shared_best: Any,
+    target: int,
+    answers: Any,
+    stop: Any,
+) -> None:
     """A parallel worker: take the next prefix, search its subtree, share what it finds."""
     search = Search(instance, seed)
     nodes = 0
@@ -373,8 +442,14 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     if left is not None and left <= 0:
         if best is None:
             return Result(Status.UNKNOWN, None, None, time.perf_counter() - start, stats, message="no answer yet")
-        return Result(Status.SOLVED, Solution(best), len(best), time.perf_counter() - start, stats,
-                      message="timeout: best found, not proven")
+        return Result(
+            Status.SOLVED,
+            Solution(best),
+            len(best),
+            time.perf_counter() - start,
+            stats,
+            message="timeout: best found, not proven",
+        )
     cut = len(best) if best is not None else cut
     prefixes = search.first_moves(1)
     if len(prefixes) < 4 * workers:
@@ -385,8 +460,14 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     shared_best = ctx.Value("q", cut)
     stop = ctx.Event()
     answers = ctx.Queue()
-    procs = [ctx.Process(target=_worker, args=(instance, limits.seed + i, prefixes, counter, shared_best, lower,
-                                               answers, stop), daemon=True) for i in range(workers)]
+    procs = [
+        ctx.Process(
+            target=_worker,
+            args=(instance, limits.seed + i, prefixes, counter, shared_best, lower, answers, stop),
+            daemon=True,
+        )
+        for i in range(workers)
+    ]
     finished = 0
     nodes = 0
     timed_out = False
@@ -437,12 +518,19 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     if best is None:
         return Result(Status.UNKNOWN, None, None, wall, stats, message=message or "timeout")
     proven = not timed_out and (finished == workers or len(best) <= lower)
-    return Result(Status.OPTIMAL if proven else Status.SOLVED, Solution(best), len(best), wall, stats,
-                  message=message or ("" if proven else "timeout: best found, not proven"))
+    return Result(
+        Status.OPTIMAL if proven else Status.SOLVED,
+        Solution(best),
+        len(best),
+        wall,
+        stats,
+        message=message or ("" if proven else "timeout: best found, not proven"),
+    )
 
 
-def _take(kind: str, payload: Any, finished: int, nodes: int,
-          best: tuple[Cell, ...] | None) -> tuple[int, int, tuple[Cell, ...] | None]:
+def _take(
+    kind: str, payload: Any, finished: int, nodes: int, best: tuple[Cell, ...] | None
+) -> tuple[int, int, tuple[Cell, ...] | None]:
     if kind == "done":
         return finished + 1, nodes + int(payload), best
     moves = tuple(tuple(m) for m in payload)

@@ -213,8 +213,25 @@ F_MASK, F_CAP, F_H, F_BEST, F_M, F_K, F_P, F_FLIP = range(8)
 
 
 @njit(cache=True)
-def comp_value(grid, dirs, comp_of, gid, cells, nw, nc, weight, mkeys, mcomp, mval, work, limit, cap,  # type: ignore[no-untyped-def]
-               cmark, frames, fmoves):
+def comp_value(
+    grid,
+    dirs,
+    comp_of,
+    gid,
+    cells,
+    nw,
+    nc,
+    weight,
+    mkeys,
+    mcomp,
+    mval,
+    work,
+    limit,
+    cap,  # type: ignore[no-untyped-def]
+    cmark,
+    frames,
+    fmoves,
+):
     """V_G: the least weighted cost of the moves that finish component ``gid`` alone.
 
     ``cells[:nw]`` are the component's white stones, ``cells[nw:nc]`` the empty cells next
@@ -399,8 +416,24 @@ def comp_packing(grid, dirs, cells, nw, nc, weight, cmark):  # type: ignore[no-u
 
 
 @njit(cache=True)
-def split_bound(grid, dirs, comp_of, ccells, cnw, cnc, weight, mkeys, mcomp, mval, work, limit, too_big,  # type: ignore[no-untyped-def]
-                cmark, frames, fmoves):
+def split_bound(
+    grid,
+    dirs,
+    comp_of,
+    ccells,
+    cnw,
+    cnc,
+    weight,
+    mkeys,
+    mcomp,
+    mval,
+    work,
+    limit,
+    too_big,  # type: ignore[no-untyped-def]
+    cmark,
+    frames,
+    fmoves,
+):
     """The sum of V_G over the components, in moves (rounded up); DEAD when one is stuck.
 
     A component whose exact value is too costly (``too_big``) counts its weighted packing.
@@ -409,8 +442,25 @@ def split_bound(grid, dirs, comp_of, ccells, cnw, cnc, weight, mkeys, mcomp, mva
     for g in range(ccells.shape[0]):
         if too_big[g] == 0:
             work[0] = 0
-            v = comp_value(grid, dirs, comp_of, g, ccells[g], cnw[g], cnc[g], weight, mkeys, mcomp, mval,
-                           work, limit, DEAD, cmark, frames, fmoves)
+            v = comp_value(
+                grid,
+                dirs,
+                comp_of,
+                g,
+                ccells[g],
+                cnw[g],
+                cnc[g],
+                weight,
+                mkeys,
+                mcomp,
+                mval,
+                work,
+                limit,
+                DEAD,
+                cmark,
+                frames,
+                fmoves,
+            )
             if v == -2:
                 too_big[g] = 1
             elif v >= DEAD:
@@ -462,9 +512,43 @@ def generate(grid, whites, dirs, mark, stamp, cand, ncand, level, score):  # typ
 
 
 @njit(cache=True)
-def search(grid, whites, dirs, zob, ttk1, ttk2, ttd, st, path, best_path, cand, ncand, cidx,  # type: ignore[no-untyped-def]
-           fstart, flipbuf, mark, order, score, budget, comp_of, ccells, cnw, cnc, weight, mkeys, mcomp, mval,
-           work, limit, too_big, cmark, frames, fmoves, compmask, zlast):
+def search(
+    grid,
+    whites,
+    dirs,
+    zob,
+    ttk1,
+    ttk2,
+    ttd,
+    st,
+    path,
+    best_path,
+    cand,
+    ncand,
+    cidx,  # type: ignore[no-untyped-def]
+    fstart,
+    flipbuf,
+    mark,
+    order,
+    score,
+    budget,
+    comp_of,
+    ccells,
+    cnw,
+    cnc,
+    weight,
+    mkeys,
+    mcomp,
+    mval,
+    work,
+    limit,
+    too_big,
+    cmark,
+    frames,
+    fmoves,
+    compmask,
+    zlast,
+):
     """Run the depth-first branch and bound for up to ``budget`` nodes.
 
     Returns:
@@ -524,8 +608,27 @@ def search(grid, whites, dirs, zob, ttk1, ttk2, ttd, st, path, best_path, cand, 
         stamp += 1
         h = bound(grid, whites, dirs, mark, stamp, order)
         if g + 1 + h < st[BEST] and ccells.shape[0] > 0:
-            h = max(h, split_bound(grid, dirs, comp_of, ccells, cnw, cnc, weight, mkeys, mcomp, mval, work, limit,
-                                   too_big, cmark, frames, fmoves))
+            h = max(
+                h,
+                split_bound(
+                    grid,
+                    dirs,
+                    comp_of,
+                    ccells,
+                    cnw,
+                    cnc,
+                    weight,
+                    mkeys,
+                    mcomp,
+                    mval,
+                    work,
+                    limit,
+                    too_big,
+                    cmark,
+                    frames,
+                    fmoves,
+                ),
+            )
         if g + 1 + h >= st[BEST]:
             st[BOUNDCUTS] += 1
             pop(grid, zob, st, flipbuf, p, fstart[g])

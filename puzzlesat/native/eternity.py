@@ -65,8 +65,9 @@ class Lookup:
             corners = [t for t in range(n) if instance.grey_count(t) == 2]
             if corners:  # symmetry: the board's rotations map solutions onto each other
                 keep &= (cls != self.classes[0]) | (tile == corners[0])
-        self.rows = np.stack([cls, looks[:, 3] * self.colours + looks[:, 0], tile, rot, looks[:, 1], looks[:, 2]],
-                             axis=1)[keep]
+        self.rows = np.stack(
+            [cls, looks[:, 3] * self.colours + looks[:, 0], tile, rot, looks[:, 1], looks[:, 2]], axis=1
+        )[keep]
 
     def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
         """(off, tile, rot, east, south), every (class, key) list in a fresh random order."""
@@ -105,9 +106,22 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
         spent = 0
         while True:
             slice_nodes = int(min(SLICE_NODES, restart_budget - spent))
-            status, done = kernel.search(instance.cols, instance.colours, lookup.classes, off, tile,
-                                         east_c, south_c, used, choice, east, south, placed, depth,
-                                         max(1, slice_nodes))
+            status, done = kernel.search(
+                instance.cols,
+                instance.colours,
+                lookup.classes,
+                off,
+                tile,
+                east_c,
+                south_c,
+                used,
+                choice,
+                east,
+                south,
+                placed,
+                depth,
+                max(1, slice_nodes),
+            )
             spent += done
             nodes += done
             stats = {"nodes": nodes, "restarts": restarts, "compile_time": round(compile_time, 3)}
@@ -118,8 +132,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
                 return Result(Status.INFEASIBLE, wall_time=time.perf_counter() - start, stats=stats)
             remaining = limits.remaining(start)
             if remaining is not None and remaining <= 0:
-                return Result(Status.UNKNOWN, wall_time=time.perf_counter() - start, stats=stats,
-                              message="time limit")
+                return Result(Status.UNKNOWN, wall_time=time.perf_counter() - start, stats=stats, message="time limit")
             if spent >= restart_budget:
                 break
         restarts += 1

@@ -18,8 +18,9 @@ BUDGET = 2
 
 
 @njit(cache=True)
-def search(cols, ncolours, cell_class, off, cand_tile, cand_east, cand_south,
-           used, choice, east, south, placed, depth, budget):  # pragma: no cover - compiled
+def search(
+    cols, ncolours, cell_class, off, cand_tile, cand_east, cand_south, used, choice, east, south, placed, depth, budget
+):  # pragma: no cover - compiled
     """Depth-first row-scan search, resumable.
 
     Args:
@@ -84,5 +85,19 @@ def warm_up() -> None:
     off = np.zeros((9, 5), dtype=np.int64)
     empty = np.zeros(0, dtype=np.int64)
     state = [np.zeros(4, dtype=np.int64) for _ in range(5)]
-    search(2, 2, np.zeros(4, dtype=np.int64), off, empty, empty, empty,
-           state[0], state[1] - 1, state[2], state[3], state[4], np.zeros(1, dtype=np.int64), 1)
+    search(
+        2,
+        2,
+        np.zeros(4, dtype=np.int64),
+        off,
+        empty,
+        empty,
+        empty,
+        state[0],
+        state[1] - 1,
+        state[2],
+        state[3],
+        state[4],
+        np.zeros(1, dtype=np.int64),
+        1,
+    )

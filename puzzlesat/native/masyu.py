@@ -76,8 +76,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     cells = instance.rows * instance.cols
     budget = 10**12 if limits.timeout is None else max(1000, int(limits.timeout * CELL_NODES_PER_SECOND / cells))
     compile_start = time.perf_counter()
-    search(np.zeros(4, dtype=np.int8), inc[:4] * 0 - 1, far[:4] * 0 - 1, ea[:0], eb[:0], lines[:0],
-           line_start[:1], 1, 1, 1)
+    search(
+        np.zeros(4, dtype=np.int8), inc[:4] * 0 - 1, far[:4] * 0 - 1, ea[:0], eb[:0], lines[:0], line_start[:1], 1, 1, 1
+    )
     compile_time = time.perf_counter() - compile_start
     t0 = time.perf_counter()
     status, sols, nodes = search(clue, inc, far, ea, eb, lines, line_start, want, budget, MAX_DEPTH)

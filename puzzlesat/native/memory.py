@@ -38,10 +38,12 @@ def _prefetch(typingctx, array, index):  # noqa: ANN001, ANN201, ARG001
         byte_ptr = ir.IntType(8).as_pointer()
         i32 = ir.IntType(32)
         fn = builder.module.declare_intrinsic(
-            "llvm.prefetch", [byte_ptr], ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32]))
+            "llvm.prefetch", [byte_ptr], ir.FunctionType(ir.VoidType(), [byte_ptr, i32, i32, i32])
+        )
         # read, keep in every cache level, data cache
-        builder.call(fn, [builder.bitcast(ptr, byte_ptr), ir.Constant(i32, 0), ir.Constant(i32, 3),
-                          ir.Constant(i32, 1)])
+        builder.call(
+            fn, [builder.bitcast(ptr, byte_ptr), ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)]
+        )
         return context.get_dummy_value()
 
     return types.void(array, index), codegen
@@ -73,6 +75,6 @@ def huge_page_copy(array: np.ndarray) -> np.ndarray:
     block.madvise(mmap.MADV_HUGEPAGE)
     raw = np.frombuffer(block, np.uint8)  # keeps the mapping alive
     start = -raw.ctypes.data % HUGE_PAGE
-    out = raw[start:start + array.nbytes].view(array.dtype).reshape(array.shape)
+    out = raw[start : start + array.nbytes].view(array.dtype).reshape(array.shape)
     out[...] = array
     return out

@@ -25,8 +25,16 @@ FIRST_TABLE_BITS = 16
 TABLE_BITS = 22
 
 
-SYMMETRIES = ((1, 0, 0, 1), (1, 0, 0, -1), (-1, 0, 0, 1), (-1, 0, 0, -1),
-              (0, 1, 1, 0), (0, 1, -1, 0), (0, -1, 1, 0), (0, -1, -1, 0))
+SYMMETRIES = (
+    (1, 0, 0, 1),
+    (1, 0, 0, -1),
+    (-1, 0, 0, 1),
+    (-1, 0, 0, -1),
+    (0, 1, 1, 0),
+    (0, 1, -1, 0),
+    (0, -1, 1, 0),
+    (0, -1, -1, 0),
+)
 """The eight maps (r, c) -> (a*r + b*c, d*r + e*c) of the square's symmetry group, as (a, b, d, e)."""
 
 
@@ -99,8 +107,10 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         early.wall_time = time.perf_counter() - start_time
         return early
     if len(instance.cells) > MAX_CELLS:
-        return Result(Status.UNKNOWN, message=f"native-dfs handles boards of up to {MAX_CELLS} cells, "
-                                              f"this one has {len(instance.cells)}")
+        return Result(
+            Status.UNKNOWN,
+            message=f"native-dfs handles boards of up to {MAX_CELLS} cells, this one has {len(instance.cells)}",
+        )
     # numpy and numba load only now: a board the proofs settle never pays for them
     setup_start = time.perf_counter()
     import numpy as np
@@ -164,8 +174,13 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             run_nodes = 0
             data = build_arrays(instance, f"sym{(run - 1 + limits.seed) % len(SYMMETRIES)}")
             runner.reset(data, data["start"])
-    stats: dict[str, Any] = {"nodes": nodes, "runs": run, "jumps": data["n"],
-                             "table_entries": int(runner.state[1]), "table_bits": bits}
+    stats: dict[str, Any] = {
+        "nodes": nodes,
+        "runs": run,
+        "jumps": data["n"],
+        "table_entries": int(runner.state[1]),
+        "table_bits": bits,
+    }
     if use_meet:
         stats["wins_stored"] = int(np.count_nonzero(wins[1::2]))
     moves: tuple[Move, ...] = ()
@@ -177,7 +192,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         canonical = instance.jumps()
         reached = int(runner.state[0])
         head = [data["jumps"][j] for j in runner.chosen[:reached]]
-        tail = [canonical[int(j)] for j in win_paths[runner.state[2], :depth - reached]][::-1]
+        tail = [canonical[int(j)] for j in win_paths[runner.state[2], : depth - reached]][::-1]
         moves = tuple(Move(*a, *c) for a, _, c in head + tail)
         stats["met_at"] = reached
         status = FOUND
@@ -186,16 +201,22 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if status == FOUND:
         return Result(Status.SOLVED, Solution(moves), wall_time=elapsed, stats=stats)
     if status == EXHAUSTED:
-        return Result(Status.INFEASIBLE, None, wall_time=elapsed, stats=stats,
-                      message="exhaustive search: every line of play fails")
+        return Result(
+            Status.INFEASIBLE,
+            None,
+            wall_time=elapsed,
+            stats=stats,
+            message="exhaustive search: every line of play fails",
+        )
     return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message="timeout")
 
 
 class _Runner:
     """The kernel's state between calls: boards per depth, next jump per depth, the tables."""
 
-    def __init__(self, kernel: Any, depth: int, table: Any, meet: Any, full: tuple[Any, Any],
-                 wins: Any, win_paths: Any) -> None:
+    def __init__(
+        self, kernel: Any, depth: int, table: Any, meet: Any, full: tuple[Any, Any], wins: Any, win_paths: Any
+    ) -> None:
         import numpy as np
 
         self.kernel = kernel
@@ -220,7 +241,25 @@ class _Runner:
     def run(self, data: dict[str, Any], budget: int) -> tuple[int, int]:
         """One slice of search in ``data``'s jump order; returns (status, new nodes)."""
         status, _, nodes = self.kernel(
-            data["fo_lo"], data["fo_hi"], data["to_lo"], data["to_hi"], data["goal"][0], data["goal"][1],
-            self.depth, self.board_lo, self.board_hi, self.next_move, self.chosen, self.state, self.table,
-            budget, self.meet, self.full[0], self.full[1], data["canon"], self.wins, self.win_paths)
+            data["fo_lo"],
+            data["fo_hi"],
+            data["to_lo"],
+            data["to_hi"],
+            data["goal"][0],
+            data["goal"][1],
+            self.depth,
+            self.board_lo,
+            self.board_hi,
+            self.next_move,
+            self.chosen,
+            self.state,
+            self.table,
+            budget,
+            self.meet,
+            self.full[0],
+            self.full[1],
+            data["canon"],
+            self.wins,
+            self.win_paths,
+        )
         return int(status), int(nodes)

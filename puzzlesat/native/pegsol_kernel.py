@@ -78,9 +78,28 @@ def rehash(old, new):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def search(fo_lo, fo_hi, to_lo, to_hi, goal_lo, goal_hi, depth_goal,  # type: ignore[no-untyped-def]
-           board_lo, board_hi, next_move, chosen, state, table, budget,
-           meet, full_lo, full_hi, canon, wins, win_paths):
+def search(
+    fo_lo,
+    fo_hi,
+    to_lo,
+    to_hi,
+    goal_lo,
+    goal_hi,
+    depth_goal,  # type: ignore[no-untyped-def]
+    board_lo,
+    board_hi,
+    next_move,
+    chosen,
+    state,
+    table,
+    budget,
+    meet,
+    full_lo,
+    full_hi,
+    canon,
+    wins,
+    win_paths,
+):
     """Depth-first search for ``depth_goal`` jumps that turn ``board[0]`` into the goal.
 
     Args:

@@ -96,10 +96,22 @@ class Searcher:
 
         ms, t = self.moves, self.tables
         status, sols, count, nodes = k.search(
-            *self.state, rows, bound, ms.ctab, ms.etab, ms.next_state,
-            t.specs, t.tracked, t.table, True, find_all, budget, MAX_SOLUTIONS if find_all else 1,
-            *self.sym)
-        return int(status), sols[:min(count, sols.shape[0])].copy(), int(count), nodes
+            *self.state,
+            rows,
+            bound,
+            ms.ctab,
+            ms.etab,
+            ms.next_state,
+            t.specs,
+            t.tracked,
+            t.table,
+            True,
+            find_all,
+            budget,
+            MAX_SOLUTIONS if find_all else 1,
+            *self.sym,
+        )
+        return int(status), sols[: min(count, sols.shape[0])].copy(), int(count), nodes
 
 
 class Phase1Searcher:
@@ -140,14 +152,34 @@ class Phase1Searcher:
             self.tables, self.huge = self.tables.in_huge_pages(), True
         t = self.tables
         status, sols, count, nodes = k.search(
-            self.axes, self.corner, self.corner_dist, self.codes, rows, bound, self.moves.next_state,
-            t.twist_mv, t.flip_mv, t.slice_mv, t.corner_mv, t.clsym, t.twist_conj, t.phase1, t.corners,
-            t.axis_moves, t.inverse, t.max_depth - 1, find_all, budget, MAX_SOLUTIONS if find_all else 1)
-        return int(status), sols[:min(count, sols.shape[0])].copy(), int(count), nodes
+            self.axes,
+            self.corner,
+            self.corner_dist,
+            self.codes,
+            rows,
+            bound,
+            self.moves.next_state,
+            t.twist_mv,
+            t.flip_mv,
+            t.slice_mv,
+            t.corner_mv,
+            t.clsym,
+            t.twist_conj,
+            t.phase1,
+            t.corners,
+            t.axis_moves,
+            t.inverse,
+            t.max_depth - 1,
+            find_all,
+            budget,
+            MAX_SOLUTIONS if find_all else 1,
+        )
+        return int(status), sols[: min(count, sols.shape[0])].copy(), int(count), nodes
 
 
-def make_searcher(cube: Cube, metric: str, table_set: str, quiet: bool = False,
-                  trusted: bool = False) -> Searcher | Phase1Searcher:
+def make_searcher(
+    cube: Cube, metric: str, table_set: str, quiet: bool = False, trusted: bool = False
+) -> Searcher | Phase1Searcher:
     """The searcher for a table set: ``phase1`` or Korf's ``full`` / ``small``."""
     cls = Phase1Searcher if table_set == "phase1" else Searcher
     return cls(cube, metric, table_set, quiet, trusted)
@@ -169,8 +201,7 @@ def _worker_run(task: Task) -> Outcome:
 
 def _progress(bound: int, done: float, nodes: int, elapsed: float) -> None:
     rate = nodes / elapsed if elapsed > 0 else 0.0
-    sys.stderr.write(f"\rc rubik ida depth {bound}: {100 * done:5.1f}%  {nodes:,} nodes  "
-                     f"{rate / 1e6:.1f} M nodes/s   ")
+    sys.stderr.write(f"\rc rubik ida depth {bound}: {100 * done:5.1f}%  {nodes:,} nodes  {rate / 1e6:.1f} M nodes/s   ")
     sys.stderr.flush()
 
 
@@ -199,9 +230,13 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     starts = None if find_all else rubik_symmetry.first_moves(instance.cube, searcher.moves.moves)
     if metric == "qtm" and bound % 2 != parity(instance.cube.cp):
         bound += 1
-    stats: dict[str, Any] = {"nodes": 0, "workers": max(1, limits.workers), "lower_bound": bound,
-                             "tables_s": round(table_time - searcher.compile_seconds, 2),
-                             "compile_s": round(searcher.compile_seconds, 2)}
+    stats: dict[str, Any] = {
+        "nodes": 0,
+        "workers": max(1, limits.workers),
+        "lower_bound": bound,
+        "tables_s": round(table_time - searcher.compile_seconds, 2),
+        "compile_s": round(searcher.compile_seconds, 2),
+    }
     found: list[tuple[int, ...]] = []
     best: int | None = None
     pool = None
@@ -214,8 +249,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     try:
         if limits.workers > 1 and max_depth >= PARALLEL_FROM:
             # started now, the workers load while the shallow bounds are searched here
-            pool = mp.get_context("spawn").Pool(limits.workers, _worker_init,
-                                                (instance.cube, metric, table_set, os.getpid()))
+            pool = mp.get_context("spawn").Pool(
+                limits.workers, _worker_init, (instance.cube, metric, table_set, os.getpid())
+            )
         while bound <= max_depth:
             if best is not None and bound > best + extra:
                 break
@@ -226,8 +262,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             last_shown = time.perf_counter()  # the first line after half a second
             printed = False
             chunks = [c for c in np.array_split(np.arange(len(rows)), min(CHUNKS, len(rows))) if len(c)]
-            weights = (last_nodes if last_nodes is not None and len(last_nodes) == len(rows)
-                       else np.ones(len(rows)))
+            weights = last_nodes if last_nodes is not None and len(last_nodes) == len(rows) else np.ones(len(rows))
             total_weight = float(weights.sum()) or 1.0
             this_nodes = np.zeros(len(rows), np.int64)
             done_weight = 0.0
@@ -238,8 +273,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             if use_pool and pool is not None:
                 left = limits.remaining(start)
                 cap = 2**62 if left is None else max(1000, int(left * rate * 2))
-                pending = pool.imap_unordered(_worker_run, [(i, rows[c], bound, find_all, cap)
-                                                            for i, c in enumerate(chunks)])
+                pending = pool.imap_unordered(
+                    _worker_run, [(i, rows[c], bound, find_all, cap) for i, c in enumerate(chunks)]
+                )
             for i in range(len(chunks)):
                 left = limits.remaining(start)
                 if left is not None and left <= 0:

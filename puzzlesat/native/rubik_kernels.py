@@ -28,8 +28,7 @@ def _popcount(x: int) -> int:
 
 
 @njit(cache=True)
-def pdb_index(pos: np.ndarray, ori: np.ndarray, tracked: np.ndarray, k: int, n: int, mod: int,
-              kor: int) -> int:
+def pdb_index(pos: np.ndarray, ori: np.ndarray, tracked: np.ndarray, k: int, n: int, mod: int, kor: int) -> int:
     """Index of the tracked cubies' positions and orientations (see the module docstring)."""
     used = 0
     rank = 0
@@ -40,7 +39,7 @@ def pdb_index(pos: np.ndarray, ori: np.ndarray, tracked: np.ndarray, k: int, n: 
     o = 0
     for i in range(kor):
         o = o * mod + ori[tracked[i]]
-    return rank * mod ** kor + o
+    return rank * mod**kor + o
 
 
 @njit(cache=True)
@@ -56,14 +55,15 @@ def pdb_index_codes(codes: np.ndarray, tracked: np.ndarray, k: int, n: int, mod:
         used |= 1 << p
         if i < kor:
             o = o * mod + code - p * mod
-    return rank * mod ** kor + o
+    return rank * mod**kor + o
 
 
 @njit(cache=True)
-def pdb_unrank(index: int, tracked: np.ndarray, k: int, n: int, mod: int, kor: int,
-               pos: np.ndarray, ori: np.ndarray) -> None:
+def pdb_unrank(
+    index: int, tracked: np.ndarray, k: int, n: int, mod: int, kor: int, pos: np.ndarray, ori: np.ndarray
+) -> None:
     """Inverse of :func:`pdb_index`: fill ``pos`` and ``ori`` of the tracked cubies."""
-    omul = mod ** kor
+    omul = mod**kor
     o = index % omul
     rank = index // omul
     total = 0
@@ -103,8 +103,20 @@ def _set_nibble(table: np.ndarray, i: int, value: int) -> None:
 
 
 @njit(cache=True)
-def bfs_level(table: np.ndarray, offset: int, size: int, depth: int, tracked: np.ndarray, k: int,
-              n: int, mod: int, kor: int, dest: np.ndarray, add: np.ndarray, backward: bool) -> int:
+def bfs_level(
+    table: np.ndarray,
+    offset: int,
+    size: int,
+    depth: int,
+    tracked: np.ndarray,
+    k: int,
+    n: int,
+    mod: int,
+    kor: int,
+    dest: np.ndarray,
+    add: np.ndarray,
+    backward: bool,
+) -> int:
     """Fill the entries at ``depth + 1`` of one PDB; returns how many were set.
 
     Forward: expand every entry at ``depth``.  Backward (cheaper once most entries are
@@ -143,9 +155,18 @@ def bfs_level(table: np.ndarray, offset: int, size: int, depth: int, tracked: np
 
 
 @njit(cache=True)
-def heuristic(cc: np.ndarray, ec: np.ndarray, specs: np.ndarray, tracked: np.ndarray, table: np.ndarray,
-              cutoff: int, sym_pdb: np.ndarray, sym_pre: np.ndarray, sym_code: np.ndarray,
-              conj: np.ndarray) -> int:
+def heuristic(
+    cc: np.ndarray,
+    ec: np.ndarray,
+    specs: np.ndarray,
+    tracked: np.ndarray,
+    table: np.ndarray,
+    cutoff: int,
+    sym_pdb: np.ndarray,
+    sym_pre: np.ndarray,
+    sym_code: np.ndarray,
+    conj: np.ndarray,
+) -> int:
     """Max over the PDBs, then over edge PDBs looked up on conjugated cubes; stops early once
     the value exceeds ``cutoff``.
 
@@ -194,8 +215,17 @@ def _invert(codes: np.ndarray, mod: int, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def full_heuristic(cc: np.ndarray, ec: np.ndarray, specs: np.ndarray, tracked: np.ndarray, table: np.ndarray,
-                   dual: bool, sym_pdb: np.ndarray, sym_pre: np.ndarray, sym_code: np.ndarray) -> int:
+def full_heuristic(
+    cc: np.ndarray,
+    ec: np.ndarray,
+    specs: np.ndarray,
+    tracked: np.ndarray,
+    table: np.ndarray,
+    dual: bool,
+    sym_pdb: np.ndarray,
+    sym_pre: np.ndarray,
+    sym_code: np.ndarray,
+) -> int:
     """The lower bound used by the search, for one state (no cutoff)."""
     conj = np.empty(12, np.int64)
     h = heuristic(cc, ec, specs, tracked, table, 99, sym_pdb, sym_pre, sym_code, conj)
@@ -236,15 +266,25 @@ def _one_move_away(cc: np.ndarray, ec: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def _lookup(codes: np.ndarray, j: int, n: int, mod: int, specs: np.ndarray, tracked: np.ndarray,
-            table: np.ndarray) -> int:
+def _lookup(
+    codes: np.ndarray, j: int, n: int, mod: int, specs: np.ndarray, tracked: np.ndarray, table: np.ndarray
+) -> int:
     idx = pdb_index_codes(codes, tracked[j], specs[j, 1], n, mod, specs[j, 4])
     return _nibble(table, specs[j, 5] + idx)
 
 
 @njit(cache=True)
-def _sym_lookup(ec: np.ndarray, lk: int, specs: np.ndarray, tracked: np.ndarray, table: np.ndarray,
-                sym_pdb: np.ndarray, sym_pre: np.ndarray, sym_code: np.ndarray, conj: np.ndarray) -> int:
+def _sym_lookup(
+    ec: np.ndarray,
+    lk: int,
+    specs: np.ndarray,
+    tracked: np.ndarray,
+    table: np.ndarray,
+    sym_pdb: np.ndarray,
+    sym_pre: np.ndarray,
+    sym_code: np.ndarray,
+    conj: np.ndarray,
+) -> int:
     j = sym_pdb[lk]
     k = specs[j, 1]
     for i in range(k):
@@ -256,9 +296,21 @@ def _sym_lookup(ec: np.ndarray, lk: int, specs: np.ndarray, tracked: np.ndarray,
 
 
 @njit(cache=True)
-def prunes(cc: np.ndarray, ec: np.ndarray, rem: int, specs: np.ndarray, tracked: np.ndarray,
-           table: np.ndarray, dual: bool, sym_pdb: np.ndarray, sym_pre: np.ndarray,
-           sym_code: np.ndarray, icc: np.ndarray, iec: np.ndarray, conj: np.ndarray) -> bool:
+def prunes(
+    cc: np.ndarray,
+    ec: np.ndarray,
+    rem: int,
+    specs: np.ndarray,
+    tracked: np.ndarray,
+    table: np.ndarray,
+    dual: bool,
+    sym_pdb: np.ndarray,
+    sym_pre: np.ndarray,
+    sym_code: np.ndarray,
+    icc: np.ndarray,
+    iec: np.ndarray,
+    conj: np.ndarray,
+) -> bool:
     """True when some lower bound of the state exceeds ``rem`` moves.
 
     The same bounds as :func:`full_heuristic`, read cheapest and likeliest to prune first
@@ -386,8 +438,19 @@ def _compact(kc: np.ndarray, ke: np.ndarray, km: np.ndarray, kns: np.ndarray, n:
 
 
 @njit(cache=True)
-def _keep_within(table: np.ndarray, idx: np.ndarray, q: int, vals: np.ndarray, n: int, rem: int,
-                 alive: np.ndarray, kc: np.ndarray, ke: np.ndarray, km: np.ndarray, kns: np.ndarray) -> int:
+def _keep_within(
+    table: np.ndarray,
+    idx: np.ndarray,
+    q: int,
+    vals: np.ndarray,
+    n: int,
+    rem: int,
+    alive: np.ndarray,
+    kc: np.ndarray,
+    ke: np.ndarray,
+    km: np.ndarray,
+    kns: np.ndarray,
+) -> int:
     """Read the ``q`` queued lookups (``q // n`` per child) and keep the children whose bounds all fit ``rem``."""
     _gather(table, idx, q, vals)
     per = q // n
@@ -401,9 +464,24 @@ def _keep_within(table: np.ndarray, idx: np.ndarray, q: int, vals: np.ndarray, n
 
 
 @njit(cache=True)
-def _stage(kind: int, n: int, rem: int, kc: np.ndarray, ke: np.ndarray, km: np.ndarray, kns: np.ndarray,
-           specs: np.ndarray, tracked: np.ndarray, table: np.ndarray, dual: bool, idx: np.ndarray,
-           vals: np.ndarray, alive: np.ndarray, icc: np.ndarray, iec: np.ndarray) -> int:
+def _stage(
+    kind: int,
+    n: int,
+    rem: int,
+    kc: np.ndarray,
+    ke: np.ndarray,
+    km: np.ndarray,
+    kns: np.ndarray,
+    specs: np.ndarray,
+    tracked: np.ndarray,
+    table: np.ndarray,
+    dual: bool,
+    idx: np.ndarray,
+    vals: np.ndarray,
+    alive: np.ndarray,
+    icc: np.ndarray,
+    iec: np.ndarray,
+) -> int:
     """Look the ``kind`` PDBs up for every child (and its inverse): indices first, then the loads.
 
     ``icc``/``iec`` are ``(1, 8)``/``(1, 12)`` scratch rows.
@@ -438,10 +516,26 @@ def _stage(kind: int, n: int, rem: int, kc: np.ndarray, ke: np.ndarray, km: np.n
 
 
 @njit(cache=True)
-def _sym_stage(n: int, rem: int, kc: np.ndarray, ke: np.ndarray, km: np.ndarray, kns: np.ndarray,
-               specs: np.ndarray, tracked: np.ndarray, table: np.ndarray, dual: bool, sym_pdb: np.ndarray,
-               sym_pre: np.ndarray, sym_code: np.ndarray, idx: np.ndarray, vals: np.ndarray,
-               alive: np.ndarray, iec: np.ndarray, conj: np.ndarray) -> int:
+def _sym_stage(
+    n: int,
+    rem: int,
+    kc: np.ndarray,
+    ke: np.ndarray,
+    km: np.ndarray,
+    kns: np.ndarray,
+    specs: np.ndarray,
+    tracked: np.ndarray,
+    table: np.ndarray,
+    dual: bool,
+    sym_pdb: np.ndarray,
+    sym_pre: np.ndarray,
+    sym_code: np.ndarray,
+    idx: np.ndarray,
+    vals: np.ndarray,
+    alive: np.ndarray,
+    iec: np.ndarray,
+    conj: np.ndarray,
+) -> int:
     """The edge lookups on rotated cubes for every child, batched like :func:`_stage`."""
     nsym = sym_pdb.shape[0]
     if nsym == 0 or n == 0:
@@ -467,11 +561,32 @@ def _sym_stage(n: int, rem: int, kc: np.ndarray, ke: np.ndarray, km: np.ndarray,
 
 
 @njit(cache=True)
-def expand(cc: np.ndarray, ec: np.ndarray, state: int, rem: int, ctab: np.ndarray, etab: np.ndarray,
-           next_state: np.ndarray, specs: np.ndarray, tracked: np.ndarray, table: np.ndarray, dual: bool,
-           sym_pdb: np.ndarray, sym_pre: np.ndarray, sym_code: np.ndarray, kc: np.ndarray, ke: np.ndarray,
-           km: np.ndarray, kns: np.ndarray, idx: np.ndarray, vals: np.ndarray, alive: np.ndarray,
-           icc: np.ndarray, iec: np.ndarray, conj: np.ndarray) -> tuple[int, int]:
+def expand(
+    cc: np.ndarray,
+    ec: np.ndarray,
+    state: int,
+    rem: int,
+    ctab: np.ndarray,
+    etab: np.ndarray,
+    next_state: np.ndarray,
+    specs: np.ndarray,
+    tracked: np.ndarray,
+    table: np.ndarray,
+    dual: bool,
+    sym_pdb: np.ndarray,
+    sym_pre: np.ndarray,
+    sym_code: np.ndarray,
+    kc: np.ndarray,
+    ke: np.ndarray,
+    km: np.ndarray,
+    kns: np.ndarray,
+    idx: np.ndarray,
+    vals: np.ndarray,
+    alive: np.ndarray,
+    icc: np.ndarray,
+    iec: np.ndarray,
+    conj: np.ndarray,
+) -> tuple[int, int]:
     """Generate the canonical children of a state and keep those that pass every bound for ``rem``.
 
     The bounds are read in stages, cheapest and likeliest to prune first (corner PDBs of
@@ -508,16 +623,32 @@ def expand(cc: np.ndarray, ec: np.ndarray, state: int, rem: int, ctab: np.ndarra
     if n == 0:
         return generated, 0
     n = _stage(1, n, rem, kc, ke, km, kns, specs, tracked, table, dual, idx, vals, alive, icc, iec)
-    n = _sym_stage(n, rem, kc, ke, km, kns, specs, tracked, table, dual, sym_pdb, sym_pre, sym_code, idx, vals,
-                   alive, iec, conj)
+    n = _sym_stage(
+        n, rem, kc, ke, km, kns, specs, tracked, table, dual, sym_pdb, sym_pre, sym_code, idx, vals, alive, iec, conj
+    )
     return generated, n
 
 
 @njit(cache=True)
-def search(cc0: np.ndarray, ec0: np.ndarray, prefixes: np.ndarray, bound: int, ctab: np.ndarray,
-           etab: np.ndarray, next_state: np.ndarray, specs: np.ndarray, tracked: np.ndarray,
-           table: np.ndarray, dual: bool, find_all: bool, budget: int, max_solutions: int,
-           sym_pdb: np.ndarray, sym_pre: np.ndarray, sym_code: np.ndarray):  # noqa: ANN201
+def search(
+    cc0: np.ndarray,
+    ec0: np.ndarray,
+    prefixes: np.ndarray,
+    bound: int,
+    ctab: np.ndarray,
+    etab: np.ndarray,
+    next_state: np.ndarray,
+    specs: np.ndarray,
+    tracked: np.ndarray,
+    table: np.ndarray,
+    dual: bool,
+    find_all: bool,
+    budget: int,
+    max_solutions: int,
+    sym_pdb: np.ndarray,
+    sym_pre: np.ndarray,
+    sym_code: np.ndarray,
+):  # noqa: ANN201
     """One IDA* iteration (depth-first search to exactly ``bound`` moves) below each prefix.
 
     Args:
@@ -585,15 +716,31 @@ def search(cc0: np.ndarray, ec0: np.ndarray, prefixes: np.ndarray, bound: int, c
             canon[d + 1] = ns
             path[d] = m
             nodes += 1
-            if prunes(cc[d + 1], ec[d + 1], bound - d - 1, specs, tracked, table, dual, sym_pdb, sym_pre,
-                      sym_code, icc, iec, conj):
+            if prunes(
+                cc[d + 1],
+                ec[d + 1],
+                bound - d - 1,
+                specs,
+                tracked,
+                table,
+                dual,
+                sym_pdb,
+                sym_pre,
+                sym_code,
+                icc,
+                iec,
+                conj,
+            ):
                 alive_prefix = False
                 break
             if d + 1 < bound and _is_solved(cc[d + 1], ec[d + 1]):
                 alive_prefix = False
                 break
-        if alive_prefix and plen == 0 and prunes(cc[0], ec[0], bound, specs, tracked, table, dual, sym_pdb,
-                                                 sym_pre, sym_code, icc, iec, conj):
+        if (
+            alive_prefix
+            and plen == 0
+            and prunes(cc[0], ec[0], bound, specs, tracked, table, dual, sym_pdb, sym_pre, sym_code, icc, iec, conj)
+        ):
             alive_prefix = False
         if not alive_prefix:
             nodes_per_prefix[pi] = nodes
@@ -614,9 +761,32 @@ def search(cc0: np.ndarray, ec0: np.ndarray, prefixes: np.ndarray, bound: int, c
             continue
         # P2: depth-first search below the prefix; d is the depth of the state being expanded
         d = plen
-        gen, nkids[d] = expand(cc[d], ec[d], int(canon[d]), bound - d - 1, ctab, etab, next_state, specs, tracked,
-                               table, dual, sym_pdb, sym_pre, sym_code, kc[d], ke[d], km[d], kns[d], idx,
-                               vals, alive, icc2, iec2, conj2)
+        gen, nkids[d] = expand(
+            cc[d],
+            ec[d],
+            int(canon[d]),
+            bound - d - 1,
+            ctab,
+            etab,
+            next_state,
+            specs,
+            tracked,
+            table,
+            dual,
+            sym_pdb,
+            sym_pre,
+            sym_code,
+            kc[d],
+            ke[d],
+            km[d],
+            kns[d],
+            idx,
+            vals,
+            alive,
+            icc2,
+            iec2,
+            conj2,
+        )
         nodes += gen
         pos[d] = 0
         while d >= plen:
@@ -646,9 +816,32 @@ def search(cc0: np.ndarray, ec0: np.ndarray, prefixes: np.ndarray, bound: int, c
             if total_nodes + nodes > budget:
                 nodes_per_prefix[pi] = nodes
                 return 2, solutions, count, nodes_per_prefix
-            gen, nkids[d] = expand(cc[d], ec[d], int(canon[d]), bound - d - 1, ctab, etab, next_state, specs,
-                                   tracked, table, dual, sym_pdb, sym_pre, sym_code, kc[d], ke[d], km[d],
-                                   kns[d], idx, vals, alive, icc2, iec2, conj2)
+            gen, nkids[d] = expand(
+                cc[d],
+                ec[d],
+                int(canon[d]),
+                bound - d - 1,
+                ctab,
+                etab,
+                next_state,
+                specs,
+                tracked,
+                table,
+                dual,
+                sym_pdb,
+                sym_pre,
+                sym_code,
+                kc[d],
+                ke[d],
+                km[d],
+                kns[d],
+                idx,
+                vals,
+                alive,
+                icc2,
+                iec2,
+                conj2,
+            )
             nodes += gen
             pos[d] = 0
         nodes_per_prefix[pi] = nodes

@@ -174,8 +174,12 @@ def set_corners(c: int, cp: np.ndarray) -> None:
 
 def coordinates(cube: Cube) -> tuple[int, int, int, int]:
     """``(twist, flip, slice, corners)`` of a cube."""
-    return (int(twist_of(np.array(cube.co))), int(flip_of(np.array(cube.eo))),
-            int(slice_of(np.array(cube.ep))), int(corners_of(np.array(cube.cp))))
+    return (
+        int(twist_of(np.array(cube.co))),
+        int(flip_of(np.array(cube.eo))),
+        int(slice_of(np.array(cube.ep))),
+        int(corners_of(np.array(cube.cp))),
+    )
 
 
 @njit(cache=True)
@@ -418,8 +422,12 @@ class Phase1Tables:
     def in_huge_pages(self) -> Phase1Tables:
         """The same tables with the big ones copied into huge pages (private to this process,
         1.9 GB more memory; the search reads about 1.3x faster, see docs/rubik.md)."""
-        return replace(self, phase1=huge_page_copy(self.phase1), clsym=huge_page_copy(self.clsym),
-                       corners=huge_page_copy(self.corners))
+        return replace(
+            self,
+            phase1=huge_page_copy(self.phase1),
+            clsym=huge_page_copy(self.clsym),
+            corners=huge_page_copy(self.corners),
+        )
 
     def axis_coordinates(self, cube: Cube) -> np.ndarray:
         """``(3, 4)``: twist, flip, slice and exact phase-1 distance on each axis."""
@@ -446,8 +454,15 @@ def _small_tables(metric: str) -> dict[str, np.ndarray]:
         for k, s in enumerate(syms):
             twist_conj[t, k] = twist_of(np.array(s(cube).co))
     axis_moves = np.array([[move_index(s(c), moves) for c in cubes] for s in axis_symmetries()], np.int64)
-    return {"twist_mv": twist_mv, "flip_mv": flip_mv, "slice_mv": slice_mv, "corner_mv": corner_mv,
-            "twist_conj": twist_conj, "axis_moves": axis_moves, "inverse": inverse_tables(metric)}
+    return {
+        "twist_mv": twist_mv,
+        "flip_mv": flip_mv,
+        "slice_mv": slice_mv,
+        "corner_mv": corner_mv,
+        "twist_conj": twist_conj,
+        "axis_moves": axis_moves,
+        "inverse": inverse_tables(metric),
+    }
 
 
 # The inverse-cube tables, one int64 array; where each part starts:
@@ -499,8 +514,8 @@ def inverse_tables(metric: str) -> np.ndarray:
                 ep[q] = 8 + e
             out[INV_SLICE + w] = slice_of(ep) * N_FLIP
     ms = move_set(metric)
-    out[INV_CMOVE:INV_CMOVE + ms.ctab.size] = ms.ctab.ravel()
-    out[INV_EMOVE:INV_EMOVE + ms.etab.size] = ms.etab.ravel()
+    out[INV_CMOVE : INV_CMOVE + ms.ctab.size] = ms.ctab.ravel()
+    out[INV_EMOVE : INV_EMOVE + ms.etab.size] = ms.etab.ravel()
     return out
 
 
@@ -557,8 +572,15 @@ def build(metric: str, quiet: bool = False) -> dict[str, np.ndarray]:
             _progress(label, (total + cdone) / grand, f"corners depth {depth} ({time.perf_counter() - start:.0f}s)")
     if not quiet:
         sys.stderr.write("\n")
-    small.update({"clsym": clsym, "phase1": phase1, "corners": corners, "max_depth": np.array(max_depth),
-                  "build_seconds": np.array(time.perf_counter() - start)})
+    small.update(
+        {
+            "clsym": clsym,
+            "phase1": phase1,
+            "corners": corners,
+            "max_depth": np.array(max_depth),
+            "build_seconds": np.array(time.perf_counter() - start),
+        }
+    )
     return small
 
 
@@ -574,7 +596,7 @@ def _paths(metric: str) -> tuple[dict[str, Path], Path]:
 def _remove_other_versions(note: Path) -> None:
     """Delete the files of the same table set written by other versions (a new build replaces
     them); a file that cannot be deleted is left, as it only costs disk space."""
-    family = note.stem[:note.stem.rindex("-v") + 2]
+    family = note.stem[: note.stem.rindex("-v") + 2]
     for old in note.parent.glob(family + "*"):
         if not old.name.startswith(note.stem + "-") and old.name != note.name:
             try:
@@ -608,11 +630,17 @@ def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Pha
             note.parent.mkdir(parents=True, exist_ok=True)
             note.write_text("{}")
         except OSError as exc:
-            raise PuzzlesatError(f"cannot write rubik tables to {note.parent} ({exc.strerror}); "
-                                 "set PUZZLESAT_CACHE to a writable folder with 2 GB free") from None
+            raise PuzzlesatError(
+                f"cannot write rubik tables to {note.parent} ({exc.strerror}); "
+                "set PUZZLESAT_CACHE to a writable folder with 2 GB free"
+            ) from None
         big = build(metric, quiet)
-        meta = {"build_seconds": round(float(big["build_seconds"]), 1), "version": VERSION, "metric": metric,
-                "max_depth": int(big["max_depth"])}
+        meta = {
+            "build_seconds": round(float(big["build_seconds"]), 1),
+            "version": VERSION,
+            "metric": metric,
+            "max_depth": int(big["max_depth"]),
+        }
         try:
             for k, p in files.items():
                 tmp = p.with_suffix(".tmp.npy")
@@ -622,10 +650,25 @@ def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Pha
             note.write_text(json.dumps(meta))
             status = "built"
         except OSError as exc:
-            raise PuzzlesatError(f"could not save rubik tables to {note.parent} ({exc.strerror}); "
-                                 "set PUZZLESAT_CACHE to a folder with 2 GB free") from None
+            raise PuzzlesatError(
+                f"could not save rubik tables to {note.parent} ({exc.strerror}); "
+                "set PUZZLESAT_CACHE to a folder with 2 GB free"
+            ) from None
         _remove_other_versions(note)
     a = {k: np.load(p, mmap_mode="r" if k in BIG else None) for k, p in files.items()}
-    return Phase1Tables(metric, a["twist_mv"], a["flip_mv"], a["slice_mv"], a["corner_mv"], a["clsym"],
-                        a["twist_conj"], a["phase1"], a["corners"], a["axis_moves"], a["inverse"],
-                        int(meta["max_depth"]), float(meta["build_seconds"]), status)  # type: ignore[call-overload, arg-type]
+    return Phase1Tables(
+        metric,
+        a["twist_mv"],
+        a["flip_mv"],
+        a["slice_mv"],
+        a["corner_mv"],
+        a["clsym"],
+        a["twist_conj"],
+        a["phase1"],
+        a["corners"],
+        a["axis_moves"],
+        a["inverse"],
+        int(meta["max_depth"]),
+        float(meta["build_seconds"]),
+        status,
+    )  # type: ignore[call-overload, arg-type]

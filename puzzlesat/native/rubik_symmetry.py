@@ -20,8 +20,12 @@ MIRROR_EDGES = (2, 1, 0, 3, 6, 5, 4, 7, 9, 8, 11, 10)
 
 # Kociemba's generators of the whole-cube rotations: 120 degrees about the URF-DBL diagonal,
 # a half turn about the FB axis, a quarter turn about the UD axis.
-S_URF3 = Cube((0, 4, 5, 1, 3, 7, 6, 2), (1, 2, 1, 2, 2, 1, 2, 1),
-              (1, 8, 5, 9, 3, 11, 7, 10, 0, 4, 6, 2), (1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1))
+S_URF3 = Cube(
+    (0, 4, 5, 1, 3, 7, 6, 2),
+    (1, 2, 1, 2, 2, 1, 2, 1),
+    (1, 8, 5, 9, 3, 11, 7, 10, 0, 4, 6, 2),
+    (1, 0, 1, 0, 1, 0, 1, 0, 1, 1, 1, 1),
+)
 S_F2 = Cube((5, 4, 7, 6, 1, 0, 3, 2), (0,) * 8, (6, 5, 4, 7, 2, 1, 0, 3, 9, 8, 11, 10), (0,) * 12)
 S_U4 = Cube((3, 0, 1, 2, 7, 4, 5, 6), (0,) * 8, (3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10), (0,) * 8 + (1,) * 4)
 
@@ -48,8 +52,12 @@ def mirror(cube: Cube) -> Cube:
     Positions swap left for right; a corner's twist changes sense, an edge's flip does not.
     """
     mc, me = MIRROR_CORNERS, MIRROR_EDGES
-    return Cube(tuple(mc[cube.cp[mc[i]]] for i in range(8)), tuple((-cube.co[mc[i]]) % 3 for i in range(8)),
-                tuple(me[cube.ep[me[i]]] for i in range(12)), tuple(cube.eo[me[i]] for i in range(12)))
+    return Cube(
+        tuple(mc[cube.cp[mc[i]]] for i in range(8)),
+        tuple((-cube.co[mc[i]]) % 3 for i in range(8)),
+        tuple(me[cube.ep[me[i]]] for i in range(12)),
+        tuple(cube.eo[me[i]] for i in range(12)),
+    )
 
 
 @dataclass(frozen=True)
@@ -131,5 +139,4 @@ def symmetry_inverses(syms: list[Symmetry]) -> np.ndarray:
     for mv in ((0, 1), (1, 1), (2, 2), (4, 3), (5, 1), (3, 1), (2, 1)):
         probe = probe.move(mv)
     images = [s(probe) for s in syms]
-    return np.array([next(j for j, t in enumerate(syms) if t(images[k]) == probe) for k in range(len(syms))],
-                    np.int64)
+    return np.array([next(j for j, t in enumerate(syms) if t(images[k]) == probe) for k in range(len(syms))], np.int64)

@@ -35,8 +35,7 @@ DIGEST_BLOCK = 1 << 20  # bytes per summed block in file_digest
 TABLE_SETS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
     # (kind 0 = corners / 1 = edges, tracked cubies)
     "full": ((0, tuple(range(8))), (1, (0, 1, 2, 3, 4, 5)), (1, (6, 7, 8, 9, 10, 11))),
-    "small": ((0, (0, 1, 2, 3)), (0, (4, 5, 6, 7)), (1, (0, 1, 2, 3)), (1, (4, 5, 6, 7)),
-              (1, (8, 9, 10, 11))),
+    "small": ((0, (0, 1, 2, 3)), (0, (4, 5, 6, 7)), (1, (0, 1, 2, 3)), (1, (4, 5, 6, 7)), (1, (8, 9, 10, 11))),
 }
 
 
@@ -128,10 +127,12 @@ def symmetric_lookups(name: str, count: int) -> tuple[np.ndarray, np.ndarray, np
     covered = [frozenset(TABLE_SETS[name][j][1]) for j in edge_pdbs]
     candidates = [(j, s) for s in rotations()[1:] for j in edge_pdbs]
     while len(chosen) < count and candidates:
+
         def overlap(item: tuple[int, Cube]) -> tuple[int, int]:
             j, s = item
             cubies = frozenset(s.ep[e] for e in TABLE_SETS[name][j][1])
             return max(len(cubies & c) for c in covered), -j
+
         candidates.sort(key=overlap)
         j, s = candidates.pop(0)
         cubies = frozenset(s.ep[e] for e in TABLE_SETS[name][j][1])
@@ -180,7 +181,7 @@ def _specs(name: str) -> tuple[np.ndarray, np.ndarray, int]:
         n, mod = (8, 3) if kind == 0 else (12, 2)
         k = len(cubies)
         kor = k - 1 if k == n else k
-        size = math.perm(n, k) * mod ** kor
+        size = math.perm(n, k) * mod**kor
         rows.append((kind, k, n, mod, kor, offset))
         tracked[j, :k] = cubies
         offset += size + (size & 1)
@@ -218,7 +219,7 @@ def build(name: str, metric: str, quiet: bool = False) -> Tables:
     filled_before = 0
     for j, row in enumerate(specs):
         kind, kk, n, mod, kor, offset = (int(x) for x in row)
-        size = math.perm(n, kk) * mod ** kor
+        size = math.perm(n, kk) * mod**kor
         pos, ori = (solved_c, zeros8) if kind == 0 else (solved_e, zeros12)
         idx = k.pdb_index(pos, ori, tracked[j], kk, n, mod, kor)
         k._set_nibble(table, offset + idx, 0)
@@ -232,8 +233,11 @@ def build(name: str, metric: str, quiet: bool = False) -> Tables:
             filled += found
             depth += 1
             if not quiet:
-                _progress(f"c building rubik {metric} {name} tables", (filled_before + filled) / grand,
-                          f"pdb {j + 1}/{len(specs)} depth {depth} ({time.perf_counter() - start:.0f}s)")
+                _progress(
+                    f"c building rubik {metric} {name} tables",
+                    (filled_before + filled) / grand,
+                    f"pdb {j + 1}/{len(specs)} depth {depth} ({time.perf_counter() - start:.0f}s)",
+                )
         filled_before += size
     if not quiet:
         sys.stderr.write("\n")
@@ -285,8 +289,15 @@ def load(name: str = "full", metric: str = "htm", quiet: bool = False, trusted: 
             ok = False
         if ok:
             table = np.load(npy)
-            return Tables(name, metric, specs, tracked, table, float(meta.get("build_seconds", 0.0)),
-                          f"cache ({time.perf_counter() - start:.2f}s to check)")
+            return Tables(
+                name,
+                metric,
+                specs,
+                tracked,
+                table,
+                float(meta.get("build_seconds", 0.0)),
+                f"cache ({time.perf_counter() - start:.2f}s to check)",
+            )
         if not quiet:
             sys.stderr.write(f"c rubik tables {npy} are damaged or outdated: rebuilding\n")
     tables = build(name, metric, quiet)
@@ -295,9 +306,18 @@ def load(name: str = "full", metric: str = "htm", quiet: bool = False, trusted: 
         tmp = npy.with_suffix(".tmp.npy")
         np.save(tmp, tables.table)
         os.replace(tmp, npy)
-        note.write_text(json.dumps({"digest": file_digest(npy), "entries": total, "metric": metric,
-                                    "set": name, "build_seconds": round(tables.build_seconds, 2),
-                                    "version": VERSION}))
+        note.write_text(
+            json.dumps(
+                {
+                    "digest": file_digest(npy),
+                    "entries": total,
+                    "metric": metric,
+                    "set": name,
+                    "build_seconds": round(tables.build_seconds, 2),
+                    "version": VERSION,
+                }
+            )
+        )
     except OSError as exc:
         if not quiet:
             sys.stderr.write(f"c could not save rubik tables to {npy}: {exc}\n")
@@ -306,5 +326,8 @@ def load(name: str = "full", metric: str = "htm", quiet: bool = False, trusted: 
 
 def describe(tables: Tables) -> dict[str, Any]:
     """Size and origin of a table set, for stats."""
-    return {"tables": tables.name, "table_mb": round(tables.nbytes / 1e6, 1),
-            "table_build_s": round(tables.build_seconds, 1)}
+    return {
+        "tables": tables.name,
+        "table_mb": round(tables.nbytes / 1e6, 1),
+        "table_build_s": round(tables.build_seconds, 1),
+    }

@@ -169,9 +169,15 @@ def child_main(conn: Any, spec: ChildSpec) -> None:
     try:
         conn.send(("result", result, time.time()))
     except MemoryError:
-        conn.send(("result", Result(Status.ERROR, strategy=spec.name,
-                                    message=f"out of memory (cap {spec.memory_mb} MiB)"), time.time()))
+        conn.send(
+            (
+                "result",
+                Result(Status.ERROR, strategy=spec.name, message=f"out of memory (cap {spec.memory_mb} MiB)"),
+                time.time(),
+            )
+        )
     except Exception as exc:  # noqa: BLE001 - e.g. an unpicklable solution
-        conn.send(("result", Result(Status.ERROR, strategy=spec.name,
-                                    message=f"cannot send the result: {exc}"), time.time()))
+        conn.send(
+            ("result", Result(Status.ERROR, strategy=spec.name, message=f"cannot send the result: {exc}"), time.time())
+        )
     conn.close()

@@ -96,11 +96,23 @@ def load_results(path: Path) -> list[Record]:
     return records
 
 
-def compare(puzzle: Puzzle, instances: Sequence[tuple[str, Any]], strategies: Sequence[str] | None = None, *,
-            timeout: float | None = 60.0, seed: int = 0, jobs: int | None = 1, workers: int = 1,
-            options: dict[str, Any] | None = None, memory_mb: int | None = None,
-            results: Path | None = None, stream: TextIO | None = None,
-            start_method: str | None = None, backend: str = "local", address: str | None = None) -> list[Record]:
+def compare(
+    puzzle: Puzzle,
+    instances: Sequence[tuple[str, Any]],
+    strategies: Sequence[str] | None = None,
+    *,
+    timeout: float | None = 60.0,
+    seed: int = 0,
+    jobs: int | None = 1,
+    workers: int = 1,
+    options: dict[str, Any] | None = None,
+    memory_mb: int | None = None,
+    results: Path | None = None,
+    stream: TextIO | None = None,
+    start_method: str | None = None,
+    backend: str = "local",
+    address: str | None = None,
+) -> list[Record]:
     """Run every strategy on every instance, each run isolated in its own process.
 
     Args:
@@ -161,8 +173,18 @@ def compare(puzzle: Puzzle, instances: Sequence[tuple[str, Any]], strategies: Se
                 while queue or sup.active:
                     while queue and len(sup.active) < jobs:
                         path, inst, name = queue.pop(0)
-                        spec = ChildSpec(spec_puzzle, inst, name, seed, workers, dict(options or {}), timeout, None,
-                                         memory_mb, os.getpid())
+                        spec = ChildSpec(
+                            spec_puzzle,
+                            inst,
+                            name,
+                            seed,
+                            workers,
+                            dict(options or {}),
+                            timeout,
+                            None,
+                            memory_mb,
+                            os.getpid(),
+                        )
                         run = sup.start(f"{len(labels)}", spec)
                         labels[run.label] = (path, name)
                     for run in sup.poll(0.25):
@@ -170,10 +192,19 @@ def compare(puzzle: Puzzle, instances: Sequence[tuple[str, Any]], strategies: Se
                         path, name = labels[run.label]
                         res = run.result
                         answered = run.note not in ("timeout", "crashed", "memory")
-                        rec = Record(puzzle.name, path, name, res.status.value,
-                                     round(res.wall_time, 4) if answered else None,
-                                     None if run.elapsed is None else round(run.elapsed, 4), res.objective,
-                                     _jsonable(res.stats), res.message, timeout, seed)
+                        rec = Record(
+                            puzzle.name,
+                            path,
+                            name,
+                            res.status.value,
+                            round(res.wall_time, 4) if answered else None,
+                            None if run.elapsed is None else round(run.elapsed, 4),
+                            res.objective,
+                            _jsonable(res.stats),
+                            res.message,
+                            timeout,
+                            seed,
+                        )
                         done[path, name] = rec
                         if out is not None:
                             out.write(json.dumps(asdict(rec)) + "\n")
@@ -219,8 +250,11 @@ class Progress:
         self.errors += rec.status == Status.ERROR.value
         if self.stream is not None and not self.live:
             took = "-" if rec.time is None else f"{rec.time:.2f}s"
-            self.stream.write(f"c compare {self.count}/{self.total}: {rec.instance} {rec.strategy} "
-                              f"{rec.status} {took} {rec.message}".rstrip() + "\n")
+            self.stream.write(
+                f"c compare {self.count}/{self.total}: {rec.instance} {rec.strategy} "
+                f"{rec.status} {took} {rec.message}".rstrip()
+                + "\n"
+            )
             self.stream.flush()
         self._last = 0.0
 
@@ -231,8 +265,10 @@ class Progress:
         self._last = time.monotonic()
         width = 30
         filled = int(width * self.count / max(1, self.total))
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {self.count}/{self.total} runs, "
-                          f"{self.solved} solved, {self.errors} errors, {time.monotonic() - self.start:.0f}s\x1b[K")
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.count}/{self.total} runs, "
+            f"{self.solved} solved, {self.errors} errors, {time.monotonic() - self.start:.0f}s\x1b[K"
+        )
         self.stream.flush()
 
     def close(self) -> None:
@@ -298,17 +334,25 @@ def render(records: Sequence[Record], fmt: str = "markdown", optimisation: bool 
         writer = csv.writer(buf, lineterminator="\n")
         writer.writerow(["instance", "strategy", "status", "time", "elapsed", "objective", "stats", "message"])
         for r in records:
-            writer.writerow([r.instance, r.strategy, r.status, "" if r.time is None else r.time,
-                             "" if r.elapsed is None else r.elapsed, "" if r.objective is None else r.objective,
-                             key_stats(r.stats, limit=len(r.stats)), r.message])
+            writer.writerow(
+                [
+                    r.instance,
+                    r.strategy,
+                    r.status,
+                    "" if r.time is None else r.time,
+                    "" if r.elapsed is None else r.elapsed,
+                    "" if r.objective is None else r.objective,
+                    key_stats(r.stats, limit=len(r.stats)),
+                    r.message,
+                ]
+            )
         return buf.getvalue()
     if fmt != "markdown":
         raise PuzzlesatError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
     strategies = list(dict.fromkeys(r.strategy for r in records))
     short = _short_names(records)
     table: dict[tuple[str, str], Record] = {(r.instance, r.strategy): r for r in records}
-    lines = ["| instance | " + " | ".join(strategies) + " |",
-             "|---|" + "---:|" * len(strategies)]
+    lines = ["| instance | " + " | ".join(strategies) + " |", "|---|" + "---:|" * len(strategies)]
     for path in short:
         row = [table.get((path, s)) for s in strategies]
         times = [c.time for c in row if c is not None and c.solved(optimisation) and c.time is not None]
@@ -321,17 +365,22 @@ def render(records: Sequence[Record], fmt: str = "markdown", optimisation: bool 
             cells.append(text)
         lines.append(f"| {short[path]} | " + " | ".join(cells) + " |")
     per = {s: [r for r in records if r.strategy == s] for s in strategies}
-    lines.append("| solved | " + " | ".join(
-        f"{sum(r.solved(optimisation) for r in per[s])}/{len(per[s])}" for s in strategies) + " |")
+    lines.append(
+        "| solved | "
+        + " | ".join(f"{sum(r.solved(optimisation) for r in per[s])}/{len(per[s])}" for s in strategies)
+        + " |"
+    )
     timeouts = {r.timeout for r in records}
     timeout = timeouts.pop() if len(timeouts) == 1 else None
     scores = [par2(per[s], optimisation, timeout) for s in strategies]
     if any(score is not None for score in scores):
         lines.append("| PAR-2 (s) | " + " | ".join("" if x is None else f"{x:.2f}" for x in scores) + " |")
-    solved_times = {s: [r.time for r in per[s] if r.solved(optimisation) and r.time is not None]
-                    for s in strategies}
-    lines.append("| median solved (s) | " + " | ".join(
-        f"{statistics.median(solved_times[s]):.2f}" if solved_times[s] else "" for s in strategies) + " |")
+    solved_times = {s: [r.time for r in per[s] if r.solved(optimisation) and r.time is not None] for s in strategies}
+    lines.append(
+        "| median solved (s) | "
+        + " | ".join(f"{statistics.median(solved_times[s]):.2f}" if solved_times[s] else "" for s in strategies)
+        + " |"
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -352,17 +401,23 @@ def cactus_plot(records: Sequence[Record], path: Path, optimisation: bool = Fals
     strategies = list(dict.fromkeys(r.strategy for r in records))
     instances = len({r.instance for r in records})
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    solved_times = {name: sorted(r.time for r in records
-                                 if r.strategy == name and r.solved(optimisation) and r.time is not None)
-                    for name in strategies}
+    solved_times = {
+        name: sorted(r.time for r in records if r.strategy == name and r.solved(optimisation) and r.time is not None)
+        for name in strategies
+    }
     every = [t for times in solved_times.values() for t in times]
     timeouts = {r.timeout for r in records if r.timeout is not None}
     left = max(1e-3, min(every) / 2) if every else 1e-3
     right = max([*every, *timeouts, left * 10]) * 1.2
     for name in strategies:
         times = [max(t, left) for t in solved_times[name]]
-        ax.step([left, *times, right], [0, *range(1, len(times) + 1), len(times)], where="post",
-                label=f"{name} ({len(times)})", linewidth=1.8)
+        ax.step(
+            [left, *times, right],
+            [0, *range(1, len(times) + 1), len(times)],
+            where="post",
+            label=f"{name} ({len(times)})",
+            linewidth=1.8,
+        )
     if timeouts:
         ax.axvline(max(timeouts), color="grey", linestyle=":", linewidth=1, label="time limit")
     ax.set_xscale("log")
@@ -378,10 +433,23 @@ def cactus_plot(records: Sequence[Record], path: Path, optimisation: bool = Fals
     plt.close(fig)
 
 
-def run_compare(puzzle: Puzzle, instances: Sequence[tuple[str, Any]], strategies: str | None, *,
-                timeout: float | None, seed: int, jobs: int | None, workers: int, memory_mb: int | None, fmt: str,
-                results: str | None, plot: str | None, stream: TextIO | None = None, backend: str = "local",
-                address: str | None = None) -> str:
+def run_compare(
+    puzzle: Puzzle,
+    instances: Sequence[tuple[str, Any]],
+    strategies: str | None,
+    *,
+    timeout: float | None,
+    seed: int,
+    jobs: int | None,
+    workers: int,
+    memory_mb: int | None,
+    fmt: str,
+    results: str | None,
+    plot: str | None,
+    stream: TextIO | None = None,
+    backend: str = "local",
+    address: str | None = None,
+) -> str:
     """``puzzlesat compare``: run, then return the table text (and draw the plot if asked).
 
     Raises:
@@ -400,9 +468,20 @@ def run_compare(puzzle: Puzzle, instances: Sequence[tuple[str, Any]], strategies
 
         import_ray()
     names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies else None
-    records = compare(puzzle, instances, names, timeout=timeout, seed=seed, jobs=jobs, workers=workers,
-                      memory_mb=memory_mb, results=Path(results) if results else None,
-                      stream=sys.stderr if stream is None else stream, backend=backend, address=address)
+    records = compare(
+        puzzle,
+        instances,
+        names,
+        timeout=timeout,
+        seed=seed,
+        jobs=jobs,
+        workers=workers,
+        memory_mb=memory_mb,
+        results=Path(results) if results else None,
+        stream=sys.stderr if stream is None else stream,
+        backend=backend,
+        address=address,
+    )
     if plot:
         cactus_plot(records, Path(plot), puzzle.optimisation)
     return render(records, fmt, puzzle.optimisation)

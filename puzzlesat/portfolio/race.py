@@ -173,8 +173,14 @@ class Supervisor:
             Python or native, since forking a threaded process can deadlock; else spawn).
     """
 
-    def __init__(self, puzzle: Puzzle, grace: float = 0.5, answer_grace: float = 2.0,
-                 load_allowance: float = 60.0, start_method: str = "spawn") -> None:
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        grace: float = 0.5,
+        answer_grace: float = 2.0,
+        load_allowance: float = 60.0,
+        start_method: str = "spawn",
+    ) -> None:
         self.puzzle = puzzle
         self.grace = grace
         self.answer_grace = answer_grace
@@ -206,8 +212,7 @@ class Supervisor:
         """Spawn one child for ``spec``; returns its Run at once."""
         reader, writer = self.ctx.Pipe(duplex=False)
         run = Run(label, spec)
-        process = self.ctx.Process(target=child_main, args=(writer, spec), name=f"puzzlesat:{label}",
-                                   daemon=False)
+        process = self.ctx.Process(target=child_main, args=(writer, spec), name=f"puzzlesat:{label}", daemon=False)
         run.process, run.conn = process, reader
         if self.start_method == "fork":  # a forked child would print our unflushed buffers again
             sys.stdout.flush()
@@ -285,8 +290,11 @@ class Supervisor:
             if run.result is None and deadline is not None and now >= deadline:
                 self._kill([run])
                 run.note = "timeout"
-                run.result = Result(Status.UNKNOWN, strategy=run.spec.name,
-                                    message=f"killed: no answer {now - run.spawned:.1f}s after spawn")
+                run.result = Result(
+                    Status.UNKNOWN,
+                    strategy=run.spec.name,
+                    message=f"killed: no answer {now - run.spawned:.1f}s after spawn",
+                )
                 done.append(run)
         if now - self._last_rss_check >= 0.25:
             self._last_rss_check = now
@@ -294,9 +302,12 @@ class Supervisor:
                 if run.result is None and self._over_memory(run):
                     self._kill([run])
                     run.note = "memory"
-                    run.result = Result(Status.ERROR, strategy=run.spec.name,
-                                        message=f"memory cap exceeded: resident {run.peak_rss_mb:.0f} MiB, "
-                                                f"cap {run.spec.memory_mb} MiB")
+                    run.result = Result(
+                        Status.ERROR,
+                        strategy=run.spec.name,
+                        message=f"memory cap exceeded: resident {run.peak_rss_mb:.0f} MiB, "
+                        f"cap {run.spec.memory_mb} MiB",
+                    )
                     done.append(run)
         for run in done:
             if run in self.active:
@@ -517,8 +528,15 @@ class Pool(Protocol):
         """Close (``interrupted`` on Ctrl-C)."""
 
 
-def open_pool(puzzle: Puzzle, backend: str = "local", address: str | None = None, *, grace: float = 0.5,
-              start_method: str | None = None, stream: TextIO | None = None) -> Pool:
+def open_pool(
+    puzzle: Puzzle,
+    backend: str = "local",
+    address: str | None = None,
+    *,
+    grace: float = 0.5,
+    start_method: str | None = None,
+    stream: TextIO | None = None,
+) -> Pool:
     """The backend that runs strategies: ``local`` processes or ``ray`` tasks.
 
     Args:
@@ -613,10 +631,22 @@ def _better(a: Result, b: Result | None) -> bool:
     return (a.objective if a.objective is not None else inf) < (b.objective if b.objective is not None else inf)
 
 
-def race(puzzle: Puzzle, instance: Any, names: Sequence[str] | None = None, *, timeout: float | None = None,
-         seed: int = 0, jobs: int | None = None, options: dict[str, Any] | None = None,
-         memory_mb: int | None = None, grace: float = 0.5, stream: TextIO | None = None,
-         start_method: str | None = None, backend: str = "local", address: str | None = None) -> RaceResult:
+def race(
+    puzzle: Puzzle,
+    instance: Any,
+    names: Sequence[str] | None = None,
+    *,
+    timeout: float | None = None,
+    seed: int = 0,
+    jobs: int | None = None,
+    options: dict[str, Any] | None = None,
+    memory_mb: int | None = None,
+    grace: float = 0.5,
+    stream: TextIO | None = None,
+    start_method: str | None = None,
+    backend: str = "local",
+    address: str | None = None,
+) -> RaceResult:
     """Race strategies on one instance, each in its own process; the first verified answer wins.
 
     Args:
@@ -667,8 +697,18 @@ def race(puzzle: Puzzle, instance: Any, names: Sequence[str] | None = None, *, t
         deadline = None if timeout is None else start + timeout
         try:
             for (label, name, member_seed), count in zip(members, workers, strict=True):
-                spec = ChildSpec(spec_puzzle, instance, name, member_seed, count, dict(options or {}),
-                                 None, deadline, memory_mb, os.getpid())
+                spec = ChildSpec(
+                    spec_puzzle,
+                    instance,
+                    name,
+                    member_seed,
+                    count,
+                    dict(options or {}),
+                    None,
+                    deadline,
+                    memory_mb,
+                    os.getpid(),
+                )
                 runs.append(sup.start(label, spec))
             while sup.active and winner is None:
                 for run in sup.poll(0.2):
@@ -694,18 +734,32 @@ def race(puzzle: Puzzle, instance: Any, names: Sequence[str] | None = None, *, t
     outcomes = []
     for run in runs:
         result = run.result or Result(Status.UNKNOWN, strategy=run.spec.name, message="no outcome")
-        outcomes.append(Outcome(run.label, run.spec.name, run.spec.seed, run.spec.workers, result, run.note,
-                                None if run.finished is None else run.finished - start,
-                                run.startup, run.load, run is winner, run.pid, run.host))
+        outcomes.append(
+            Outcome(
+                run.label,
+                run.spec.name,
+                run.spec.seed,
+                run.spec.workers,
+                result,
+                run.note,
+                None if run.finished is None else run.finished - start,
+                run.startup,
+                run.load,
+                run is winner,
+                run.pid,
+                run.host,
+            )
+        )
     if winner is not None and winner.result is not None:
         final = winner.result
-        final.strategy = (final.strategy or winner.spec.name) + winner.label[len(winner.spec.name):]
+        final.strategy = (final.strategy or winner.spec.name) + winner.label[len(winner.spec.name) :]
     else:
         statuses = {o.result.status for o in outcomes}
         status = Status.ERROR if statuses == {Status.ERROR} else Status.UNKNOWN
         summary = ", ".join(f"{o.label}: {_describe(o.result, o.note)}" for o in outcomes)
-        final = Result(status, strategy="portfolio", wall_time=decided - start,
-                       message=f"no member answered ({summary})")
+        final = Result(
+            status, strategy="portfolio", wall_time=decided - start, message=f"no member answered ({summary})"
+        )
     return RaceResult(final, outcomes, decided - start, jobs, memory_mb, backend)
 
 
@@ -812,8 +866,18 @@ def _seconds(value: float | None) -> str:
 
 def format_table(race_result: RaceResult) -> str:
     """The end-of-race table: one row per member, the winner marked ``*``."""
-    header: tuple[str, ...] = ("", "strategy", "seed", "cores", "status", "solve", "elapsed", "start-up", "import",
-                               "stats")
+    header: tuple[str, ...] = (
+        "",
+        "strategy",
+        "seed",
+        "cores",
+        "status",
+        "solve",
+        "elapsed",
+        "start-up",
+        "import",
+        "stats",
+    )
     remote = race_result.backend != "local"
     if remote:
         header = (*header[:-1], "host", "stats")
@@ -828,25 +892,44 @@ def format_table(race_result: RaceResult) -> str:
         stats = key_stats(o.result.stats)
         if o.result.status is Status.ERROR and o.result.message:
             stats = (stats + "  " if stats else "") + o.result.message[:80]
-        row = ("*" if o.winner else "", o.label, str(o.seed), str(o.workers), status, _seconds(solve),
-               _seconds(o.elapsed), _seconds(o.startup), _seconds(o.load))
+        row = (
+            "*" if o.winner else "",
+            o.label,
+            str(o.seed),
+            str(o.workers),
+            status,
+            _seconds(solve),
+            _seconds(o.elapsed),
+            _seconds(o.startup),
+            _seconds(o.load),
+        )
         rows.append((*row, o.host, stats) if remote else (*row, stats))
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
     startups = [o.startup for o in race_result.outcomes if o.startup is not None]
     cap = "no memory cap" if race_result.memory_mb is None else f"memory cap {race_result.memory_mb} MiB/child"
     where = "" if race_result.backend == "local" else f" ({race_result.backend})"
-    summary = (f"portfolio: {len(race_result.outcomes)} members on {race_result.jobs} cores{where}, "
-               f"{cap}, decided in {race_result.wall_time:.2f}s")
+    summary = (
+        f"portfolio: {len(race_result.outcomes)} members on {race_result.jobs} cores{where}, "
+        f"{cap}, decided in {race_result.wall_time:.2f}s"
+    )
     if startups:
         what = "process" if race_result.backend == "local" else "task"
         summary += f", {what} start-up {min(startups):.2f}-{max(startups):.2f}s"
     return "\n".join(["c " + summary, *("c " + line for line in lines)]) + "\n"
 
 
-def solve_portfolio(puzzle: Puzzle, instance: Any, members: str | None, limits: Limits, jobs: int | None,
-                    memory_mb: int | None, stream: TextIO | None = None, backend: str = "local",
-                    address: str | None = None) -> Result:
+def solve_portfolio(
+    puzzle: Puzzle,
+    instance: Any,
+    members: str | None,
+    limits: Limits,
+    jobs: int | None,
+    memory_mb: int | None,
+    stream: TextIO | None = None,
+    backend: str = "local",
+    address: str | None = None,
+) -> Result:
     """``puzzlesat solve P FILE --portfolio [S1,S2,...]``: race, print the table, return the answer.
 
     Args:
@@ -863,9 +946,19 @@ def solve_portfolio(puzzle: Puzzle, instance: Any, members: str | None, limits: 
     """
     stream = sys.stderr if stream is None else stream
     names = portfolio_names(puzzle, members)
-    outcome = race(puzzle, instance, names, timeout=limits.timeout, seed=limits.seed, jobs=jobs,
-                   options=limits.options, memory_mb=memory_mb, stream=stream, backend=backend,
-                   address=address)
+    outcome = race(
+        puzzle,
+        instance,
+        names,
+        timeout=limits.timeout,
+        seed=limits.seed,
+        jobs=jobs,
+        options=limits.options,
+        memory_mb=memory_mb,
+        stream=stream,
+        backend=backend,
+        address=address,
+    )
     stream.write(format_table(outcome))
     stream.flush()
     result = outcome.result

@@ -94,12 +94,18 @@ def connect(address: str | None = None, num_cpus: int | None = None) -> bool:
             ray.init(address=address, **common)
         else:
             with _workers_see_our_path():  # "local": a new instance, even if a cluster runs here
-                ray.init(address="local", num_cpus=num_cpus or os.cpu_count() or 1, include_dashboard=False,
-                         object_store_memory=LOCAL_OBJECT_STORE, **common)
+                ray.init(
+                    address="local",
+                    num_cpus=num_cpus or os.cpu_count() or 1,
+                    include_dashboard=False,
+                    object_store_memory=LOCAL_OBJECT_STORE,
+                    **common,
+                )
     except (ConnectionError, RuntimeError, ValueError) as exc:
         where = f"the Ray cluster at {address}" if address else "a local Ray instance"
-        raise PuzzlesatError(f"cannot start or reach {where}: {str(exc).splitlines()[0] if str(exc) else exc}") \
-            from None
+        raise PuzzlesatError(
+            f"cannot start or reach {where}: {str(exc).splitlines()[0] if str(exc) else exc}"
+        ) from None
     return True
 
 
@@ -216,8 +222,15 @@ class RaySupervisor:
         stream: where the time taken to connect is reported; None for silence.
     """
 
-    def __init__(self, puzzle: Puzzle, address: str | None = None, num_cpus: int | None = None,
-                 answer_grace: float = 2.0, load_allowance: float = 60.0, stream: TextIO | None = None) -> None:
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        address: str | None = None,
+        num_cpus: int | None = None,
+        answer_grace: float = 2.0,
+        load_allowance: float = 60.0,
+        stream: TextIO | None = None,
+    ) -> None:
         self.ray = import_ray()
         self.puzzle = puzzle
         self.answer_grace = answer_grace
@@ -238,8 +251,10 @@ class RaySupervisor:
             how = "joined the Ray cluster at " + address if address else "started a local Ray instance"
             if not self._owned:
                 how = "using the running Ray session"
-            stream.write(f"c ray: {how} ({len(nodes)} node{'s' if len(nodes) != 1 else ''}, {self._cpus} CPUs) "
-                         f"in {self.connect_time:.2f}s\n")
+            stream.write(
+                f"c ray: {how} ({len(nodes)} node{'s' if len(nodes) != 1 else ''}, {self._cpus} CPUs) "
+                f"in {self.connect_time:.2f}s\n"
+            )
             stream.flush()
 
     def __enter__(self) -> RaySupervisor:
@@ -315,8 +330,11 @@ class RaySupervisor:
                 self._cancel(run)
                 run.note = "timeout"
                 began = run.started if run.started is not None else run.spawned
-                run.result = Result(Status.UNKNOWN, strategy=run.spec.name,
-                                    message=f"cancelled: no answer {now - began:.1f}s after the task started")
+                run.result = Result(
+                    Status.UNKNOWN,
+                    strategy=run.spec.name,
+                    message=f"cancelled: no answer {now - began:.1f}s after the task started",
+                )
                 done.append(run)
         for run in done:
             if run in self.active:
@@ -354,7 +372,6 @@ class RaySupervisor:
             elif kind == "result":
                 run.finished = time.time()
                 run.result = verified(self.puzzle, message[1], run)
-
 
     def _failed(self, run: Run, note: str, message: str) -> None:
         run.note = note

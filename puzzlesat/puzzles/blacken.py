@@ -34,8 +34,7 @@ Cell = tuple[int, int]
 
 EMPTY, WHITE, BLACK = 0, 1, 2
 DIRECTIONS: tuple[Cell, ...] = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
-SOLVERS = ("cadical195", "cadical153", "cadical300", "glucose4", "glucose3", "maplechrono",
-           "minisat22", "lingeling")
+SOLVERS = ("cadical195", "cadical153", "cadical300", "glucose4", "glucose3", "maplechrono", "minisat22", "lingeling")
 
 _PAIR = re.compile(r"^\s*(-?\d+)\s*[,;\s]\s*(-?\d+)\s*$")
 _MOVE = re.compile(r"^\s*x:\s*(-?\d+)\s+y:\s*(-?\d+)\s*$")
@@ -345,7 +344,7 @@ def parse_solution(instance: Instance, text: str, source: str = "<solution>") ->
         index += 1
     board: tuple[str, ...] | None = None
     if index < len(lines):
-        rows = lines[index + 1:]
+        rows = lines[index + 1 :]
         while rows and not rows[-1].strip():
             rows.pop()
         board = tuple(rows) if rows else None
@@ -404,8 +403,11 @@ def bfs_optimum(instance: Instance, max_states: int = 2_000_000) -> tuple[Cell, 
             for i, v in enumerate(state):
                 if v == WHITE:
                     r, c = divmod(i, k)
-                    cells.update((r + dr) * k + c + dc for dr, dc in steps
-                                 if inside(r + dr, c + dc) and state[(r + dr) * k + c + dc] == EMPTY)
+                    cells.update(
+                        (r + dr) * k + c + dc
+                        for dr, dc in steps
+                        if inside(r + dr, c + dc) and state[(r + dr) * k + c + dc] == EMPTY
+                    )
             for move in sorted(cells):
                 child = bytearray(state)
                 child[move] = BLACK
@@ -492,8 +494,7 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
         for _ in range(q - groups if ok else 0):
             g = rng.randrange(groups)
             grow = sorted({(r + dr, c + dc) for (r, c), o in owner.items() if o == g for dr, dc in DIRECTIONS})
-            grow = [cell for cell in grow if cell in inner_set and cell not in owner
-                    and not _touches(cell, owner, g)]
+            grow = [cell for cell in grow if cell in inner_set and cell not in owner and not _touches(cell, owner, g)]
             if not grow:
                 ok = False
                 break
@@ -524,21 +525,37 @@ PUZZLE = Puzzle(
     generate=generate,
     write_instance=write_instance,
     strategies=(
-        Strategy("native-bb", "puzzlesat.native.blacken:solve",
-                 "numba depth-first branch and bound: moves ordered by flips, transposition table, "
-                 "partial order of commuting moves, exact per-component lower bound; proves optimality"),
-        Strategy("native-bb-par", "puzzlesat.native.blacken:solve_parallel",
-                 "the native search split into subtrees over --workers processes, best bound shared"),
-        Strategy("cpsat-steps", "puzzlesat.models.blacken:solve",
-                 "CP-SAT time-indexed model (board per step, one placement per step), minimises moves",
-                 model="puzzlesat.models.blacken:build_model"),
-        Strategy("cnf-steps", "puzzlesat.encoders.blacken:solve",
-                 "time-indexed CNF; the horizon raised from the lower bound under assumptions "
-                 "(incremental CaDiCaL); export with -O horizon=N asks 'in N moves?'",
-                 variants=SOLVERS, default_variant="cadical195",
-                 encoder="puzzlesat.encoders.blacken:encode"),
-        Strategy("bfs", "puzzlesat.native.blacken:solve_bfs",
-                 "breadth-first search over positions in pure Python: the reference for small boards"),
+        Strategy(
+            "native-bb",
+            "puzzlesat.native.blacken:solve",
+            "numba depth-first branch and bound: moves ordered by flips, transposition table, "
+            "partial order of commuting moves, exact per-component lower bound; proves optimality",
+        ),
+        Strategy(
+            "native-bb-par",
+            "puzzlesat.native.blacken:solve_parallel",
+            "the native search split into subtrees over --workers processes, best bound shared",
+        ),
+        Strategy(
+            "cpsat-steps",
+            "puzzlesat.models.blacken:solve",
+            "CP-SAT time-indexed model (board per step, one placement per step), minimises moves",
+            model="puzzlesat.models.blacken:build_model",
+        ),
+        Strategy(
+            "cnf-steps",
+            "puzzlesat.encoders.blacken:solve",
+            "time-indexed CNF; the horizon raised from the lower bound under assumptions "
+            "(incremental CaDiCaL); export with -O horizon=N asks 'in N moves?'",
+            variants=SOLVERS,
+            default_variant="cadical195",
+            encoder="puzzlesat.encoders.blacken:encode",
+        ),
+        Strategy(
+            "bfs",
+            "puzzlesat.native.blacken:solve_bfs",
+            "breadth-first search over positions in pure Python: the reference for small boards",
+        ),
     ),
     portfolio=("native-bb", "cpsat-steps", "cnf-steps:cadical195"),
     generator_options=(

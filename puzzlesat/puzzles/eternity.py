@@ -28,8 +28,17 @@ from puzzlesat.core import (
 NOT_FOUND = "SOLUTION NOT FOUND"
 GREY = 0
 N, E, S, W = range(4)
-SOLVERS = ("cadical195", "cadical153", "kissat404", "glucose4", "glucose3", "maplechrono",
-           "lingeling", "minisat22", "cadical300")
+SOLVERS = (
+    "cadical195",
+    "cadical153",
+    "kissat404",
+    "glucose4",
+    "glucose3",
+    "maplechrono",
+    "lingeling",
+    "minisat22",
+    "cadical300",
+)
 
 Tile = tuple[int, int, int, int]
 
@@ -138,8 +147,9 @@ def parse(text: str, source: str = "<input>") -> Instance:
     body = rows_of_ints[1:]
     if len(body) != rows * cols:
         where = body[-1][0] if body else lineno
-        raise ParseError(f"{source}:{where}: expected {rows * cols} tile lines for a {rows}x{cols} board, "
-                         f"got {len(body)}")
+        raise ParseError(
+            f"{source}:{where}: expected {rows * cols} tile lines for a {rows}x{cols} board, got {len(body)}"
+        )
     # The seed counts grey in c (colours 0..c-1); Heule's benchmark files count only the
     # others (colours 0..c).  Both are read; anything above c is an error.
     tiles = []
@@ -157,8 +167,11 @@ def parse(text: str, source: str = "<input>") -> Instance:
 
 def write_instance(instance: Instance) -> str:
     """The instance in the input format (seed header for square boards)."""
-    header = (f"{instance.rows} {instance.colours}" if instance.square
-              else f"{instance.rows} {instance.cols} {instance.colours}")
+    header = (
+        f"{instance.rows} {instance.colours}"
+        if instance.square
+        else f"{instance.rows} {instance.cols} {instance.colours}"
+    )
     return "\n".join([header, *(" ".join(map(str, t)) for t in instance.tiles)]) + "\n"
 
 
@@ -198,8 +211,9 @@ def verify(instance: Instance, solution: Solution) -> list[str]:
         if not 0 <= tile < n:
             problems.append(f"cell {divmod(cell, instance.cols)}: tile {tile} does not exist")
         elif tile in seen:
-            problems.append(f"tile {tile} used twice (cells {divmod(seen[tile], instance.cols)} "
-                            f"and {divmod(cell, instance.cols)})")
+            problems.append(
+                f"tile {tile} used twice (cells {divmod(seen[tile], instance.cols)} and {divmod(cell, instance.cols)})"
+            )
         else:
             seen[tile] = cell
         if not 0 <= rot < 4:
@@ -216,11 +230,13 @@ def verify(instance: Instance, solution: Solution) -> list[str]:
             if side not in frame and sides[side] == GREY:
                 problems.append(f"cell {(row, col)}: grey edge inside the board on side {'NESW'[side]}")
         if col + 1 < instance.cols and sides[E] != board[cell + 1][W]:
-            problems.append(f"cells {(row, col)} and {(row, col + 1)}: colours {sides[E]} and "
-                            f"{board[cell + 1][W]} meet")
+            problems.append(
+                f"cells {(row, col)} and {(row, col + 1)}: colours {sides[E]} and {board[cell + 1][W]} meet"
+            )
         if row + 1 < instance.rows and sides[S] != board[cell + instance.cols][N]:
-            problems.append(f"cells {(row, col)} and {(row + 1, col)}: colours {sides[S]} and "
-                            f"{board[cell + instance.cols][N]} meet")
+            problems.append(
+                f"cells {(row, col)} and {(row + 1, col)}: colours {sides[S]} and {board[cell + instance.cols][N]} meet"
+            )
     return problems
 
 
@@ -290,15 +306,25 @@ PUZZLE = Puzzle(
     generate=generate,
     write_instance=write_instance,
     strategies=(
-        Strategy("native-rowscan", "puzzlesat.native.eternity:solve",
-                 "numba row-scan backtracker, (west, north) lookup of pre-rotated tiles, seeded restarts"),
-        Strategy("cpsat-table", "puzzlesat.models.eternity:solve",
-                 "CP-SAT: a table constraint per cell over (tile, N, E, S, W), AllDifferent tiles",
-                 model="puzzlesat.models.eternity:build_model"),
-        Strategy("cnf-heule", "puzzlesat.encoders.eternity:solve",
-                 "Heule 2008 CNF: compatible tile-to-cell vars, one-hot edge colours; any pysat solver",
-                 variants=SOLVERS, default_variant="cadical195",
-                 encoder="puzzlesat.encoders.eternity:encode"),
+        Strategy(
+            "native-rowscan",
+            "puzzlesat.native.eternity:solve",
+            "numba row-scan backtracker, (west, north) lookup of pre-rotated tiles, seeded restarts",
+        ),
+        Strategy(
+            "cpsat-table",
+            "puzzlesat.models.eternity:solve",
+            "CP-SAT: a table constraint per cell over (tile, N, E, S, W), AllDifferent tiles",
+            model="puzzlesat.models.eternity:build_model",
+        ),
+        Strategy(
+            "cnf-heule",
+            "puzzlesat.encoders.eternity:solve",
+            "Heule 2008 CNF: compatible tile-to-cell vars, one-hot edge colours; any pysat solver",
+            variants=SOLVERS,
+            default_variant="cadical195",
+            encoder="puzzlesat.encoders.eternity:encode",
+        ),
     ),
     # two members for a 2-core machine: measured with benchmarks/portfolio.py
     portfolio=("native-rowscan", "cnf-heule:cadical195"),

@@ -96,13 +96,21 @@ class Instance:
     def cell_edges(self, r: int, c: int) -> dict[str, EdgeKey | None]:
         """The four edges around a cell by direction U/D/L/R; None where the board ends."""
         found: dict[str, EdgeKey | None] = {
-            "U": ("v", r - 1, c), "D": ("v", r, c), "L": ("h", r, c - 1), "R": ("h", r, c)}
+            "U": ("v", r - 1, c),
+            "D": ("v", r, c),
+            "L": ("h", r, c - 1),
+            "R": ("h", r, c),
+        }
         return {d: (k if k is not None and self.has_edge(k) else None) for d, k in found.items()}
 
     def transposed(self) -> Instance:
         """The mirror image in the main diagonal (a symmetry of the rules)."""
-        return Instance(self.cols, self.rows, tuple(sorted((c, r) for r, c in self.black)),
-                        tuple(sorted((c, r) for r, c in self.white)))
+        return Instance(
+            self.cols,
+            self.rows,
+            tuple(sorted((c, r) for r, c in self.black)),
+            tuple(sorted((c, r) for r, c in self.white)),
+        )
 
 
 @dataclass(frozen=True)
@@ -281,8 +289,10 @@ def parse(text: str, source: str = "<input>") -> Instance:
                     if cell in owner and owner[cell][0] == colour:
                         continue  # the seed's own 7x7 example lists a black cell twice
                     if cell in owner:
-                        raise ParseError(f"{source}:{where}: cell ({r} {c}) already given in the "
-                                         f"{owner[cell][0]} group on line {owner[cell][1]}")
+                        raise ParseError(
+                            f"{source}:{where}: cell ({r} {c}) already given in the "
+                            f"{owner[cell][0]} group on line {owner[cell][1]}"
+                        )
                     owner[cell] = (colour, where)
                     cells.append(cell)
             i += 1
@@ -293,7 +303,7 @@ def parse(text: str, source: str = "<input>") -> Instance:
 
 def _group_lines(cells: tuple[Cell, ...]) -> list[str]:
     pairs = [f"{r + 1} {c + 1}" for r, c in cells] + ["0 0"]
-    return [" ".join(pairs[i:i + 5]) for i in range(0, len(pairs), 5)]
+    return [" ".join(pairs[i : i + 5]) for i in range(0, len(pairs), 5)]
 
 
 def write_instance(instance: Instance) -> str:
@@ -306,8 +316,7 @@ def write_instance(instance: Instance) -> str:
     W
     0 0
     """
-    lines = [f"{instance.rows} {instance.cols}", "B", *_group_lines(instance.black),
-             "W", *_group_lines(instance.white)]
+    lines = [f"{instance.rows} {instance.cols}", "B", *_group_lines(instance.black), "W", *_group_lines(instance.white)]
     return "\n".join(lines) + "\n"
 
 
@@ -317,7 +326,7 @@ def format_solution(instance: Instance, solution: Solution | None) -> str:
         return NO_SOLUTION + "\n"
     r, c = solution.start
     moves = solution.moves
-    body = [moves[i:i + MOVES_PER_LINE] for i in range(0, len(moves), MOVES_PER_LINE)]
+    body = [moves[i : i + MOVES_PER_LINE] for i in range(0, len(moves), MOVES_PER_LINE)]
     return "\n".join([f"{r + 1} {c + 1}", *body]) + "\n"
 
 
@@ -434,14 +443,18 @@ def verify(instance: Instance, solution: Solution) -> list[str]:
         if step == len(solution.moves):
             break
         if (r, c) in first_visit:
-            problems.append(f"move {step}: cell ({r + 1} {c + 1}) entered twice "
-                            f"(first at move {first_visit[(r, c)]}): the loop crosses or touches itself")
+            problems.append(
+                f"move {step}: cell ({r + 1} {c + 1}) entered twice "
+                f"(first at move {first_visit[(r, c)]}): the loop crosses or touches itself"
+            )
         else:
             first_visit[(r, c)] = step
         order.append((r, c))
     if (r, c) != solution.start:
-        problems.append(f"the moves end at ({r + 1} {c + 1}), not back on the start "
-                        f"({solution.start[0] + 1} {solution.start[1] + 1})")
+        problems.append(
+            f"the moves end at ({r + 1} {c + 1}), not back on the start "
+            f"({solution.start[0] + 1} {solution.start[1] + 1})"
+        )
     if problems:
         return problems
     n = len(order)
@@ -478,8 +491,7 @@ def allowed_clues(solution: Solution) -> dict[Cell, int]:
     """For each loop cell, the circle it could carry with this loop (WHITE/BLACK), if any."""
     order = solution.cells()
     n = len(order)
-    straight = [order[i - 1][0] == order[(i + 1) % n][0] or order[i - 1][1] == order[(i + 1) % n][1]
-                for i in range(n)]
+    straight = [order[i - 1][0] == order[(i + 1) % n][0] or order[i - 1][1] == order[(i + 1) % n][1] for i in range(n)]
     clues: dict[Cell, int] = {}
     for i, cell in enumerate(order):
         before, after = straight[i - 1], straight[(i + 1) % n]
@@ -492,8 +504,14 @@ def allowed_clues(solution: Solution) -> dict[Cell, int]:
 
 # ---------------------------------------------------------------- drawing
 
-_BOX = {frozenset("UD"): "│", frozenset("LR"): "─", frozenset("DR"): "┌", frozenset("DL"): "┐",
-        frozenset("UR"): "└", frozenset("UL"): "┘"}
+_BOX = {
+    frozenset("UD"): "│",
+    frozenset("LR"): "─",
+    frozenset("DR"): "┌",
+    frozenset("DL"): "┐",
+    frozenset("UR"): "└",
+    frozenset("UL"): "┘",
+}
 
 
 def draw_text(instance: Instance, solution: Solution | None) -> str:
@@ -530,8 +548,10 @@ def draw_text(instance: Instance, solution: Solution | None) -> str:
 def draw_svg(instance: Instance, solution: Solution | None, cell: int = 24) -> str:
     """An SVG picture of the grid, its circles and the loop."""
     w, h = instance.cols * cell, instance.rows * cell
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w + 2}" height="{h + 2}" '
-             f'viewBox="-1 -1 {w + 2} {h + 2}">', f'<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w + 2}" height="{h + 2}" viewBox="-1 -1 {w + 2} {h + 2}">',
+        f'<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>',
+    ]
     for r in range(instance.rows + 1):
         parts.append(f'<line x1="0" y1="{r * cell}" x2="{w}" y2="{r * cell}" stroke="#ccc"/>')
     for c in range(instance.cols + 1):
@@ -539,12 +559,16 @@ def draw_svg(instance: Instance, solution: Solution | None, cell: int = 24) -> s
     if solution is not None:
         pts = [*solution.cells(), solution.start]
         path = " ".join(f"{c * cell + cell / 2},{r * cell + cell / 2}" for r, c in pts)
-        parts.append(f'<polyline points="{path}" fill="none" stroke="#1f5fbf" stroke-width="{cell / 6:.1f}" '
-                     'stroke-linejoin="round"/>')
+        parts.append(
+            f'<polyline points="{path}" fill="none" stroke="#1f5fbf" stroke-width="{cell / 6:.1f}" '
+            'stroke-linejoin="round"/>'
+        )
     radius = cell * 0.36
     for (r, c), colour in [(p, "black") for p in instance.black] + [(p, "white") for p in instance.white]:
-        parts.append(f'<circle cx="{c * cell + cell / 2}" cy="{r * cell + cell / 2}" r="{radius:.1f}" '
-                     f'fill="{colour}" stroke="black" stroke-width="1.5"/>')
+        parts.append(
+            f'<circle cx="{c * cell + cell / 2}" cy="{r * cell + cell / 2}" r="{radius:.1f}" '
+            f'fill="{colour}" stroke="black" stroke-width="1.5"/>'
+        )
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
@@ -637,8 +661,9 @@ def random_loop(rows: int, cols: int, rng: random.Random, fill: float = 0.5, blo
 def _stays_hole_free(inside: list[list[bool]], fr: int, fc: int) -> bool:
     """True when every empty square reaches the outside through empty squares."""
     seen = [[False] * fc for _ in range(fr)]
-    stack = [(r, c) for r in range(fr) for c in range(fc)
-             if (r in (0, fr - 1) or c in (0, fc - 1)) and not inside[r][c]]
+    stack = [
+        (r, c) for r in range(fr) for c in range(fc) if (r in (0, fr - 1) or c in (0, fc - 1)) and not inside[r][c]
+    ]
     for r, c in stack:
         seen[r][c] = True
     while stack:
@@ -694,21 +719,38 @@ PUZZLE = Puzzle(
     generate=generate,
     write_instance=write_instance,
     strategies=(
-        Strategy("cnf-lazy", "puzzlesat.encoders.masyu:solve_lazy",
-                 "incremental SAT: degree 0/2 and circle clauses, a cut clause for each separate loop",
-                 variants=SOLVERS, default_variant="cadical195"),
-        Strategy("cnf-rank", "puzzlesat.encoders.masyu:solve_rank",
-                 "complete CNF: oriented loop with binary ranks (no separate loops); any pysat solver",
-                 variants=FULL_SOLVERS, default_variant="cadical195",
-                 encoder="puzzlesat.encoders.masyu:encode"),
-        Strategy("cpsat-lazy", "puzzlesat.models.masyu:solve_lazy",
-                 "CP-SAT: degree 0/2 and circle rules, cuts for separate loops added between solves",
-                 model="puzzlesat.models.masyu:build_model"),
-        Strategy("cpsat-circuit", "puzzlesat.models.masyu:solve_circuit",
-                 "CP-SAT add_circuit over both arc directions, a self-loop for each skipped cell",
-                 model="puzzlesat.models.masyu:build_circuit_model"),
-        Strategy("native-dfs", "puzzlesat.native.masyu:solve",
-                 "numba: propagate circle and degree rules, close no early loop, branch on path ends"),
+        Strategy(
+            "cnf-lazy",
+            "puzzlesat.encoders.masyu:solve_lazy",
+            "incremental SAT: degree 0/2 and circle clauses, a cut clause for each separate loop",
+            variants=SOLVERS,
+            default_variant="cadical195",
+        ),
+        Strategy(
+            "cnf-rank",
+            "puzzlesat.encoders.masyu:solve_rank",
+            "complete CNF: oriented loop with binary ranks (no separate loops); any pysat solver",
+            variants=FULL_SOLVERS,
+            default_variant="cadical195",
+            encoder="puzzlesat.encoders.masyu:encode",
+        ),
+        Strategy(
+            "cpsat-lazy",
+            "puzzlesat.models.masyu:solve_lazy",
+            "CP-SAT: degree 0/2 and circle rules, cuts for separate loops added between solves",
+            model="puzzlesat.models.masyu:build_model",
+        ),
+        Strategy(
+            "cpsat-circuit",
+            "puzzlesat.models.masyu:solve_circuit",
+            "CP-SAT add_circuit over both arc directions, a self-loop for each skipped cell",
+            model="puzzlesat.models.masyu:build_circuit_model",
+        ),
+        Strategy(
+            "native-dfs",
+            "puzzlesat.native.masyu:solve",
+            "numba: propagate circle and degree rules, close no early loop, branch on path ends",
+        ),
     ),
     portfolio=("cnf-lazy:cadical195", "cnf-lazy:glucose4", "cpsat-lazy"),
     generator_options=(

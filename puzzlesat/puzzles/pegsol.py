@@ -42,8 +42,17 @@ from puzzlesat.core import (
 IMPOSSIBLE = "Impossivel"
 PEG, HOLE, OFF = 1, -1, 0
 DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))
-SOLVERS = ("cadical195", "cadical153", "kissat404", "glucose4", "glucose3", "maplechrono",
-           "lingeling", "minisat22", "cadical300")
+SOLVERS = (
+    "cadical195",
+    "cadical153",
+    "kissat404",
+    "glucose4",
+    "glucose3",
+    "maplechrono",
+    "lingeling",
+    "minisat22",
+    "cadical300",
+)
 
 Matrix = tuple[tuple[int, ...], ...]
 Cell = tuple[int, int]
@@ -173,14 +182,18 @@ class Instance:
 
     def transpose(self) -> Instance:
         """The same puzzle reflected in the main diagonal."""
+
         def tr(m: Matrix) -> Matrix:
             return tuple(tuple(m[r][c] for r in range(self.rows)) for c in range(self.cols))
+
         return Instance(self.cols, self.rows, tr(self.start), None if self.goal is None else tr(self.goal))
 
     def mirror(self) -> Instance:
         """The same puzzle reflected left to right."""
+
         def mi(m: Matrix) -> Matrix:
             return tuple(tuple(reversed(row)) for row in m)
+
         return Instance(self.rows, self.cols, mi(self.start), None if self.goal is None else mi(self.goal))
 
 
@@ -224,8 +237,11 @@ class Board:
 
     def legal_moves(self) -> list[Move]:
         """The jumps playable now."""
-        return [Move(*a, *c) for a, b, c in self.instance.jumps()
-                if a in self.pegs and b in self.pegs and c not in self.pegs]
+        return [
+            Move(*a, *c)
+            for a, b, c in self.instance.jumps()
+            if a in self.pegs and b in self.pegs and c not in self.pegs
+        ]
 
     def push(self, move: Move) -> None:
         """Play a jump.
@@ -250,8 +266,10 @@ class Board:
     def matrix(self) -> Matrix:
         """The current position as a matrix."""
         inst = self.instance
-        return tuple(tuple(OFF if inst.start[r][c] == OFF else (PEG if (r, c) in self.pegs else HOLE)
-                           for c in range(inst.cols)) for r in range(inst.rows))
+        return tuple(
+            tuple(OFF if inst.start[r][c] == OFF else (PEG if (r, c) in self.pegs else HOLE) for c in range(inst.cols))
+            for r in range(inst.rows)
+        )
 
 
 def _rows(text: str) -> list[tuple[int, list[str]]]:
@@ -282,8 +300,10 @@ def parse(text: str, source: str = "<input>") -> Instance:
     body = lines[1:]
     if len(body) not in (rows, 2 * rows):
         where = body[-1][0] if body else lineno
-        raise ParseError(f"{source}:{where}: expected {rows} rows (start) or {2 * rows} rows (start and goal) "
-                         f"of {cols} values, got {len(body)} rows")
+        raise ParseError(
+            f"{source}:{where}: expected {rows} rows (start) or {2 * rows} rows (start and goal) "
+            f"of {cols} values, got {len(body)} rows"
+        )
     matrix: list[tuple[int, ...]] = []
     for lineno, parts in body:
         if len(parts) != cols:
@@ -300,8 +320,10 @@ def parse(text: str, source: str = "<input>") -> Instance:
         for r in range(rows):
             for c in range(cols):
                 if (start[r][c] == OFF) != (goal[r][c] == OFF):
-                    raise ParseError(f"{source}:{body[rows + r][0]}: goal cell ({r}, {c}) is "
-                                     f"{'off' if goal[r][c] == OFF else 'on'} the board but the start's is not")
+                    raise ParseError(
+                        f"{source}:{body[rows + r][0]}: goal cell ({r}, {c}) is "
+                        f"{'off' if goal[r][c] == OFF else 'on'} the board but the start's is not"
+                    )
     return Instance(rows, cols, start, goal)
 
 
@@ -353,8 +375,10 @@ def verify(instance: Instance, solution: Solution) -> list[str]:
     for r, c in instance.cells:
         want = instance.target[r][c]
         if final[r][c] != want:
-            problems.append(f"cell ({r}, {c}) ends with {'a peg' if final[r][c] == PEG else 'a hole'}, "
-                            f"the goal has {'a peg' if want == PEG else 'a hole'}")
+            problems.append(
+                f"cell ({r}, {c}) ends with {'a peg' if final[r][c] == PEG else 'a hole'}, "
+                f"the goal has {'a peg' if want == PEG else 'a hole'}"
+            )
     return problems
 
 
@@ -376,8 +400,7 @@ def parity_signature(instance: Instance, matrix: Matrix) -> tuple[int, ...]:
     parity of all three counts and leaves the parity of every pairwise sum unchanged.
     """
     plus, minus = class_counts(instance, matrix)
-    return ((plus[0] + plus[1]) % 2, (plus[1] + plus[2]) % 2,
-            (minus[0] + minus[1]) % 2, (minus[1] + minus[2]) % 2)
+    return ((plus[0] + plus[1]) % 2, (plus[1] + plus[2]) % 2, (minus[0] + minus[1]) % 2, (minus[1] + minus[2]) % 2)
 
 
 def pagoda_certificate(instance: Instance) -> tuple[dict[Cell, Fraction], Fraction, Fraction] | None:
@@ -452,15 +475,19 @@ def prove_impossible(instance: Instance, pagoda: bool = True) -> str | None:
         return reason
     if parity_signature(instance, instance.start) != parity_signature(instance, instance.target):
         (sp, sm), (gp, gm) = class_counts(instance, instance.start), class_counts(instance, instance.target)
-        return ("position-class parity: a jump flips the parity of all three (r+c) mod 3 and all three "
-                f"(r-c) mod 3 peg counts; start has {sp} / {sm}, goal {gp} / {gm}, "
-                "which no number of jumps can match")
+        return (
+            "position-class parity: a jump flips the parity of all three (r+c) mod 3 and all three "
+            f"(r-c) mod 3 peg counts; start has {sp} / {sm}, goal {gp} / {gm}, "
+            "which no number of jumps can match"
+        )
     if pagoda:
         cert = pagoda_certificate(instance)
         if cert is not None:
             _, on_start, on_goal = cert
-            return (f"pagoda function: a weighting of the cells that no jump increases is worth {on_start} "
-                    f"on the start and {on_goal} on the goal")
+            return (
+                f"pagoda function: a weighting of the cells that no jump increases is worth {on_start} "
+                f"on the start and {on_goal} on the goal"
+            )
     return None
 
 
@@ -499,8 +526,10 @@ def named_board(name: str, rows: int | None = None, cols: int | None = None) -> 
         return [[PEG] * cols for _ in range(rows)]
     if name in ("english", "german"):
         size, arm = (7, 2) if name == "english" else (9, 3)
-        return [[PEG if (arm <= r < size - arm) or (arm <= c < size - arm) else OFF for c in range(size)]
-                for r in range(size)]
+        return [
+            [PEG if (arm <= r < size - arm) or (arm <= c < size - arm) else OFF for c in range(size)]
+            for r in range(size)
+        ]
     if name == "french":
         return [[PEG if abs(r - 3) + abs(c - 3) <= 4 else OFF for c in range(7)] for r in range(7)]
     if name == "diamond":
@@ -552,8 +581,10 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
     if not goal_opt or goal_opt == "complement":
         return Instance(rows, cols, start)
     last = cell_of(goal_opt, "goal")
-    goal = tuple(tuple(OFF if v == OFF else (PEG if (r, c) == last else HOLE) for c, v in enumerate(row))
-                 for r, row in enumerate(start))
+    goal = tuple(
+        tuple(OFF if v == OFF else (PEG if (r, c) == last else HOLE) for c, v in enumerate(row))
+        for r, row in enumerate(start)
+    )
     return Instance(rows, cols, start, goal)
 
 
@@ -566,16 +597,26 @@ PUZZLE = Puzzle(
     generate=generate,
     write_instance=write_instance,
     strategies=(
-        Strategy("native-dfs", "puzzlesat.native.pegsol:solve",
-                 "numba bitboard DFS, table of dead positions, move ordering; proves impossibility by exhaustion"),
-        Strategy("cnf-plan", "puzzlesat.encoders.pegsol:solve",
-                 "SAT planning, horizon = pegs to remove, one jump a step, explanatory frame axioms, "
-                 "ordering of independent consecutive jumps; any pysat solver",
-                 variants=SOLVERS, default_variant="cadical195",
-                 encoder="puzzlesat.encoders.pegsol:encode"),
-        Strategy("cpsat-plan", "puzzlesat.models.pegsol:solve",
-                 "CP-SAT: the same fixed-horizon plan (one jump a step, frame axioms, ordering)",
-                 model="puzzlesat.models.pegsol:build_model"),
+        Strategy(
+            "native-dfs",
+            "puzzlesat.native.pegsol:solve",
+            "numba bitboard DFS, table of dead positions, move ordering; proves impossibility by exhaustion",
+        ),
+        Strategy(
+            "cnf-plan",
+            "puzzlesat.encoders.pegsol:solve",
+            "SAT planning, horizon = pegs to remove, one jump a step, explanatory frame axioms, "
+            "ordering of independent consecutive jumps; any pysat solver",
+            variants=SOLVERS,
+            default_variant="cadical195",
+            encoder="puzzlesat.encoders.pegsol:encode",
+        ),
+        Strategy(
+            "cpsat-plan",
+            "puzzlesat.models.pegsol:solve",
+            "CP-SAT: the same fixed-horizon plan (one jump a step, frame axioms, ordering)",
+            model="puzzlesat.models.pegsol:build_model",
+        ),
     ),
     portfolio=("native-dfs", "cnf-plan:cadical195", "cpsat-plan"),
     generator_options=(
@@ -586,7 +627,5 @@ PUZZLE = Puzzle(
         ("holes", int, "instead of --hole: this many holes at random cells (uses --seed)"),
         ("goal", str, "'complement' (default, the seed's goal) or R,C: finish with one peg there"),
     ),
-    solve_options=(
-        ("no-proofs", bool, "skip the impossibility proofs (counts, parity, pagoda) before search", False),
-    ),
+    solve_options=(("no-proofs", bool, "skip the impossibility proofs (counts, parity, pagoda) before search", False),),
 )

@@ -43,8 +43,17 @@ U, R, F, D, L, B = range(6)
 CORNER_NAMES = ("URF", "UFL", "ULB", "UBR", "DFR", "DLF", "DBL", "DRB")
 EDGE_NAMES = ("UR", "UF", "UL", "UB", "DR", "DF", "DL", "DB", "FR", "FL", "BL", "BR")
 METRICS = ("htm", "qtm")
-SOLVERS = ("cadical195", "cadical153", "kissat404", "glucose4", "glucose3", "maplechrono",
-           "lingeling", "minisat22", "cadical300")
+SOLVERS = (
+    "cadical195",
+    "cadical153",
+    "kissat404",
+    "glucose4",
+    "glucose3",
+    "maplechrono",
+    "lingeling",
+    "minisat22",
+    "cadical300",
+)
 
 Move = tuple[int, int]
 Maneuver = tuple[Move, ...]
@@ -55,16 +64,39 @@ def _facelet(face: str, n: int) -> int:
 
 
 # The facelets of each cubie position, the U/D sticker first, then clockwise.
-CORNER_FACELETS = tuple(tuple(_facelet(f, n) for f, n in c) for c in (
-    (("U", 9), ("R", 1), ("F", 3)), (("U", 7), ("F", 1), ("L", 3)), (("U", 1), ("L", 1), ("B", 3)),
-    (("U", 3), ("B", 1), ("R", 3)), (("D", 3), ("F", 9), ("R", 7)), (("D", 1), ("L", 9), ("F", 7)),
-    (("D", 7), ("B", 9), ("L", 7)), (("D", 9), ("R", 9), ("B", 7))))
-EDGE_FACELETS = tuple(tuple(_facelet(f, n) for f, n in e) for e in (
-    (("U", 6), ("R", 2)), (("U", 8), ("F", 2)), (("U", 4), ("L", 2)), (("U", 2), ("B", 2)),
-    (("D", 6), ("R", 8)), (("D", 2), ("F", 8)), (("D", 4), ("L", 8)), (("D", 8), ("B", 8)),
-    (("F", 6), ("R", 4)), (("F", 4), ("L", 6)), (("B", 6), ("L", 4)), (("B", 4), ("R", 6))))
-CORNER_COLOURS = tuple(tuple(FACES.index(ch) for ch in name) for name in ("URF", "UFL", "ULB", "UBR",
-                                                                        "DFR", "DLF", "DBL", "DRB"))
+CORNER_FACELETS = tuple(
+    tuple(_facelet(f, n) for f, n in c)
+    for c in (
+        (("U", 9), ("R", 1), ("F", 3)),
+        (("U", 7), ("F", 1), ("L", 3)),
+        (("U", 1), ("L", 1), ("B", 3)),
+        (("U", 3), ("B", 1), ("R", 3)),
+        (("D", 3), ("F", 9), ("R", 7)),
+        (("D", 1), ("L", 9), ("F", 7)),
+        (("D", 7), ("B", 9), ("L", 7)),
+        (("D", 9), ("R", 9), ("B", 7)),
+    )
+)
+EDGE_FACELETS = tuple(
+    tuple(_facelet(f, n) for f, n in e)
+    for e in (
+        (("U", 6), ("R", 2)),
+        (("U", 8), ("F", 2)),
+        (("U", 4), ("L", 2)),
+        (("U", 2), ("B", 2)),
+        (("D", 6), ("R", 8)),
+        (("D", 2), ("F", 8)),
+        (("D", 4), ("L", 8)),
+        (("D", 8), ("B", 8)),
+        (("F", 6), ("R", 4)),
+        (("F", 4), ("L", 6)),
+        (("B", 6), ("L", 4)),
+        (("B", 4), ("R", 6)),
+    )
+)
+CORNER_COLOURS = tuple(
+    tuple(FACES.index(ch) for ch in name) for name in ("URF", "UFL", "ULB", "UBR", "DFR", "DLF", "DBL", "DRB")
+)
 EDGE_COLOURS = tuple(tuple(FACES.index(ch) for ch in name) for name in EDGE_NAMES)
 
 # Singmaster (Reid) positions in the order of the notation; each names its faces.
@@ -145,10 +177,12 @@ class Cube:
             if seen != list(range(len(names))):
                 missing = [names[i] for i in range(len(names)) if i not in perm]
                 twice = sorted({names[p] for p in perm if 0 <= p < len(names) and perm.count(p) > 1})
-                out.append(f"every {kind} must appear once: "
-                           + (f"{', '.join(twice)} appear(s) twice" if twice else "")
-                           + (", " if twice and missing else "")
-                           + (f"{', '.join(missing)} missing" if missing else ""))
+                out.append(
+                    f"every {kind} must appear once: "
+                    + (f"{', '.join(twice)} appear(s) twice" if twice else "")
+                    + (", " if twice and missing else "")
+                    + (f"{', '.join(missing)} missing" if missing else "")
+                )
         if out:
             return out
         twist = sum(self.co) % 3
@@ -159,8 +193,10 @@ class Cube:
             out.append("an edge is flipped: the edge flips add up to 1, not 0 (mod 2)")
         cpar, epar = parity(self.cp), parity(self.ep)
         if cpar != epar:
-            out.append(f"two pieces are swapped: the corner permutation is {'odd' if cpar else 'even'} "
-                       f"but the edge permutation is {'odd' if epar else 'even'}")
+            out.append(
+                f"two pieces are swapped: the corner permutation is {'odd' if cpar else 'even'} "
+                f"but the edge permutation is {'odd' if epar else 'even'}"
+            )
         return out
 
     def to_facelets(self) -> str:
@@ -215,15 +251,21 @@ def _basic_moves() -> list[Cube]:
     cu, cd = (3, 0, 1, 2, 4, 5, 6, 7), (0, 1, 2, 3, 5, 6, 7, 4)
     return [
         Cube(cu, (0,) * 8, (3, 0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11), (0,) * 12),
-        Cube((4, 1, 2, 0, 7, 5, 6, 3), (2, 0, 0, 1, 1, 0, 0, 2),
-             (8, 1, 2, 3, 11, 5, 6, 7, 4, 9, 10, 0), (0,) * 12),
-        Cube((1, 5, 2, 3, 0, 4, 6, 7), (1, 2, 0, 0, 2, 1, 0, 0),
-             (0, 9, 2, 3, 4, 8, 6, 7, 1, 5, 10, 11), (0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0)),
+        Cube((4, 1, 2, 0, 7, 5, 6, 3), (2, 0, 0, 1, 1, 0, 0, 2), (8, 1, 2, 3, 11, 5, 6, 7, 4, 9, 10, 0), (0,) * 12),
+        Cube(
+            (1, 5, 2, 3, 0, 4, 6, 7),
+            (1, 2, 0, 0, 2, 1, 0, 0),
+            (0, 9, 2, 3, 4, 8, 6, 7, 1, 5, 10, 11),
+            (0, 1, 0, 0, 0, 1, 0, 0, 1, 1, 0, 0),
+        ),
         Cube(cd, (0,) * 8, (0, 1, 2, 3, 5, 6, 7, 4, 8, 9, 10, 11), (0,) * 12),
-        Cube((0, 2, 6, 3, 4, 1, 5, 7), (0, 1, 2, 0, 0, 2, 1, 0),
-             (0, 1, 10, 3, 4, 5, 9, 7, 8, 2, 6, 11), (0,) * 12),
-        Cube((0, 1, 3, 7, 4, 5, 2, 6), (0, 0, 1, 2, 0, 0, 2, 1),
-             (0, 1, 2, 11, 4, 5, 6, 10, 8, 9, 3, 7), (0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 1)),
+        Cube((0, 2, 6, 3, 4, 1, 5, 7), (0, 1, 2, 0, 0, 2, 1, 0), (0, 1, 10, 3, 4, 5, 9, 7, 8, 2, 6, 11), (0,) * 12),
+        Cube(
+            (0, 1, 3, 7, 4, 5, 2, 6),
+            (0, 0, 1, 2, 0, 0, 2, 1),
+            (0, 1, 2, 11, 4, 5, 6, 10, 8, 9, 3, 7),
+            (0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1, 1),
+        ),
     ]
 
 
@@ -362,8 +404,7 @@ def facelets_to_cube(facelets: str, source: str = "<input>") -> Cube:
         raise ParseError(f"{source}: expected 54 letters from URFDLB, got {facelets!r}")
     for i, ch in enumerate(FACES):
         if facelets[4 + 9 * i] != ch:
-            raise InvalidInstanceError(f"{source}: the centre of face {ch} must be {ch}, "
-                                       f"got {facelets[4 + 9 * i]!r}")
+            raise InvalidInstanceError(f"{source}: the centre of face {ch} must be {ch}, got {facelets[4 + 9 * i]!r}")
     # colour counts are not checked here: a cubie missing or twice (reported by
     # Cube.problems with its name) is the clearer message for the same mistake
     col = [FACES.index(ch) for ch in facelets]
@@ -379,8 +420,10 @@ def facelets_to_cube(facelets: str, source: str = "<input>") -> Cube:
                         cp[i], co[i], found = j, ori, True
                 break
         if not found:
-            raise InvalidInstanceError(f"{source}: the stickers at corner {CORNER_NAMES[i]} "
-                                       f"({''.join(FACES[s] for s in stickers)}) form no corner cubie")
+            raise InvalidInstanceError(
+                f"{source}: the stickers at corner {CORNER_NAMES[i]} "
+                f"({''.join(FACES[s] for s in stickers)}) form no corner cubie"
+            )
     for i in range(12):
         a, b = (col[f] for f in EDGE_FACELETS[i])
         for j in range(12):
@@ -391,8 +434,9 @@ def facelets_to_cube(facelets: str, source: str = "<input>") -> Cube:
                 ep[i], eo[i] = j, 1
                 break
         else:
-            raise InvalidInstanceError(f"{source}: the stickers at edge {EDGE_NAMES[i]} "
-                                       f"({FACES[a]}{FACES[b]}) form no edge cubie")
+            raise InvalidInstanceError(
+                f"{source}: the stickers at edge {EDGE_NAMES[i]} ({FACES[a]}{FACES[b]}) form no edge cubie"
+            )
     return Cube(tuple(cp), tuple(co), tuple(ep), tuple(eo))
 
 
@@ -434,8 +478,9 @@ def singmaster_to_facelets(tokens: list[str], source: str = "<input>", lineno: i
         want = 2 if k < 12 else 3
         if len(token) != want or any(ch not in FACES for ch in token):
             where = SINGMASTER_EDGES[k] if k < 12 else SINGMASTER_CORNERS[k - 12]
-            raise ParseError(f"{source}:{lineno}: token {k + 1} (position {where}) must be {want} letters "
-                             f"from URFDLB, got {token!r}")
+            raise ParseError(
+                f"{source}:{lineno}: token {k + 1} (position {where}) must be {want} letters from URFDLB, got {token!r}"
+            )
         for ch, idx in zip(token, facelets, strict=True):
             f[idx] = ch
     return "".join(f)
@@ -466,8 +511,10 @@ def position_to_facelets(text: str, source: str = "<input>", lineno: int = 1) ->
         raise ParseError(f"{source}:{lineno}: face(s) {', '.join(missing)} missing from the position")
     colour_of = {faces[f][4]: f for f in FACES}
     if len(colour_of) != 6:
-        raise ParseError(f"{source}:{lineno}: the six centres must have six different colours, got "
-                         + "".join(faces[f][4] for f in FACES))
+        raise ParseError(
+            f"{source}:{lineno}: the six centres must have six different colours, got "
+            + "".join(faces[f][4] for f in FACES)
+        )
     out = []
     for f in FACES:
         for ch in faces[f]:
@@ -479,7 +526,7 @@ def position_to_facelets(text: str, source: str = "<input>", lineno: int = 1) ->
 
 def facelets_to_position(facelets: str) -> str:
     """Write a facelet string in the seed's position form (face letters as colours)."""
-    return " ".join(f"{f}:{facelets[9 * i:9 * i + 9]}" for i, f in enumerate(FACES))
+    return " ".join(f"{f}:{facelets[9 * i : 9 * i + 9]}" for i, f in enumerate(FACES))
 
 
 # ---------------------------------------------------------------------------- instance I/O
@@ -542,8 +589,10 @@ def parse(text: str, source: str = "<input>") -> Instance:
     """
     lines = _strip_comments(text)
     if not lines:
-        raise ParseError(f"{source}:1: empty input; expected a maneuver, a position, Singmaster "
-                         "notation or a 54-letter facelet string")
+        raise ParseError(
+            f"{source}:1: empty input; expected a maneuver, a position, Singmaster "
+            "notation or a 54-letter facelet string"
+        )
     lineno = lines[0][0]
     joined = " ".join(line for _, line in lines)
     tokens = joined.split()
@@ -614,7 +663,7 @@ def parse_solution(instance: Instance, text: str, source: str = "<solution>") ->
         match = _LENGTH_RE.search(line)
         if match:
             metric = "qtm" if match.group(2).lower() in ("q", "qtm") else "htm"
-            line = line[:match.start()]
+            line = line[: match.start()]
         maneuvers.append(parse_maneuver(line, source, lineno))
     if not maneuvers:
         raise ParseError(f"{source}:1: expected at least one maneuver line")
@@ -694,28 +743,40 @@ PUZZLE = Puzzle(
     generate=generate,
     write_instance=write_instance,
     strategies=(
-        Strategy("native-ida", "puzzlesat.native.rubik:solve",
-                 "optimal IDA* in numba: phase-1 tables on three axes + corner table (Reid, Kociemba; "
-                 "or Korf's pattern databases with -O tables=full), split by first moves over --workers"),
-        Strategy("cpsat-bmc", "puzzlesat.models.rubik:solve",
-                 "CP-SAT bounded model 'solvable in N moves?', N = 0, 1, 2, ... (shallow positions)",
-                 model="puzzlesat.models.rubik:build_model"),
-        Strategy("cnf-bmc", "puzzlesat.encoders.rubik:solve",
-                 "CNF bounded model 'solvable in N moves?', N = 0, 1, 2, ...; any pysat solver",
-                 variants=SOLVERS, default_variant="cadical195",
-                 encoder="puzzlesat.encoders.rubik:encode"),
+        Strategy(
+            "native-ida",
+            "puzzlesat.native.rubik:solve",
+            "optimal IDA* in numba: phase-1 tables on three axes + corner table (Reid, Kociemba; "
+            "or Korf's pattern databases with -O tables=full), split by first moves over --workers",
+        ),
+        Strategy(
+            "cpsat-bmc",
+            "puzzlesat.models.rubik:solve",
+            "CP-SAT bounded model 'solvable in N moves?', N = 0, 1, 2, ... (shallow positions)",
+            model="puzzlesat.models.rubik:build_model",
+        ),
+        Strategy(
+            "cnf-bmc",
+            "puzzlesat.encoders.rubik:solve",
+            "CNF bounded model 'solvable in N moves?', N = 0, 1, 2, ...; any pysat solver",
+            variants=SOLVERS,
+            default_variant="cadical195",
+            encoder="puzzlesat.encoders.rubik:encode",
+        ),
     ),
     portfolio=("native-ida", "cnf-bmc:cadical195"),
-    generator_options=(
-        ("moves", int, "scramble length (default: a uniformly random position)"),
-    ),
+    generator_options=(("moves", int, "scramble length (default: a uniformly random position)"),),
     solve_options=(
         ("metric", str, "htm (half turns count 1) or qtm (half turns count 2)", "htm"),
         ("all", bool, "every shortest solution", False),
         ("extra", int, "also the solutions up to N moves longer than the shortest", 0),
         ("max-depth", int, "give up beyond this length (default: 20 htm / 26 qtm)", None),
-        ("tables", str, "native-ida pruning tables: phase1 (1.9 GB, built once in ~4 min, cached), "
-                        "full (Korf's, 87 MB) or small", "phase1"),
+        (
+            "tables",
+            str,
+            "native-ida pruning tables: phase1 (1.9 GB, built once in ~4 min, cached), full (Korf's, 87 MB) or small",
+            "phase1",
+        ),
     ),
     optimisation=True,
 )
