@@ -34,7 +34,7 @@ from typing import Any
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
 from puzzlesat.encoders.sat import solve_once
-from puzzlesat.puzzles.eternity import GREY, E, Instance, N, S, Solution, W, rotated
+from puzzlesat.puzzles.eternity import E, Instance, N, S, Solution, W, placements, rotated
 
 DEFAULTS = {"amo": 1, "support": 1, "forbidden": 0, "symmetry": 1}
 
@@ -61,26 +61,6 @@ def edge_domain(
     kind, r, c = edge
     along_frame = r in (0, instance.rows - 1) if kind == "h" else c in (0, instance.cols - 1)
     return sorted(frame if along_frame else inner)
-
-
-def placements(instance: Instance) -> dict[int, list[tuple[int, int]]]:
-    """Cell -> the (tile, rotation) pairs whose grey sides are exactly the cell's frame sides.
-
-    Rotations that give a tile the same look on a cell are kept once.
-    """
-    by_cell: dict[int, list[tuple[int, int]]] = {}
-    for cell in range(instance.cells):
-        frame = set(instance.frame_sides(cell))
-        options = []
-        for tile, colours in enumerate(instance.tiles):
-            looks = set()
-            for rot in range(4):
-                sides = rotated(colours, rot)
-                if {s for s in range(4) if sides[s] == GREY} == frame and sides not in looks:
-                    looks.add(sides)
-                    options.append((tile, rot))
-        by_cell[cell] = options
-    return by_cell
 
 
 def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encoding:

@@ -20,8 +20,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from puzzlesat.core import Limits, Result, Status
-from puzzlesat.encoders.eternity import placements
-from puzzlesat.puzzles.eternity import Instance, Solution, rotated
+from puzzlesat.puzzles.eternity import Instance, Solution, placements, rotated
 
 DEFAULTS = {"symmetry": 1}
 

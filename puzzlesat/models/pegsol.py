@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
-from puzzlesat.encoders.pegsol import step_jumps
-from puzzlesat.puzzles.pegsol import PEG, Cell, Instance, Jump, Move, Solution, presolve
+from puzzlesat.puzzles.pegsol import PEG, Cell, Instance, Jump, Move, Solution, presolve, step_jumps
 
 
 @dataclass

@@ -123,6 +123,27 @@ def rotated(tile: Tile, turns: int) -> Tile:
     return (tile[(0 - t) % 4], tile[(1 - t) % 4], tile[(2 - t) % 4], tile[(3 - t) % 4])
 
 
+def placements(instance: Instance) -> dict[int, list[tuple[int, int]]]:
+    """Cell -> the (tile, rotation) pairs whose grey sides are exactly the cell's frame sides.
+
+    Rotations that give a tile the same look on a cell are kept once.  Both the CNF and the
+    CP-SAT formulation place tiles from these lists.
+    """
+    by_cell: dict[int, list[tuple[int, int]]] = {}
+    for cell in range(instance.cells):
+        frame = set(instance.frame_sides(cell))
+        options = []
+        for tile, colours in enumerate(instance.tiles):
+            looks = set()
+            for rot in range(4):
+                sides = rotated(colours, rot)
+                if {s for s in range(4) if sides[s] == GREY} == frame and sides not in looks:
+                    looks.add(sides)
+                    options.append((tile, rot))
+        by_cell[cell] = options
+    return by_cell
+
+
 def parse(text: str, source: str = "<input>") -> Instance:
     """Read the seed format (``g c`` header) or the rectangle form (``rows cols c``).
 
