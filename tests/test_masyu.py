@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import pathlib
 import random
 import subprocess
@@ -262,8 +263,8 @@ def test_seed_7x7_every_strategy(name):
     result = solve(load("seed_7x7.txt"), name, unique=True)
     assert result.status is Status.SOLVED, result.message
     assert result.stats.get("unique") is False  # the seed's small example has two loops
-    second = masyu.parse_solution(load("seed_7x7.txt"), result.stats["second"].replace("|", "\n"))
-    assert second is not None and second != result.solution
+    second = result.second_solution
+    assert isinstance(second, Solution) and second != result.solution
     assert masyu.verify(load("seed_7x7.txt"), second) == []
 
 
@@ -292,7 +293,7 @@ def test_generated_20x20_slow(name):
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_generated_puzzles_all_strategies_agree(seed):
-    inst = masyu.generate({"size": 6}, seed)
+    inst = masyu.PUZZLE.generate({"size": 6}, seed)
     answers = {}
     for name in STRATEGIES:
         result = solve(inst, name, unique=True)
@@ -326,8 +327,8 @@ def test_timeout_gives_unknown():
 
 
 def test_generator_is_deterministic_and_unique():
-    a = masyu.generate({"rows": 6, "cols": 8}, 3)
-    b = masyu.generate({"rows": 6, "cols": 8}, 3)
+    a = masyu.PUZZLE.generate({"rows": 6, "cols": 8}, 3)
+    b = masyu.PUZZLE.generate({"rows": 6, "cols": 8}, 3)
     assert a == b and (a.rows, a.cols) == (6, 8) and a.circles
     assert count_with(a, limit=3) == 1
 
@@ -388,7 +389,18 @@ def test_cli_solve_unique_and_svg(tmp_path, capsys):
     sol = masyu.parse_solution(load("seed_7x7.txt"), captured.out)
     assert sol is not None and masyu.verify(load("seed_7x7.txt"), sol) == []
     assert "NOT unique" in captured.err and "a second loop" in captured.err and "●" in captured.err
+    second = captured.err.split("c a second loop (the puzzle is not unique):\n")[1]
+    assert second.startswith("1 3\nRRDDLDDRRUUUURDDDDDLDLLLULLUUUURDDDRUUUU\n")
+    stats_line = captured.err.splitlines()[-1]
+    assert "unique=False" in stats_line and "second=" not in stats_line and "|" not in stats_line
     assert svg.read_text().startswith("<svg") and "<polyline" in svg.read_text()
+
+
+def test_cli_json_carries_the_second_loop(capsys):
+    assert cli.main(["solve", "masyu", str(SEEDS / "seed_7x7.txt"), "--unique", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["stats"]["unique"] is False and "second" not in data["stats"]
+    assert data["second_solution"] == "1 3\nRRDDLDDRRUUUURDDDDDLDLLLULLUUUURDDDRUUUU\n"
 
 
 def test_draw_text_shape():
@@ -496,7 +508,7 @@ def test_property_text_and_url_round_trips(inst):
 @settings(max_examples=8, deadline=None)
 @given(st.integers(0, 10_000))
 def test_property_generate_solve_verify(seed):
-    inst = masyu.generate({"rows": 5, "cols": 6}, seed)
+    inst = masyu.PUZZLE.generate({"rows": 5, "cols": 6}, seed)
     result = solve(inst, "cnf-lazy", unique=True)
     assert result.status is Status.SOLVED and result.stats["unique"] is True
     text = masyu.format_solution(inst, result.solution)

@@ -2,8 +2,9 @@
 
 A *puzzle* is a module in :mod:`puzzlesat.puzzles` that exposes a :class:`Puzzle` named
 ``PUZZLE``.  A *strategy* is a function ``solve(instance, limits, variant) -> Result`` that
-lives in ``models/``, ``encoders/`` or ``native/``; puzzles name their strategies by dotted
-path so that listing them never imports a solver library.
+lives in ``models/``, ``encoders/`` or ``native/``; puzzles name their strategies and their
+generator by dotted path, so that listing them never imports a solver library and the
+domain modules never import the formulation layers above them.
 """
 
 from __future__ import annotations
@@ -88,6 +89,8 @@ class Result:
         stats: method statistics, e.g. variables, clauses, conflicts, nodes, workers.
         strategy: the strategy name that produced it.
         message: a short human-readable note (errors, reasons for UNKNOWN).
+        second_solution: another Solution, found when a strategy was asked to prove its
+            answer unique and it is not (see :mod:`puzzlesat.core.uniqueness`); None otherwise.
     """
 
     status: Status
@@ -97,9 +100,11 @@ class Result:
     stats: dict[str, Any] = field(default_factory=dict)
     strategy: str = ""
     message: str = ""
+    second_solution: Any = None
 
     def to_json(self, puzzle: Puzzle, instance: Any) -> dict[str, Any]:
-        """A JSON-ready dict; the solution is given in the puzzle's text format."""
+        """A JSON-ready dict; the solutions are given in the puzzle's text format."""
+        second = self.second_solution
         return {
             "strategy": self.strategy,
             "status": self.status.value,
@@ -108,6 +113,7 @@ class Result:
             "stats": self.stats,
             "message": self.message,
             "solution": puzzle.format(instance, self.solution) if self.solution is not None else None,
+            "second_solution": puzzle.format(instance, second) if second is not None else None,
         }
 
 
@@ -151,7 +157,8 @@ class Puzzle:
         format: ``(instance, solution or None) -> str`` in the seed's output format.
         parse_solution: ``(instance, text, source) -> Solution`` for ``check``.
         verify: ``(instance, solution) -> list of problems``; empty means accepted.
-        generate: ``(options dict, seed) -> Instance``.
+        generator: ``module:function`` of ``(options dict, seed) -> Instance``, imported only
+            when called through :meth:`generate` (a generator may need a solver library).
         write_instance: ``Instance -> str`` in the input format.
         strategies: the named strategies, first is the default.
         portfolio: the strategy names raced by ``solve --portfolio`` by default.
@@ -168,7 +175,7 @@ class Puzzle:
     format: Callable[[Any, Any], str]
     parse_solution: Callable[[Any, str, str], Any]
     verify: Callable[[Any, Any], list[str]]
-    generate: Callable[[dict[str, Any], int], Any]
+    generator: str
     write_instance: Callable[[Any], str]
     strategies: tuple[Strategy, ...]
     portfolio: tuple[str, ...] = ()
@@ -176,6 +183,10 @@ class Puzzle:
     solve_options: tuple[tuple[str, type, str, Any], ...] = ()
     after_solve: Callable[[Any, Result, dict[str, Any]], None] | None = None
     optimisation: bool = False
+
+    def generate(self, options: dict[str, Any], seed: int) -> Any:
+        """A new instance from the generator; the same options and seed give the same one."""
+        return load_target(self.generator)(options, seed)
 
     def strategy(self, name: str) -> tuple[Strategy, str | None]:
         """Look up ``method[:variant]``; raises BackendUnavailable for unknown names."""
@@ -247,7 +258,7 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits) -> Re
 
 
 def check_result(puzzle: Puzzle, instance: Any, result: Result) -> Result:
-    """Verify the solution a result carries; a rejected one becomes an ERROR result."""
+    """Verify the solutions a result carries; a rejected one becomes an ERROR result."""
     if result.solution is None:
         if result.status is Status.SOLVED or result.status is Status.OPTIMAL:
             return Result(
@@ -261,6 +272,10 @@ def check_result(puzzle: Puzzle, instance: Any, result: Result) -> Result:
             )
         return result
     problems = puzzle.verify(instance, result.solution)
+    what = "the answer"
+    if not problems and result.second_solution is not None:
+        problems = puzzle.verify(instance, result.second_solution)
+        what = "the second solution"
     if problems:
         return Result(
             Status.ERROR,
@@ -269,7 +284,7 @@ def check_result(puzzle: Puzzle, instance: Any, result: Result) -> Result:
             result.wall_time,
             result.stats,
             result.strategy,
-            "verifier rejected the answer: " + "; ".join(problems[:3]),
+            f"verifier rejected {what}: " + "; ".join(problems[:3]),
         )
     return result
 

@@ -1,8 +1,8 @@
 """CNF formulations of Masyu: the local rules as clauses, lazy loop cuts, and a complete encoding.
 
-The local rules (every cell has degree 0 or 2, the circle rules) are written once, by
-:func:`rule_clauses`, as clauses over named literals; both the pysat encodings here and the
-CP-SAT models in :mod:`puzzlesat.models.masyu` read them.
+The local rules (every cell has degree 0 or 2, the circle rules) are written once, as
+clauses over named literals, in :mod:`puzzlesat.puzzles.masyu_rules`; both the pysat
+encodings here and the CP-SAT models in :mod:`puzzlesat.models.masyu` read them.
 
 ``cnf-lazy`` gives the local rules to an incremental solver; each model that splits into
 several loops gets a cut clause per loop (the answer must cross the boundary of a piece that
@@ -21,178 +21,24 @@ successor ranks propagate along a path, where ``rank[b] > rank[a]`` comparators 
 
 from __future__ import annotations
 
-import random
 import time
-from collections.abc import Hashable, Iterable, Iterator
 from itertools import combinations
 from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core.uniqueness import record_uniqueness
 from puzzlesat.encoders.dimacs import Encoding, cnf_stats
 from puzzlesat.encoders.sat import solve_limited, solve_once
 from puzzlesat.puzzles.masyu import (
-    BLACK,
-    WHITE,
     Cell,
-    EdgeKey,
     Instance,
     Solution,
     edge_cells,
     solution_from_cycle,
     solution_from_edges,
+    trivial_answer,
 )
-
-Key = tuple[Hashable, ...]
-Lit = tuple[Key, bool]  # (named variable, True for the positive literal)
-TRUE_KEY: Key = ("true",)
-
-
-def used(cell: Cell) -> Key:
-    """The key of the 'loop passes this cell' variable."""
-    return ("u", cell[0], cell[1])
-
-
-class Grid:
-    """Edge accessors that resolve off-board edges to None (a false constant).
-
-    The tables are built once, so rule generation does dictionary look-ups only.
-    """
-
-    STEPS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
-
-    def __init__(self, rows: int, cols: int) -> None:
-        self.rows, self.cols = rows, cols
-        self._edges = Instance(rows, cols).edges()
-        self._table: dict[tuple[int, int, str], EdgeKey] = {}
-        for key in self._edges:
-            (r1, c1), (r2, c2) = edge_cells(key)
-            if key[0] == "h":
-                self._table[r1, c1, "R"] = key
-                self._table[r2, c2, "L"] = key
-            else:
-                self._table[r1, c1, "D"] = key
-                self._table[r2, c2, "U"] = key
-        self._incident = {
-            (r, c): [e for d in "UDLR" if (e := self._table.get((r, c, d))) is not None]
-            for r in range(rows)
-            for c in range(cols)
-        }
-
-    def edge(self, r: int, c: int, d: str) -> EdgeKey | None:
-        """The edge leaving cell (r, c) in direction U/D/L/R, None off the board."""
-        return self._table.get((r, c, d))
-
-    def beyond(self, r: int, c: int, d: str) -> EdgeKey | None:
-        """The edge two steps away: from the neighbour in direction d, onwards in d."""
-        if (r, c, d) not in self._table:
-            return None
-        dr, dc = self.STEPS[d]
-        return self._table.get((r + dr, c + dc, d))
-
-    def incident(self, r: int, c: int) -> list[EdgeKey]:
-        """The on-board edges around a cell."""
-        return self._incident[r, c]
-
-    def edges(self) -> list[EdgeKey]:
-        """All edges of the board."""
-        return list(self._edges)
-
-
-def _clause(lits: Iterable[tuple[EdgeKey | Key | None, bool]]) -> list[Lit] | None:
-    """Drop false constants (off-board edges taken positively); None if a literal is true."""
-    out: list[Lit] = []
-    for key, positive in lits:
-        if key is None:
-            if not positive:
-                return None  # "not off-board edge" is true: the clause holds
-            continue
-        out.append((key, positive))
-    return out
-
-
-def degree_clauses(grid: Grid) -> Iterator[list[Lit]]:
-    """Every cell has degree 0 or 2, and ``u`` says whether it is used."""
-    for r in range(grid.rows):
-        for c in range(grid.cols):
-            inc = grid.incident(r, c)
-            u = used((r, c))
-            yield [(u, False), *((e, True) for e in inc)]
-            for e in inc:
-                yield [(e, False), (u, True)]
-                # degree is not 1: an edge in use needs a second one
-                yield [(e, False), *((f, True) for f in inc if f != e)]
-            # degree is at most 2
-            for trio in combinations(inc, 3):
-                yield [(e, False) for e in trio]
-
-
-def circle_clauses(grid: Grid, cell: Cell, colour: int) -> Iterator[list[Lit]]:
-    """The rule of one circle, given that the cell is used (its ``u`` is forced elsewhere)."""
-    r, c = cell
-    e = {d: grid.edge(r, c, d) for d in "UDLR"}
-    far = {d: grid.beyond(r, c, d) for d in "UDLR"}
-    if colour == BLACK:
-        # black circle: turn here, and go straight on through the next cell on both arms
-        for a, b in (("L", "R"), ("U", "D")):
-            cl = _clause([(e[a], False), (e[b], False)])
-            if cl is not None:
-                yield cl
-        for d in "UDLR":
-            cl = _clause([(e[d], False), (far[d], True)])
-            if cl is not None:
-                yield cl
-    else:
-        # white circle: straight through ...
-        for a, b in (("L", "R"), ("R", "L"), ("U", "D"), ("D", "U")):
-            cl = _clause([(e[a], False), (e[b], True)])
-            if cl is not None:
-                yield cl
-        # ... and a turn in at least one of the two cells beside it on the loop
-        for a, b in (("L", "R"), ("U", "D")):
-            cl = _clause([(e[a], False), (e[b], False), (far[a], False), (far[b], False)])
-            if cl is not None:
-                yield cl
-
-
-def small_loop_clauses(instance: Instance) -> Iterator[list[Lit]]:
-    """No loop around a single 2x2 block of cells unless it could hold every circle."""
-    circles = set(instance.circles)
-    for r in range(instance.rows - 1):
-        for c in range(instance.cols - 1):
-            if circles - {(r, c), (r, c + 1), (r + 1, c), (r + 1, c + 1)}:
-                yield [(("h", r, c), False), (("h", r + 1, c), False), (("v", r, c), False), (("v", r, c + 1), False)]
-
-
-def rule_clauses(instance: Instance) -> Iterator[list[Lit]]:
-    """All local rules of an instance: degrees, circles used, circle rules, no 2x2 stray loop."""
-    grid = Grid(instance.rows, instance.cols)
-    yield from degree_clauses(grid)
-    yield from small_loop_clauses(instance)
-    for cell in instance.circles:
-        yield [(used(cell), True)]
-        yield from circle_clauses(grid, cell, instance.clue(*cell))
-
-
-def cut_clause(instance_circles: frozenset[Cell], loop: list[Cell], outside: list[Cell], grid: Grid) -> list[Lit]:
-    """The answer crosses the boundary of ``loop``'s cells if it holds cells on both sides.
-
-    One cell inside and one outside are chosen (circles when there are, which are always
-    used, so their literals drop out); the clause is valid for every single loop.
-    """
-    inside = set(loop)
-    a = next((cell for cell in loop if cell in instance_circles), loop[0])
-    b = next((cell for cell in outside if cell in instance_circles), outside[0])
-    lits: list[Lit] = []
-    if a not in instance_circles:
-        lits.append((used(a), False))
-    if b not in instance_circles:
-        lits.append((used(b), False))
-    for r, c in loop:
-        for e in grid.incident(r, c):
-            x, y = edge_cells(e)
-            if (x in inside) != (y in inside):
-                lits.append((e, True))
-    return lits
+from puzzlesat.puzzles.masyu_rules import Grid, Key, Lit, circle_clauses, degree_clauses, rule_clauses, used
 
 
 class LazySolver:
@@ -361,12 +207,10 @@ class LazySolver:
 
 def solve_lazy(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Strategy ``cnf-lazy:<solver>``: local rules plus lazily added loop cuts."""
-    from puzzlesat.puzzles.masyu import compact
-
     start = time.perf_counter()
     deadline = None if limits.timeout is None else start + limits.timeout
     if not instance.circles or instance.rows < 2 or instance.cols < 2:
-        return _trivial(instance, start, bool(limits.options.get("unique")))
+        return trivial_answer(instance, start, bool(limits.options.get("unique")))
     lazy = LazySolver(instance, variant or "cadical195")
     try:
         sat, loop = lazy.next_loop(deadline=deadline)
@@ -375,55 +219,14 @@ def solve_lazy(instance: Instance, limits: Limits, variant: str | None) -> Resul
             return Result(Status.UNKNOWN, None, wall_time=time.perf_counter() - start, stats=stats, message="timeout")
         if not sat or loop is None:
             return Result(Status.INFEASIBLE, None, wall_time=time.perf_counter() - start, stats=stats)
-        message = ""
-        if limits.options.get("unique"):
-            lazy.forbid(loop)
-            sat2, other = lazy.next_loop(deadline=deadline)
-            stats = lazy.stats()
-            message, extra = _unique_note(instance, sat2, other, compact)
-            stats.update(extra)
-        return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats, message=message)
+        if not limits.options.get("unique"):
+            return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats)
+        lazy.forbid(loop)
+        sat2, other = lazy.next_loop(deadline=deadline)
+        result = Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=lazy.stats())
+        return record_uniqueness(result, sat2, other, noun="loop")
     finally:
         lazy.close()
-
-
-def _unique_note(
-    instance: Instance, sat: bool | None, other: Solution | None, compact: Any
-) -> tuple[str, dict[str, Any]]:
-    """Message and stats for a uniqueness check."""
-    if sat is None:
-        return "uniqueness not decided (timeout)", {}
-    if not sat or other is None:
-        return "unique", {"unique": True}
-    return "NOT unique: a second loop exists", {"unique": False, "second": compact(instance, other)}
-
-
-def _trivial(instance: Instance, start: float, unique: bool = False) -> Result:
-    """No circles (any 2x2 square is an answer) or a grid too thin for a loop."""
-    from puzzlesat.puzzles.masyu import compact
-
-    if instance.rows < 2 or instance.cols < 2:
-        return Result(
-            Status.INFEASIBLE,
-            None,
-            wall_time=time.perf_counter() - start,
-            message="a loop needs at least 2 rows and 2 columns",
-        )
-
-    def square(r: int, c: int) -> Solution:
-        return solution_from_edges([("h", r, c), ("h", r + 1, c), ("v", r, c), ("v", r, c + 1)])
-
-    stats: dict[str, Any] = {}
-    message = "no circles"
-    if unique:
-        if instance.rows * instance.cols == 4:
-            stats["unique"] = True
-            message += "; unique"
-        else:
-            other = square(0, 1) if instance.cols > 2 else square(1, 0)
-            stats.update(unique=False, second=compact(instance, other))
-            message += "; NOT unique: a second loop exists"
-    return Result(Status.SOLVED, square(0, 0), wall_time=time.perf_counter() - start, stats=stats, message=message)
 
 
 # ---------------------------------------------------------------- the complete encoding
@@ -560,12 +363,9 @@ def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encodin
 
 def solve_rank(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Strategy ``cnf-rank:<solver>``: the complete ranking encoding in one solver call."""
-
-    from puzzlesat.puzzles.masyu import compact
-
     start = time.perf_counter()
     if instance.rows < 2 or instance.cols < 2:
-        return _trivial(instance, start)
+        return trivial_answer(instance, start)
     enc = encode(instance, {})
     name = variant or "cadical195"
     deadline = None if limits.timeout is None else start + limits.timeout
@@ -589,96 +389,14 @@ def solve_rank(instance: Instance, limits: Limits, variant: str | None) -> Resul
         return Result(
             Status.INFEASIBLE, None, wall_time=time.perf_counter() - start, stats={**stats, "conflicts": conflicts}
         )
-    message = ""
-    if limits.options.get("unique"):
-        block = [[-enc.pool.id(e) for e in loop.edge_keys()]]
-        sat2, other = run(block)
-        message, extra = _unique_note(instance, sat2, other, compact)
-        stats.update(extra)
+    if not limits.options.get("unique"):
+        stats["conflicts"] = conflicts
+        return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats)
+    sat2, other = run([[-enc.pool.id(e) for e in loop.edge_keys()]])
+    result = Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats)
+    record_uniqueness(result, sat2, other, noun="loop")
     stats["conflicts"] = conflicts
-    return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats, message=message)
+    return result
 
 
-# ---------------------------------------------------------------- generator support
-
-
-def unique_clues(
-    rows: int, cols: int, loop: Solution, rng: random.Random, max_moves: int = 60
-) -> dict[Cell, int] | None:
-    """Circles that make some loop the only answer, starting the search from ``loop``.
-
-    Every circle a loop allows is placed; while another loop obeys them all, that loop is
-    taken instead (it allows every circle the first one did, and more), earlier loops stay
-    forbidden.  Once the answer is unique, circles are dropped in random order while it stays
-    so, each check one incremental solve under assumptions.
-
-    Args:
-        rows, cols: the grid.
-        loop: the loop to start from.
-        rng: decides the order in which circles are tried for removal.
-        max_moves: how many times the loop may be replaced before giving up.
-
-    Returns:
-        The circles kept (cell -> WHITE/BLACK), or None when no unique set was found.
-    """
-    from puzzlesat.puzzles.masyu import allowed_clues, verify
-
-    lazy = LazySolver(Instance(rows, cols), selectors=True)
-    selectors: dict[tuple[Cell, int], int] = {}
-
-    def assume(clues: dict[Cell, int]) -> list[int]:
-        out = []
-        for cell, colour in sorted(clues.items()):
-            if (cell, colour) not in selectors:
-                selectors[cell, colour] = lazy.add_selector(cell, colour)
-            out.append(selectors[cell, colour])
-        return out
-
-    def as_instance(clues: dict[Cell, int]) -> Instance:
-        return Instance(
-            rows,
-            cols,
-            tuple(sorted(c for c, k in clues.items() if k == BLACK)),
-            tuple(sorted(c for c, k in clues.items() if k == WHITE)),
-        )
-
-    def unique(clues: dict[Cell, int], seen: list[Solution]) -> bool:
-        # earlier loops are forbidden in the solver, so they are checked here instead
-        if any(not verify(as_instance(clues), old) for old in seen):
-            return False
-        sat, _ = lazy.next_loop(assumptions=assume(clues))
-        return sat is False
-
-    try:
-        seen: list[Solution] = []
-        for _ in range(max_moves):
-            clues = allowed_clues(loop)
-            lazy.forbid(loop)
-            sat, other = lazy.next_loop(assumptions=assume(clues))
-            if sat is None or other is None and sat:
-                return None
-            if not sat:
-                if not unique(clues, seen):
-                    return None
-                break
-            seen.append(loop)
-            assert other is not None
-            loop = other
-        else:
-            return None
-        seen.append(loop)  # the answer itself: forbidden in the solver, allowed by every clue set
-        answer = seen.pop()
-        order = sorted(clues)
-        rng.shuffle(order)
-        kept = dict(clues)
-        for cell in order:
-            trial = {c: k for c, k in kept.items() if c != cell}
-            if trial and unique(trial, seen):
-                kept = trial
-        del answer
-        return kept
-    finally:
-        lazy.close()
-
-
-__all__ = ["WHITE", "BLACK", "LazySolver", "encode", "rule_clauses", "solve_lazy", "solve_rank", "unique_clues"]
+__all__ = ["LazySolver", "encode", "solve_lazy", "solve_rank"]

@@ -1,8 +1,8 @@
 """CP-SAT models of Masyu: the local rules with lazy loop cuts, and an add_circuit model.
 
 Both read the local rules (degree 0 or 2, circle rules) from
-:func:`puzzlesat.encoders.masyu.rule_clauses`, so the CNF and CP-SAT formulations cannot
-drift apart.  ``cpsat-lazy`` solves, splits the answer into loops, adds a cut per loop and
+:func:`puzzlesat.puzzles.masyu_rules.rule_clauses`, as the CNF formulations do, so they
+cannot drift apart.  ``cpsat-lazy`` solves, splits the answer into loops, adds a cut per loop and
 solves again (CP-SAT is not incremental: each round starts afresh, with the last answer as
 a hint).  ``cpsat-circuit`` states connectivity directly with ``add_circuit`` over both
 directions of every edge and a self-loop on each cell the loop skips.
@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
-from puzzlesat.encoders.masyu import Grid, Key, Lit, _trivial, _unique_note, cut_clause, rule_clauses
-from puzzlesat.puzzles.masyu import Instance, Solution, compact, edge_cells, loops_of, solution_from_cycle
+from puzzlesat.core.uniqueness import record_uniqueness
+from puzzlesat.puzzles.masyu import Instance, Solution, edge_cells, loops_of, solution_from_cycle, trivial_answer
+from puzzlesat.puzzles.masyu_rules import Grid, Key, Lit, cut_clause, rule_clauses
 
 
 @dataclass
@@ -148,7 +149,7 @@ def _solve(instance: Instance, limits: Limits, lazy: bool) -> Result:
     """Build the lazy or the circuit model and solve it (trivial grids answered directly)."""
     start = time.perf_counter()
     if not instance.circles or instance.rows < 2 or instance.cols < 2:
-        return _trivial(instance, start, bool(limits.options.get("unique")))
+        return trivial_answer(instance, start, bool(limits.options.get("unique")))
     deadline = None if limits.timeout is None else start + limits.timeout
     model, mv = build_model(instance) if lazy else build_circuit_model(instance)
     counters = {"iterations": 0, "cuts": 0, "conflicts": 0}
@@ -189,13 +190,13 @@ def _finish(
             stats=stats,
             message="timeout" if status is Status.UNKNOWN else "",
         )
-    message = ""
-    if limits.options.get("unique"):
-        model.add_bool_or([~mv.edge(k) for k in loop.edge_keys()])
-        model.clear_hints()
-        status2, other = once()
-        sat2 = None if status2 is Status.UNKNOWN else status2 is Status.SOLVED
-        message, extra = _unique_note(instance, sat2, other, compact)
-        stats.update(extra)
+    if not limits.options.get("unique"):
+        stats.update(counters)
+        return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats)
+    model.add_bool_or([~mv.edge(k) for k in loop.edge_keys()])
+    model.clear_hints()
+    status2, other = once()
+    sat2 = None if status2 is Status.UNKNOWN else status2 is Status.SOLVED
     stats.update(counters)
-    return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats, message=message)
+    result = Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats)
+    return record_uniqueness(result, sat2, other, noun="loop")

@@ -17,7 +17,8 @@ import time
 import numpy as np
 
 from puzzlesat.core import Limits, Result, Status
-from puzzlesat.puzzles.masyu import Instance, compact, solution_from_edges
+from puzzlesat.core.uniqueness import record_uniqueness
+from puzzlesat.puzzles.masyu import Instance, solution_from_edges, trivial_answer
 
 CELL_NODES_PER_SECOND = 5_000_000  # nodes/s times cells, measured: ~10k nodes/s on 16x33
 MAX_DEPTH = 4096
@@ -65,12 +66,11 @@ def _edge(rows: int, cols: int, r: int, c: int, dr: int, dc: int) -> tuple[str, 
 
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Propagate and search; with ``unique`` look for a second loop as well."""
-    from puzzlesat.encoders.masyu import _trivial
     from puzzlesat.native.masyu_kernel import search
 
     start = time.perf_counter()
     if not instance.circles or instance.rows < 2 or instance.cols < 2:
-        return _trivial(instance, start, bool(limits.options.get("unique")))
+        return trivial_answer(instance, start, bool(limits.options.get("unique")))
     clue, inc, far, ea, eb, lines, line_start = arrays(instance)
     want = 2 if limits.options.get("unique") else 1
     cells = instance.rows * instance.cols
@@ -89,14 +89,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     if not loops:
         st = Status.UNKNOWN if status == 2 else Status.INFEASIBLE
         return Result(st, None, wall_time=wall, stats=stats, message="node budget spent" if status == 2 else "")
-    message = ""
-    if limits.options.get("unique"):
-        if len(loops) > 1:
-            stats.update(unique=False, second=compact(instance, loops[1]))
-            message = "NOT unique: a second loop exists"
-        elif status == 0:
-            stats["unique"] = True
-            message = "unique"
-        else:
-            message = "uniqueness not decided (node budget)"
-    return Result(Status.SOLVED, loops[0], wall_time=wall, stats=stats, message=message)
+    result = Result(Status.SOLVED, loops[0], wall_time=wall, stats=stats)
+    if not limits.options.get("unique"):
+        return result
+    found = True if len(loops) > 1 else False if status == 0 else None
+    return record_uniqueness(result, found, loops[1] if len(loops) > 1 else None, noun="loop", undecided="node budget")

@@ -522,7 +522,7 @@ PUZZLE = Puzzle(
     format=format_solution,
     parse_solution=parse_solution,
     verify=verify,
-    generate=generate,
+    generator="puzzlesat.puzzles.blacken:generate",
     write_instance=write_instance,
     strategies=(
         Strategy(

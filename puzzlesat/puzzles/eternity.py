@@ -324,7 +324,7 @@ PUZZLE = Puzzle(
     format=format_solution,
     parse_solution=parse_solution,
     verify=verify,
-    generate=generate,
+    generator="puzzlesat.puzzles.eternity:generate",
     write_instance=write_instance,
     strategies=(
         Strategy(

@@ -21,6 +21,7 @@ import functools
 import random
 import re
 import sys
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -30,9 +31,11 @@ from puzzlesat.core import (
     ParseError,
     Puzzle,
     Result,
+    Status,
     Strategy,
     is_int,
 )
+from puzzlesat.core.uniqueness import record_uniqueness
 
 NO_SOLUTION = "NO SOLUTION"
 EMPTY, WHITE, BLACK = 0, 1, 2
@@ -228,6 +231,34 @@ def solution_from_edges(edges: Iterable[EdgeKey]) -> Solution:
     if len(loops) != 1:
         raise ValueError(f"expected one loop, got {len(loops)} components")
     return solution_from_cycle(loops[0])
+
+
+def trivial_answer(instance: Instance, start: float, unique: bool = False) -> Result:
+    """The answer every strategy gives without search: no circles, or a grid too thin for a loop.
+
+    Without circles any 2x2 square is a loop; it is unique only on a 2x2 grid.
+
+    Args:
+        instance: a grid with no circles, or fewer than 2 rows or columns.
+        start: the strategy's start time (:func:`time.perf_counter`), for the wall time.
+        unique: also report whether the answer is unique.
+    """
+    if instance.rows < 2 or instance.cols < 2:
+        return Result(
+            Status.INFEASIBLE,
+            None,
+            wall_time=time.perf_counter() - start,
+            message="a loop needs at least 2 rows and 2 columns",
+        )
+
+    def square(r: int, c: int) -> Solution:
+        return solution_from_edges([("h", r, c), ("h", r + 1, c), ("v", r, c), ("v", r, c + 1)])
+
+    result = Result(Status.SOLVED, square(0, 0), wall_time=time.perf_counter() - start, message="no circles")
+    if unique:
+        other = None if instance.rows * instance.cols == 4 else square(0, 1) if instance.cols > 2 else square(1, 0)
+        record_uniqueness(result, other is not None, other, noun="loop")
+    return result
 
 
 # ---------------------------------------------------------------- reading and writing
@@ -582,20 +613,14 @@ def after_solve(instance: Instance, result: Result, options: dict[str, Any]) -> 
     if svg:
         with open(svg, "w") as fp:
             fp.write(draw_svg(instance, result.solution))
-    second = result.stats.get("second")
-    if isinstance(second, str):
-        other = parse_solution(instance, second.replace("|", "\n"), "<second>")
+    other = result.second_solution
+    if other is not None:
         print("c a second loop (the puzzle is not unique):", file=sys.stderr)
         print(format_solution(instance, other), file=sys.stderr, end="")
         print(draw_text(instance, other), file=sys.stderr, end="")
 
 
-def compact(instance: Instance, solution: Solution) -> str:
-    """The solution in the output format on one line, lines joined by '|' (for stats)."""
-    return format_solution(instance, solution).strip().replace("\n", "|")
-
-
-# ---------------------------------------------------------------- generator
+# ---------------------------------------------------------------- loops and clues for the generator
 
 
 def random_loop(rows: int, cols: int, rng: random.Random, fill: float = 0.5, blob: float = 0.05) -> Solution:
@@ -675,37 +700,6 @@ def _stays_hole_free(inside: list[list[bool]], fr: int, fc: int) -> bool:
     return all(seen[r][c] or inside[r][c] for r in range(fr) for c in range(fc))
 
 
-def generate(options: dict[str, Any], seed: int) -> Instance:
-    """A puzzle with exactly one solution, built around a random loop.
-
-    A random loop gets every circle it allows; while another loop obeys them all, that
-    loop replaces it (see :func:`puzzlesat.encoders.masyu.unique_clues`); then circles are
-    taken away in a random order while an incremental SAT solver proves the answer unique.
-
-    Args:
-        options: ``rows`` and ``cols`` (or ``size``), ``fill`` (percent of the grid's squares
-            inside the loop, default 50).
-        seed: the random seed; the same seed gives the same puzzle.
-    """
-    from puzzlesat.encoders.masyu import unique_clues
-
-    size = options.get("size") or 10
-    rows = options.get("rows") or size
-    cols = options.get("cols") or size
-    fill = (options.get("fill") or 50) / 100
-    if rows < 2 or cols < 2:
-        raise InvalidInstanceError(f"grid must be at least 2x2, got {rows}x{cols}")
-    rng = random.Random(seed)
-    for _ in range(100):
-        loop = random_loop(rows, cols, rng, fill)
-        kept = unique_clues(rows, cols, loop, rng)
-        if kept is not None:
-            black = tuple(sorted(c for c, k in kept.items() if k == BLACK))
-            white = tuple(sorted(c for c, k in kept.items() if k == WHITE))
-            return Instance(rows, cols, black, white)
-    raise InvalidInstanceError(f"no unique {rows}x{cols} puzzle found in 100 tries (seed {seed})")
-
-
 def _svg_option() -> tuple[str, type, str, Any]:
     return ("svg", str, "also draw the solved grid into this SVG file", None)
 
@@ -716,7 +710,7 @@ PUZZLE = Puzzle(
     format=format_solution,
     parse_solution=parse_solution,
     verify=verify,
-    generate=generate,
+    generator="puzzlesat.encoders.masyu_generator:generate",
     write_instance=write_instance,
     strategies=(
         Strategy(

@@ -740,7 +740,7 @@ PUZZLE = Puzzle(
     format=format_solution,
     parse_solution=parse_solution,
     verify=verify,
-    generate=generate,
+    generator="puzzlesat.puzzles.rubik:generate",
     write_instance=write_instance,
     strategies=(
         Strategy(
