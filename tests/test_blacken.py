@@ -253,18 +253,19 @@ def test_empty_board_needs_no_move() -> None:
 
 
 def test_component_bound_is_tight_on_seed() -> None:
-    from puzzlesat.native.blacken import Search, lower_bound_native
+    from puzzlesat.native.blacken import Search
+    from puzzlesat.puzzles.blacken_bound import move_lower_bound
 
     inst = seed_instance()
-    assert lower_bound_native(inst) == 6  # the seed's own bound (components) says 4
+    assert move_lower_bound(inst) == 6  # the seed's own bound (components) says 4
     assert Search(inst, split=False).root_bound() == 4
 
 
 def test_component_bound_never_exceeds_bfs() -> None:
-    from puzzlesat.native.blacken import lower_bound_native
+    from puzzlesat.puzzles.blacken_bound import move_lower_bound
 
     for inst in small_boards(8):
-        assert lower_bound_native(inst) <= bfs_moves(inst), inst
+        assert move_lower_bound(inst) <= bfs_moves(inst), inst
 
 
 def test_seed_component_bound_is_not_a_lower_bound() -> None:

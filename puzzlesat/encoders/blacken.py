@@ -185,7 +185,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     from pysat.formula import IDPool
     from pysat.solvers import Solver  # incremental: Kissat is not among the variants
 
-    from puzzlesat.native.blacken import lower_bound_native
+    from puzzlesat.puzzles.blacken_bound import move_lower_bound
 
     start = time.perf_counter()
     if not instance.whites:
@@ -193,7 +193,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     best = greedy(instance, limits.seed)
     assert best is not None or len(instance.frontier()) > 0
     horizon = len(best) if best is not None else len(instance.frontier())
-    lower = lower_bound_native(instance)
+    lower = move_lower_bound(instance)
     pool = IDPool()
     formula = StepFormula(instance, horizon, pool)
     stats: dict[str, Any] = {

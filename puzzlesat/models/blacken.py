@@ -130,14 +130,14 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     del variant
     from ortools.sat.python import cp_model
 
-    from puzzlesat.native.blacken import lower_bound_native
+    from puzzlesat.puzzles.blacken_bound import move_lower_bound
 
     start = time.perf_counter()
     if not instance.whites:
         return Result(Status.OPTIMAL, Solution(()), 0, 0.0, {})
     answer = greedy(instance, limits.seed)
     horizon = len(answer) if answer is not None else len(instance.frontier())
-    lower = lower_bound_native(instance)
+    lower = move_lower_bound(instance)
     model, v = build_model(instance, {"horizon": horizon, "lower": lower})
     if answer is not None:
         for t, p in enumerate(answer, start=1):

@@ -4,9 +4,10 @@
 flip, cut at the best answer found, stop at the lower bound) with a transposition table, a
 partial-order reduction (two moves next to disjoint sets of white components commute, so only
 one order is searched) and two lower bounds: the packing bound of
-:func:`puzzlesat.native.blacken_kernel.bound` and the component bound of
-:func:`puzzlesat.native.blacken_kernel.split_bound` (every white component solved alone,
-exactly and memoised, a move next to m components costing 1/m).  It starts from the best of
+:func:`puzzlesat.puzzles.blacken_bound_kernel.bound` and the component bound of
+:func:`puzzlesat.puzzles.blacken_bound_kernel.split_bound` (every white component solved
+alone, exactly and memoised, a move next to m components costing 1/m), shared with the step
+models through :class:`puzzlesat.puzzles.blacken_bound.BoundBoard`.  It starts from the best of
 a few greedy plays, so it always holds an answer.
 
 ``native-bb-par`` splits the same search into subtrees (the positions after the first one or
@@ -25,18 +26,17 @@ from typing import Any
 
 import numpy as np
 
-from puzzlesat.core import InvalidInstanceError, Limits, Result, Status
-from puzzlesat.puzzles.blacken import DIRECTIONS, Cell, Instance, Solution, bfs_optimum, components, greedy
+from puzzlesat.core import Limits, Result, Status
+from puzzlesat.puzzles.blacken import Cell, Instance, Solution, bfs_optimum, greedy
+from puzzlesat.puzzles.blacken_bound import MEMO_BITS, BoundBoard
 
 CHUNK = 100_000
 POR = True  # partial-order reduction of commuting moves
 SERIAL_FIRST = 1.0  # seconds native-bb-par searches alone before it starts processes
 TT_BITS = 20
-MEMO_BITS = 21
-SPLIT_WORK = 200_000  # moves tried when one component's exact value is first computed
 
 
-class Search:
+class Search(BoundBoard):
     """The kernel's arrays for one instance: set up a root (with a move prefix), then run.
 
     >>> from puzzlesat.puzzles.blacken import Instance
@@ -50,24 +50,11 @@ class Search:
     def __init__(
         self, instance: Instance, seed: int = 0, tt_bits: int = TT_BITS, memo_bits: int = MEMO_BITS, split: bool = True
     ) -> None:
+        super().__init__(instance, memo_bits, split)
         from puzzlesat.native import blacken_kernel as kern
 
         self.kern = kern
-        self.instance = instance
-        k = instance.size
-        self.width = p = k + 2
-        if p * p >= 4096:
-            raise InvalidInstanceError(f"board size {k} is too large for the native search (at most 61)")
-        self.grid0 = np.full(p * p, kern.OFF, dtype=np.int64)
-        for r in range(k):
-            self.grid0[(r + 1) * p + 1 : (r + 1) * p + 1 + k] = kern.EMPTY
-        for r, c in instance.whites:
-            self.grid0[self.index((r, c))] = kern.WHITE
-        self.whites = np.array(sorted({self.index(cell) for cell in instance.whites}), dtype=np.int64)
-        # four line directions first: bound() walks dirs[0..3] both ways
-        order = [(0, 1), (1, 0), (1, 1), (1, -1), (0, -1), (-1, 0), (-1, -1), (-1, 1)]
-        assert set(order) == set(DIRECTIONS)
-        self.dirs = np.array([dr * p + dc for dr, dc in order], dtype=np.int64)
+        p = self.width
         rng = np.random.default_rng(seed + 12345)
         self.zob = rng.integers(1, 2**62, size=(2, p * p), dtype=np.int64)
         self.ttk1 = np.zeros(1 << tt_bits, dtype=np.int64)
@@ -82,97 +69,19 @@ class Search:
         self.path = np.zeros(self.maxd + 1, dtype=np.int64)
         self.best_path = np.zeros(self.maxd + 1, dtype=np.int64)
         self.flipbuf = np.zeros(len(self.whites) + 1, dtype=np.int64)
-        self.mark = np.zeros(p * p, dtype=np.int64)
-        self.order = np.zeros(len(self.whites) + 1, dtype=np.int64)
         self.score = np.zeros(ncells, dtype=np.int64)
         self.st = np.zeros(kern.STATE_SIZE, dtype=np.int64)
         self.grid = self.grid0.copy()
-        self._components(split, memo_bits, seed)
-
-    def _components(self, split: bool, memo_bits: int, seed: int) -> None:
-        """Arrays of the component bound: cells of each component and the cell weights."""
-        groups = components(self.instance.whites) if split else []
-        near = [sorted({(r + dr, c + dc) for r, c in g for dr, dc in DIRECTIONS} - set(g)) for g in groups]
-        # the exact value needs a component's cells in one 62-bit mask
-        usable = [i for i, g in enumerate(groups) if len(g) + len(near[i]) <= 62]
-        p2 = self.width * self.width
-        self.comp_of = np.full(p2, -1, dtype=np.int64)
-        self.weight = np.zeros(p2, dtype=np.int64)
-        width = max([len(groups[i]) + len(near[i]) for i in usable], default=1)
-        self.ccells = np.zeros((len(usable), width), dtype=np.int64)
-        self.cnw = np.zeros(len(usable), dtype=np.int64)
-        self.cnc = np.zeros(len(usable), dtype=np.int64)
-        mult: dict[Cell, int] = {}
-        for cells in near:
-            for cell in cells:
-                mult[cell] = mult.get(cell, 0) + 1
-        for cell, m in mult.items():
-            self.weight[self.index(cell)] = 12 // m if m <= 4 else 1
-        for g, i in enumerate(usable):
-            flat = [self.index(c) for c in groups[i]] + [self.index(c) for c in near[i]]
-            self.ccells[g, : len(flat)] = flat
-            self.cnw[g] = len(groups[i])
-            self.cnc[g] = len(flat)
-            for c in groups[i]:
-                self.comp_of[self.index(c)] = g
-        self.mkeys = np.zeros(1 << memo_bits if usable else 1, dtype=np.int64)
-        self.mcomp = np.zeros_like(self.mkeys)
-        self.mval = np.zeros_like(self.mkeys)
-        self.work = np.zeros(2, dtype=np.int64)
-        self.too_big = np.zeros(len(usable), dtype=np.int64)
-        self.cmark = np.zeros(p2, dtype=np.int64)
-        self.frames = np.zeros((64, 8), dtype=np.int64)
-        self.fmoves = np.zeros((64, 128), dtype=np.int64)
-        self.split_work = SPLIT_WORK
         # partial order: the components next to each cell (all bits = depends on everything)
+        p2 = p * p
         self.compmask = np.full(p2, -1, dtype=np.int64)
         self.zlast = np.zeros((2, p2), dtype=np.int64)
-        if POR and 0 < len(groups) <= 62:
+        if POR and 0 < len(self.groups) <= 62:
             self.compmask[:] = 0
-            for i, cells in enumerate(near):
+            for i, cells in enumerate(self.near):
                 for cell in cells:
                     self.compmask[self.index(cell)] |= 1 << i
             self.zlast = np.random.default_rng(seed + 777).integers(1, 2**62, size=(2, p2), dtype=np.int64)
-
-    def split_bound(self, grid: np.ndarray) -> int:
-        """The component bound of a position (0 without usable components)."""
-        if self.ccells.shape[0] == 0:
-            return 0
-        return int(
-            self.kern.split_bound(
-                grid,
-                self.dirs,
-                self.comp_of,
-                self.ccells,
-                self.cnw,
-                self.cnc,
-                self.weight,
-                self.mkeys,
-                self.mcomp,
-                self.mval,
-                self.work,
-                self.split_work,
-                self.too_big,
-                self.cmark,
-                self.frames,
-                self.fmoves,
-            )
-        )
-
-    def index(self, cell: Cell) -> int:
-        """Padded flat index of a board cell."""
-        return (cell[0] + 1) * self.width + cell[1] + 1
-
-    def cell(self, index: int) -> Cell:
-        """Board cell of a padded flat index."""
-        r, c = divmod(int(index), self.width)
-        return (r - 1, c - 1)
-
-    def root_bound(self) -> int:
-        """The kernel's lower bound on the initial position."""
-        self.mark[0] += 1
-        packing = int(self.kern.bound(self.grid0, self.whites, self.dirs, self.mark, self.mark[0], self.order))
-        return max(packing, self.split_bound(self.grid0.copy()))
 
     def start(self, prefix: tuple[Cell, ...], best: int, target: int) -> bool:
         """Reset to the initial position, play ``prefix`` and make it the search root.
@@ -198,8 +107,7 @@ class Search:
                 st[kern.BEST] = st[kern.FOUND] = depth
                 self.best_path[:depth] = self.path[:depth]
             return False
-        self.mark[0] += 1
-        h = kern.bound(self.grid, self.whites, self.dirs, self.mark, self.mark[0], self.order)
+        h = self.packing_bound(self.grid)
         if depth + h < best:
             h = max(h, self.split_bound(self.grid))
         if depth + h >= best:
@@ -282,13 +190,6 @@ class Search:
     def nodes(self) -> int:
         """Nodes expanded so far since the last start."""
         return int(self.st[self.kern.NODES])
-
-
-def lower_bound_native(instance: Instance) -> int:
-    """The native search's lower bound on the initial position (0 without white stones)."""
-    if not instance.whites:
-        return 0
-    return Search(instance, tt_bits=4).root_bound()
 
 
 def _stats(search: Search, extra: dict[str, Any] | None = None) -> dict[str, Any]:

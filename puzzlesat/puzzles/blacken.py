@@ -206,7 +206,7 @@ def lower_bound(instance: Instance) -> int:
 
     Not a true lower bound: one stone can serve up to four lone white stones, and the
     16 lone stones of ``instances/blacken/lattice_10x10.txt`` need only 12 moves.  The
-    solvers stop at the native search's proven bound instead.
+    solvers start from :func:`puzzlesat.puzzles.blacken_bound.move_lower_bound` instead.
     """
     return len(components(instance.whites))
 
