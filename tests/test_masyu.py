@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlesat import cli
-from puzzlesat.core import Limits, ParseError, Status, run_strategy
+from puzzlesat.core import Limits, ParseError, Status, check_result, run_strategy
 from puzzlesat.puzzles import masyu
 from puzzlesat.puzzles.masyu import Instance, Solution
 
@@ -480,6 +480,15 @@ def test_no_circles_is_not_unique_except_2x2():
     assert solve(Instance(2, 2), "cnf-lazy", unique=True).stats["unique"] is True
     result = solve(Instance(3, 3), "cnf-lazy", unique=True)
     assert result.stats["unique"] is False and result.solution is not None
+    assert result.second_solution is not None and result.second_solution != result.solution
+
+
+def test_a_second_loop_is_verified_like_the_first():
+    inst = load("seed_7x7.txt")
+    result = solve(inst, "cnf-lazy", unique=True)
+    result.second_solution = Solution((0, 0), "RDLU")  # misses every circle
+    checked = check_result(masyu.PUZZLE, inst, result)
+    assert checked.status is Status.ERROR and checked.message.startswith("verifier rejected the second solution")
 
 
 def test_cli_url_flag(capsys):

@@ -92,5 +92,6 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     result = Result(Status.SOLVED, loops[0], wall_time=wall, stats=stats)
     if not limits.options.get("unique"):
         return result
-    found = True if len(loops) > 1 else False if status == 0 else None
-    return record_uniqueness(result, found, loops[1] if len(loops) > 1 else None, noun="loop", undecided="node budget")
+    if len(loops) > 1:
+        return record_uniqueness(result, True, loops[1], noun="loop")
+    return record_uniqueness(result, False if status == 0 else None, noun="loop", undecided="node budget")
