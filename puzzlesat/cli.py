@@ -90,17 +90,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
     limits = limits_from(args)
     if args.portfolio is not None:
         from puzzlesat.portfolio import race
+        from puzzlesat.portfolio.backends import Backend
 
-        result = race.solve_portfolio(
-            puzzle,
-            instance,
-            args.portfolio,
-            limits,
-            args.jobs,
-            args.memory_limit,
-            backend=args.backend,
-            address=args.address,
-        )
+        backend = Backend(args.backend, args.address, jobs=args.jobs, memory_mb=args.memory_limit)
+        result = race.solve_portfolio(puzzle, instance, args.portfolio, limits, backend)
     else:
         result = core.run_strategy(puzzle, instance, name, limits)
     if puzzle.after_solve is not None and result.solution is not None:
@@ -253,6 +246,7 @@ def add_backend_flags(parser: argparse.ArgumentParser) -> None:
 def cmd_compare(args: argparse.Namespace) -> int:
     """Run every strategy on every instance in separate processes; print a table."""
     from puzzlesat.portfolio import compare
+    from puzzlesat.portfolio.backends import Backend
 
     puzzle = core.get_puzzle(args.puzzle)
     instances = [(path, load_instance(puzzle, path)) for path in args.files]
@@ -260,16 +254,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         puzzle,
         instances,
         args.strategies,
-        timeout=args.timeout,
-        seed=args.seed,
-        jobs=args.jobs,
-        workers=args.workers,
-        memory_mb=args.memory_limit,
+        Limits(timeout=args.timeout, seed=args.seed, workers=args.workers),
+        Backend(args.backend, args.address, jobs=args.jobs, memory_mb=args.memory_limit),
         fmt=args.format,
         results=args.results,
         plot=args.plot,
-        backend=args.backend,
-        address=args.address,
     )
     write_output(text, args.output)
     return 0
