@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from puzzlesat.core import InvalidInstanceError, Limits, Result, Status, processes
+from puzzlesat.core import InvalidInstanceError, Limits, Result, Status
 from puzzlesat.puzzles.blacken import DIRECTIONS, Cell, Instance, Solution, bfs_optimum, components, greedy
 
 CHUNK = 100_000
@@ -457,6 +457,8 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     if len(prefixes) < 4 * workers:
         prefixes = search.first_moves(2)
     stats["subtrees"] = len(prefixes)
+    from puzzlesat.core import processes
+
     ctx = mp.get_context("spawn")
     counter = ctx.Value("q", 0)
     shared_best = ctx.Value("q", cut)

@@ -19,13 +19,15 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from puzzlesat.core import Limits, Result, Status
-from puzzlesat.core.processes import TaskPool
 from puzzlesat.puzzles.rubik import METRICS, Cube, Instance, Solution, parity, simplify
+
+if TYPE_CHECKING:
+    from puzzlesat.core.processes import TaskPool
 
 PREFIX_DEPTH = 3
 MAX_SOLUTIONS = 100_000
@@ -246,6 +248,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     try:
         if limits.workers > 1 and max_depth >= PARALLEL_FROM:
             # started now, the workers load while the shallow bounds are searched here
+            from puzzlesat.core.processes import TaskPool
+
             pool = TaskPool(limits.workers, _worker_init, (instance.cube, metric, table_set))
         while bound <= max_depth:
             if best is not None and bound > best + extra:
