@@ -13,24 +13,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from puzzlesat import core
-from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Status
+from puzzlesat import api, core
+from puzzlesat.core import Option, OptionError, PuzzlesatError, Result
+from puzzlesat.core.options import parse_pairs
 
 
-def read_input(path: str) -> tuple[str, str]:
-    """Text of a file, or of stdin for ``-``; returns (text, name used in messages)."""
-    if path == "-":
-        return sys.stdin.read(), "<stdin>"
-    try:
-        return Path(path).read_text(), path
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PuzzlesatError(f"{path}: cannot read: {exc.strerror if isinstance(exc, OSError) else exc}") from None
-
-
-def load_instance(puzzle: Puzzle, path: str) -> Any:
-    """Parse an instance file (or stdin) of the given puzzle."""
-    text, source = read_input(path)
-    return puzzle.parse(text, source)
+def source(path: str) -> api.Source:
+    """The instance or answer argument: a path, or ``-`` for stdin."""
+    return sys.stdin if path == "-" else Path(path)
 
 
 def write_output(text: str, path: str | None) -> None:
@@ -41,35 +31,46 @@ def write_output(text: str, path: str | None) -> None:
         sys.stdout.write(text)
 
 
-def limits_from(args: argparse.Namespace) -> Limits:
-    """The Limits the shared flags describe."""
-    options = {
-        flag.replace("-", "_"): getattr(args, flag.replace("-", "_"))
-        for flag, *_ in getattr(args, "puzzle_solve_options", ())
-    }
-    options.update(parse_options(getattr(args, "option", [])))
-    return Limits(timeout=args.timeout, seed=args.seed, workers=args.workers, options=options)
+def given_options(args: argparse.Namespace) -> dict[str, object]:
+    """The puzzle's flags the user set, and the ``-O KEY=VALUE`` pairs."""
+    flags = {opt.name: getattr(args, opt.name) for opt in getattr(args, "puzzle_solve_options", ())}
+    return {**{k: v for k, v in flags.items() if v is not None}, **parse_pairs(getattr(args, "option", []))}
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """Show puzzles and their strategies."""
-    puzzles = [core.get_puzzle(args.puzzle)] if args.puzzle else core.available_puzzles()
-    for puzzle in puzzles:
+    """Show puzzles and their strategies (``-v``: with their options)."""
+    names = [args.puzzle] if args.puzzle else api.puzzles()
+    for name in names:
+        puzzle = core.get_puzzle(name)
         print(f"{puzzle.name}  (portfolio: {', '.join(puzzle.portfolio)})")
         for strat in puzzle.strategies:
-            name = strat.name + (f":<{'|'.join(strat.variants)}>" if strat.variants else "")
+            label = strat.name + (f":<{'|'.join(strat.variants)}>" if strat.variants else "")
             extra = [flag for flag, on in (("export dimacs", strat.encoder), ("export cpsat", strat.model)) if on]
             note = f"  [{', '.join(extra)}]" if extra else ""
-            print(f"  {name}\n      {strat.summary}{note}")
+            print(f"  {label}\n      {strat.summary}{note}")
+            if args.verbose:
+                for opt in strat.options:
+                    print(f"      -O {describe(opt)}")
+        if args.verbose and puzzle.solve_options:
+            print("  solve flags (every strategy):")
+            for opt in puzzle.solve_options:
+                print(f"      {opt.flag} {describe(opt)}")
     return 0
 
 
-def report(puzzle: Puzzle, instance: Any, result: core.Result, args: argparse.Namespace) -> int:
+def describe(opt: Option) -> str:
+    """``name=TYPE (default D)  help``, one line of ``list -v``."""
+    kind = "|".join(opt.choices) if opt.choices else opt.type.__name__
+    default = "" if opt.default is None else f" (default {opt.default})"
+    return f"{opt.name}={kind}{default}  {opt.help}"
+
+
+def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> int:
     """Print a result (seed format or JSON) and return the exit code."""
     if args.json:
-        print(json.dumps(result.to_json(puzzle, instance)))
-    elif result.status in (Status.SOLVED, Status.OPTIMAL, Status.INFEASIBLE):
-        write_output(puzzle.format(instance, result.solution), args.output)
+        print(json.dumps(result.to_json(core.get_puzzle(instance.puzzle), instance.data)))
+    elif result.status.is_final:
+        write_output(api.format(instance, result), args.output)
     stats = " ".join(f"{k}={v}" for k, v in result.stats.items())
     print(
         f"c {result.strategy}: {result.status.value} in {result.wall_time:.3f}s {stats} {result.message}".rstrip(),
@@ -79,40 +80,43 @@ def report(puzzle: Puzzle, instance: Any, result: core.Result, args: argparse.Na
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    """Solve one instance with one strategy."""
-    puzzle = core.get_puzzle(args.puzzle)
+    """Solve one instance with one strategy, or race several (``--portfolio``)."""
     if args.portfolio and args.file == "-" and Path(args.portfolio).is_file():
         args.file, args.portfolio = args.portfolio, ""  # `--portfolio FILE`: the optional value took the file
     if args.portfolio is None and (args.backend != "local" or args.address):
         raise PuzzlesatError("--backend and --address apply to --portfolio")
-    instance = load_instance(puzzle, args.file)
-    name = args.strategy or puzzle.strategies[0].name
-    limits = limits_from(args)
+    instance = api.load(args.puzzle, source(args.file))
+    options = given_options(args)
     if args.portfolio is not None:
-        from puzzlesat.portfolio import race
-        from puzzlesat.portfolio.backends import Backend
-
-        backend = Backend(args.backend, args.address, jobs=args.jobs, memory_mb=args.memory_limit)
-        result = race.solve_portfolio(puzzle, instance, args.portfolio, limits, backend)
+        result = api.race(
+            instance,
+            args.portfolio,
+            timeout=args.timeout,
+            jobs=args.jobs,
+            backend=args.backend,
+            address=args.address,
+            seed=args.seed,
+            memory_limit=args.memory_limit,
+            stream=sys.stderr,
+            **options,
+        )
     else:
-        result = core.run_strategy(puzzle, instance, name, limits)
+        result = api.solve(
+            instance, args.strategy, timeout=args.timeout, seed=args.seed, workers=args.workers, **options
+        )
+    puzzle = core.get_puzzle(instance.puzzle)
     if puzzle.after_solve is not None and result.solution is not None:
-        puzzle.after_solve(instance, result, limits.options)
-    return report(puzzle, instance, result, args)
+        puzzle.after_solve(instance.data, result, puzzle.options([], options))
+    return report(instance, result, args)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Verify a solution file against an instance file."""
-    puzzle = core.get_puzzle(args.puzzle)
-    instance = load_instance(puzzle, args.instance)
-    text, source = read_input(args.solution)
-    solution = puzzle.parse_solution(instance, text, source)
-    if solution is None:
-        print(f"{source}: claims no solution; only a solver's proof can check that", file=sys.stderr)
-        return 1
-    problems = puzzle.verify(instance, solution)
+    instance = api.load(args.puzzle, source(args.instance))
+    text, name = api.read_source(source(args.solution))
+    problems = api.check(instance, text, name)
     for problem in problems:
-        print(f"{source}: {problem}", file=sys.stderr)
+        print(f"{name}: {problem}", file=sys.stderr)
     if not problems:
         print("OK", file=sys.stderr)
     return 1 if problems else 0
@@ -120,85 +124,33 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     """Generate an instance in the puzzle's input format."""
-    puzzle = core.get_puzzle(args.puzzle)
-    options = {flag.replace("-", "_"): getattr(args, flag.replace("-", "_")) for flag, _, _ in puzzle.generator_options}
-    instance = puzzle.generate(options, args.seed)
-    write_output(puzzle.write_instance(instance), args.output)
+    params = {opt.name: getattr(args, opt.name) for opt in args.generator_options}
+    instance = api.generate(args.puzzle, args.seed, **{k: v for k, v in params.items() if v is not None})
+    write_output(instance.text, args.output)
     return 0
-
-
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs for encoders; integer values become ints."""
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise PuzzlesatError(f"option {pair!r}: expected KEY=VALUE")
-        options[key] = int(value) if value.lstrip("-").isdigit() else value
-    return options
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write the DIMACS CNF (with sidecar) or the CP-SAT model of an instance."""
-    from puzzlesat.encoders import dimacs
-
-    puzzle = core.get_puzzle(args.puzzle)
-    text, source = read_input(args.file)
-    instance = puzzle.parse(text, source)
-    strat, variant = puzzle.strategy(args.strategy)
-    options = parse_options(args.option)
-    if args.format == "dimacs":
-        if strat.encoder is None:
-            raise PuzzlesatError(f"strategy {strat.name!r} has no single CNF to export")
-        encoding = core.load_target(strat.encoder)(instance, options)
-        header = {"puzzle": puzzle.name, "strategy": strat.name, "options": options}
-        sidecar = dimacs.write(encoding, Path(args.output), header, puzzle.write_instance(instance))
+    instance = api.load(args.puzzle, source(args.file))
+    done = api.export(instance, args.strategy, args.output, args.format, **parse_pairs(args.option))
+    if done.sidecar is not None:
         print(
-            f"c wrote {args.output} ({encoding.cnf.nv} variables, {len(encoding.cnf.clauses)} clauses) and {sidecar}",
+            f"c wrote {done.path} ({done.variables} variables, {done.clauses} clauses) and {done.sidecar}",
             file=sys.stderr,
         )
     else:
-        if strat.model is None:
-            raise PuzzlesatError(f"strategy {strat.name!r} has no CP-SAT model to export")
-        model = core.load_target(strat.model)(instance, options)[0]
-        if not model.export_to_file(args.output):
-            raise PuzzlesatError(f"{args.output}: CP-SAT could not write the model")
-        print(f"c wrote {args.output}", file=sys.stderr)
-    del variant
+        print(f"c wrote {done.path}", file=sys.stderr)
     return 0
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
     """Turn an external SAT solver's answer into the puzzle's solution format."""
-    from puzzlesat.encoders import dimacs
-
-    data = dimacs.read_sidecar(Path(args.map))
-    puzzle = core.get_puzzle(args.puzzle)
-    if data["puzzle"] != puzzle.name:
-        raise PuzzlesatError(f"{args.map}: sidecar is for {data['puzzle']!r}, not {puzzle.name!r}")
-    instance = puzzle.parse(data["instance"], args.map)
-    text, source = read_input(args.answer)
-    satisfiable, true_vars = dimacs.read_solver_output(text, source)
-    if satisfiable is None:
-        print(f"{source}: the solver did not decide", file=sys.stderr)
+    decoded = api.decode(args.map, source(args.answer), args.puzzle)
+    if decoded.satisfiable is None:
+        print(f"{'<stdin>' if args.answer == '-' else args.answer}: the solver did not decide", file=sys.stderr)
         return 1
-    strat, _ = puzzle.strategy(data["strategy"])
-    assert strat.encoder is not None
-    encoding = core.load_target(strat.encoder)(instance, data.get("options", {}))
-    if int(encoding.cnf.nv) != int(data["variables"]):
-        raise PuzzlesatError(
-            f"{args.map}: the encoding has changed since export "
-            f"({encoding.cnf.nv} variables now, {data['variables']} then)"
-        )
-    if not satisfiable:
-        solution = None
-    else:
-        names = dimacs.sidecar_keys(data)
-        solution = encoding.decode({names[v] for v in true_vars if v in names})
-        problems = puzzle.verify(instance, solution)
-        if problems:
-            raise PuzzlesatError(f"{source}: decoded answer fails the verifier: {problems[0]}")
-    write_output(puzzle.format(instance, solution), args.output)
+    write_output(api.format(decoded.instance, decoded.solution), args.output)
     return 0
 
 
@@ -208,7 +160,7 @@ def add_limit_flags(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random seed (search order, generators)")
     parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers for one strategy")
     parser.add_argument(
-        "--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (see the strategy's docstring)"
+        "--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (puzzlesat list -v shows them)"
     )
 
 
@@ -245,23 +197,49 @@ def add_backend_flags(parser: argparse.ArgumentParser) -> None:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """Run every strategy on every instance in separate processes; print a table."""
-    from puzzlesat.portfolio import compare
-    from puzzlesat.portfolio.backends import Backend
-
-    puzzle = core.get_puzzle(args.puzzle)
-    instances = [(path, load_instance(puzzle, path)) for path in args.files]
-    text = compare.run_compare(
-        puzzle,
+    if args.plot:
+        api.require_matplotlib()
+    instances = [api.load(args.puzzle, Path(path)) for path in args.files]
+    runs = api.compare(
+        args.puzzle,
         instances,
         args.strategies,
-        Limits(timeout=args.timeout, seed=args.seed, workers=args.workers),
-        Backend(args.backend, args.address, jobs=args.jobs, memory_mb=args.memory_limit),
-        fmt=args.format,
+        timeout=args.timeout,
+        jobs=args.jobs,
         results=args.results,
-        plot=args.plot,
+        seed=args.seed,
+        workers=args.workers,
+        memory_limit=args.memory_limit,
+        backend=args.backend,
+        address=args.address,
+        stream=sys.stderr,
     )
-    write_output(text, args.output)
+    if args.plot:
+        runs.plot(args.plot)
+    write_output(runs.table(args.format), args.output)
     return 0
+
+
+def option_type(opt: Option) -> Any:
+    """An argparse ``type=`` that reads a flag's text as its declaration says."""
+
+    def convert(text: str) -> Any:
+        try:
+            return opt.convert(text)
+        except OptionError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = opt.type.__name__  # argparse names the type in its message
+    return convert
+
+
+def add_option_flags(parser: argparse.ArgumentParser, options: tuple[Option, ...]) -> None:
+    """One flag per declared option; a bool is a switch.  Unset flags stay None (the default applies)."""
+    for opt in options:
+        if opt.type is bool:
+            parser.add_argument(opt.flag, dest=opt.name, action="store_true", default=None, help=opt.help)
+        else:
+            parser.add_argument(opt.flag, dest=opt.name, type=option_type(opt), default=None, help=opt.help)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -273,6 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("list", help="show puzzles and strategies")
     p.add_argument("puzzle", nargs="?")
+    p.add_argument("--verbose", "-v", action="store_true", help="also each strategy's options")
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("solve", help="solve an instance")
@@ -285,11 +264,7 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--output", "-o", help="write the answer here instead of stdout")
         add_limit_flags(s)
         add_portfolio_flags(s)
-        for flag, kind, help_text, default in puzzle.solve_options:
-            if kind is bool:
-                s.add_argument(f"--{flag}", action="store_true", help=help_text)
-            else:
-                s.add_argument(f"--{flag}", type=kind, default=default, help=help_text)
+        add_option_flags(s, puzzle.solve_options)
         s.set_defaults(func=cmd_solve, puzzle_solve_options=puzzle.solve_options)
 
     p = sub.add_parser("compare", help="run strategies side by side on instances; print a table")
@@ -324,18 +299,17 @@ def build_parser() -> argparse.ArgumentParser:
     gen = p.add_subparsers(dest="puzzle", required=True)
     for puzzle in core.available_puzzles():
         g = gen.add_parser(puzzle.name)
-        for flag, kind, help_text in puzzle.generator_options:
-            g.add_argument(f"--{flag}", type=kind, default=None, help=help_text)
+        add_option_flags(g, puzzle.generator_options)
         g.add_argument("--seed", type=int, default=0)
         g.add_argument("--output", "-o")
-        g.set_defaults(func=cmd_generate)
+        g.set_defaults(func=cmd_generate, generator_options=puzzle.generator_options)
 
     p = sub.add_parser("export", help="write the DIMACS CNF (+ JSON sidecar) or the CP-SAT model")
     p.add_argument("puzzle")
     p.add_argument("file")
     p.add_argument("--strategy", "-s", required=True, help="the formulation to export")
     p.add_argument("--format", choices=("dimacs", "cpsat"), default="dimacs")
-    p.add_argument("--option", "-O", action="append", default=[], help="encoder option KEY=VALUE")
+    p.add_argument("--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (list -v)")
     p.add_argument("--output", "-o", required=True)
     p.set_defaults(func=cmd_export)
 

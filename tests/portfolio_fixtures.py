@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from puzzlesat.core import Limits, ParseError, Puzzle, Result, Status, Strategy
+from puzzlesat.core import Limits, Option, ParseError, Puzzle, Result, Status, Strategy
 
 DELAYS = ("0", "0.2", "0.5", "1", "2", "5", "30")
 
@@ -212,6 +212,10 @@ PUZZLE = Puzzle(
         _s("spawner", "solve_spawner", "starts a grandchild and hangs"),
     ),
     portfolio=("exact:0.2", "hang"),
+    solve_options=(
+        Option("pidfile", str, None, "where the spawner writes its pid and its grandchild's"),
+        Option("log", str, None, "where a crashing strategy logs its pid"),
+    ),
 )
 
 OPT_PUZZLE = Puzzle(

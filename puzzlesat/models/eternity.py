@@ -20,10 +20,11 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core.options import defaults
 from puzzlesat.encoders.eternity import placements
-from puzzlesat.puzzles.eternity import Instance, Solution, rotated
+from puzzlesat.puzzles.eternity import TABLE_OPTIONS, Instance, Solution, rotated
 
-DEFAULTS = {"symmetry": 1}
+DEFAULTS = defaults(TABLE_OPTIONS)
 
 
 class BoardVars:
@@ -84,7 +85,7 @@ def build_model(instance: Instance, options: dict[str, Any] | None = None) -> tu
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Build the model and solve it with ``limits.workers`` CP-SAT workers."""
     start = time.perf_counter()
-    model, board = build_model(instance)
+    model, board = build_model(instance, limits.options)
     solver = cp_model.CpSolver()
     solver.parameters.num_workers = max(1, limits.workers)
     solver.parameters.random_seed = limits.seed
