@@ -33,7 +33,6 @@ import signal
 import sys
 import threading
 import time
-import traceback
 from collections.abc import Callable, Iterator, Sequence
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -309,5 +308,4 @@ def _serve(init: Callable[..., object], initargs: tuple[Any, ...], tasks: Any, r
         try:
             results.put((task_batch, True, func(item)))
         except Exception as exc:  # noqa: BLE001 - handed to the parent, which raises it
-            traceback.clear_frames(exc.__traceback__)
             results.put((task_batch, False, exc))
