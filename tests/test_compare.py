@@ -18,6 +18,7 @@ if str(TESTS) not in sys.path:
 
 import portfolio_fixtures as fx  # noqa: E402
 
+from puzzlesat import api  # noqa: E402
 from puzzlesat.core import Limits, PuzzlesatError  # noqa: E402
 from puzzlesat.portfolio import compare as cmp  # noqa: E402
 from puzzlesat.portfolio.backends import Backend  # noqa: E402
@@ -134,16 +135,7 @@ def test_plot_without_matplotlib_is_a_clear_error(records, tmp_path, monkeypatch
     with pytest.raises(PuzzlesatError, match="matplotlib"):
         cmp.cactus_plot(records, tmp_path / "x.png")
     with pytest.raises(PuzzlesatError, match="pip install"):
-        cmp.run_compare(
-            fx.PUZZLE,
-            INSTANCES,
-            "exact",
-            Limits(timeout=1),
-            Backend(jobs=1),
-            fmt="markdown",
-            results=None,
-            plot=str(tmp_path / "x.png"),
-        )
+        api.require_matplotlib()
 
 
 def test_optimisation_records_count_only_proven_optima():

@@ -18,7 +18,6 @@ import csv
 import io
 import json
 import statistics
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
@@ -423,47 +422,3 @@ def cactus_plot(records: Sequence[Record], path: Path, optimisation: bool = Fals
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
-
-
-def run_compare(
-    puzzle: Puzzle,
-    instances: Sequence[tuple[str, Any]],
-    strategies: str | None,
-    limits: Limits,
-    backend: Backend,
-    *,
-    fmt: str,
-    results: str | None,
-    plot: str | None,
-    stream: TextIO | None = None,
-) -> str:
-    """``puzzlesat compare``: run, then return the table text (and draw the plot if asked).
-
-    Raises:
-        PuzzlesatError: an unknown format, ``--plot`` without matplotlib, or ``--backend ray``
-            without Ray (all checked before anything runs).
-    """
-    if fmt not in FORMATS:
-        raise PuzzlesatError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
-    if plot:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise PuzzlesatError("--plot needs matplotlib: pip install 'puzzlesat[plot]'") from None
-    if backend.name == "ray":
-        from puzzlesat.portfolio.ray_backend import import_ray
-
-        import_ray()
-    names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies else None
-    records = compare(
-        puzzle,
-        instances,
-        names,
-        limits,
-        backend,
-        results=Path(results) if results else None,
-        stream=sys.stderr if stream is None else stream,
-    )
-    if plot:
-        cactus_plot(records, Path(plot), puzzle.optimisation)
-    return render(records, fmt, puzzle.optimisation)
