@@ -36,6 +36,8 @@ class Option:
         help: one line for ``--help`` and ``puzzlesat list -v``.
         choices: the accepted values, for a closed set of strings; empty = any.
         low: the smallest accepted number, for ``int`` and ``float``; None = no bound.
+        high: the largest accepted number; None = no bound.
+        writes: the value names a file the command writes, checked before any work.
     """
 
     name: str
@@ -44,6 +46,8 @@ class Option:
     help: str
     choices: tuple[str, ...] = ()
     low: float | None = None
+    high: float | None = None
+    writes: bool = False
 
     @property
     def flag(self) -> str:
@@ -65,7 +69,9 @@ class Option:
         if self.choices and converted not in self.choices:
             raise OptionError(f"option {self.name}={value!r}: expected one of {', '.join(self.choices)}")
         if self.low is not None and converted < self.low:
-            raise OptionError(f"option {self.name}={value!r}: expected at least {self.low:g}")
+            raise OptionError(f"option {self.name}={value!r}: expected at least {_number(self.low)}")
+        if self.high is not None and converted > self.high:
+            raise OptionError(f"option {self.name}={value!r}: expected at most {_number(self.high)}")
         return converted
 
     def _typed(self, value: Any) -> Any:
@@ -127,3 +133,8 @@ def parse_pairs(pairs: Iterable[str]) -> dict[str, str]:
 def defaults(declared: Iterable[Option]) -> dict[str, Any]:
     """The declared defaults by name: what a formulation uses when an option is not given."""
     return {opt.name: opt.default for opt in declared}
+
+
+def _number(bound: float) -> str:
+    """A bound as people write it: ``2147483647``, ``0.01``."""
+    return str(int(bound)) if float(bound).is_integer() else f"{bound:g}"
