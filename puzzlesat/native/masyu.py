@@ -17,6 +17,7 @@ import time
 import numpy as np
 
 from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core.kernel_status import BUDGET, decision_status
 from puzzlesat.puzzles.masyu import Instance, compact, solution_from_edges
 
 CELL_NODES_PER_SECOND = 5_000_000  # nodes/s times cells, measured: ~10k nodes/s on 16x33
@@ -87,8 +88,10 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     loops = [solution_from_edges([edges[i] for i in np.nonzero(row == 1)[0]]) for row in sols]
     stats: dict = {"nodes": int(nodes), "compile_time": round(compile_time, 3)}
     if not loops:
-        st = Status.UNKNOWN if status == 2 else Status.INFEASIBLE
-        return Result(st, None, wall_time=wall, stats=stats, message="node budget spent" if status == 2 else "")
+        outcome = decision_status(status)
+        return Result(
+            outcome, None, wall_time=wall, stats=stats, message="node budget spent" if status == BUDGET else ""
+        )
     message = ""
     if limits.options.get("unique"):
         if len(loops) > 1:
