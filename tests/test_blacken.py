@@ -281,6 +281,14 @@ def test_native_timeout_keeps_an_answer() -> None:
     assert result.status in (Status.SOLVED, Status.OPTIMAL) and result.solution is not None
 
 
+def test_cnf_timeout_keeps_the_greedy_answer_unproven() -> None:
+    """Out of time before the first horizon: the greedy answer, SOLVED and said to be unproven."""
+    inst = bl.parse((ROOT / "instances" / "blacken" / "gen_k10_q15_c5_s2.txt").read_text())
+    result = run_strategy(bl.PUZZLE, inst, "cnf-steps", Limits(timeout=1e-9))
+    assert result.status is Status.SOLVED and result.objective == len(result.solution.moves)
+    assert result.message == "timeout: best found, not proven"
+
+
 # CNF export: "in N moves?"
 
 

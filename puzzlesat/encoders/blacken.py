@@ -229,4 +229,4 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if outcome.status is Status.INFEASIBLE:  # every horizon below H refuted, and greedy found no answer
         return Result(Status.ERROR, None, None, wall, stats, message="no answer")
     objective = len(outcome.solution.moves) if outcome.solution is not None else None
-    return Result(outcome.status, outcome.solution, objective, wall, stats, outcome.message)
+    return Result(outcome.status, outcome.solution, objective, wall, stats, message=outcome.message)
