@@ -1,125 +1,182 @@
 """puzzlesat: solve, compare, export and check hard combinatorial puzzles.
 
 Results go to stdout in each puzzle's original format; logs, progress and tables to stderr.
-Exit codes: 0 answered (a solution, or a proof that none exists), 1 unsolved or check
-failed, 2 bad input or usage.
+Exit codes: 0 answered (a solution, or a proof that none exists; for blacken and rubik, a
+proven optimum), 1 unsolved, check failed, or an external solver's unverified claim, 2 bad
+input or usage, 3 an answer that is not proven optimal (blacken, rubik), 130 interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
-from puzzlesat import core
-from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Status
-
-
-def read_input(path: str) -> tuple[str, str]:
-    """Text of a file, or of stdin for ``-``; returns (text, name used in messages)."""
-    if path == "-":
-        return sys.stdin.read(), "<stdin>"
-    try:
-        return Path(path).read_text(), path
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PuzzlesatError(f"{path}: cannot read: {exc.strerror if isinstance(exc, OSError) else exc}") from None
+from puzzlesat import api, core
+from puzzlesat.core import Option, OptionError, PuzzlesatError, Result, Status
+from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
+from puzzlesat.core.options import parse_pairs
 
 
-def load_instance(puzzle: Puzzle, path: str) -> Any:
-    """Parse an instance file (or stdin) of the given puzzle."""
-    text, source = read_input(path)
-    return puzzle.parse(text, source)
+def source(path: str) -> api.Source:
+    """The instance or answer argument: a path, or ``-`` for stdin."""
+    return sys.stdin if path == "-" else Path(path)
+
+
+# below this a child process cannot even load its solver libraries
+MIN_MEMORY_MB = 256
+NOT_PROVEN_OPTIMAL = 3
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line (``puzzlesat solve eternity: argument ...``), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def writable(path: str | None) -> None:
+    """Check, before any work, that an output file can be created (folder exists, not a folder)."""
+    if not path:
+        return
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise PuzzlesatError(f"{path}: cannot write: is a folder")
+    if not folder.is_dir():
+        raise PuzzlesatError(f"{path}: cannot write: no folder {folder}")
+    if not os.access(target if target.exists() else folder, os.W_OK):
+        raise PuzzlesatError(f"{path}: cannot write: permission denied")
 
 
 def write_output(text: str, path: str | None) -> None:
-    """Write to a file, or to stdout when no path is given."""
-    if path:
-        Path(path).write_text(text)
-    else:
-        sys.stdout.write(text)
+    """Write to a file, or to stdout when no path is given; a failed write is one line."""
+    try:
+        if path:
+            Path(path).write_text(text)
+        elif sys.stdout is None:
+            raise PuzzlesatError("cannot write the answer: stdout is closed")
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+    except OSError as exc:
+        raise PuzzlesatError(f"{path or '<stdout>'}: cannot write: {exc.strerror or exc}") from None
 
 
-def limits_from(args: argparse.Namespace) -> Limits:
-    """The Limits the shared flags describe."""
-    options = {
-        flag.replace("-", "_"): getattr(args, flag.replace("-", "_"))
-        for flag, *_ in getattr(args, "puzzle_solve_options", ())
-    }
-    options.update(parse_options(getattr(args, "option", [])))
-    return Limits(timeout=args.timeout, seed=args.seed, workers=args.workers, options=options)
+def given_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The puzzle's flags the user set, and the ``-O KEY=VALUE`` pairs."""
+    flags = {opt.name: getattr(args, opt.name) for opt in getattr(args, "puzzle_solve_options", ())}
+    return {**{k: v for k, v in flags.items() if v is not None}, **parse_pairs(getattr(args, "option", []))}
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """Show puzzles and their strategies."""
-    puzzles = [core.get_puzzle(args.puzzle)] if args.puzzle else core.available_puzzles()
-    for puzzle in puzzles:
+    """Show puzzles and their strategies (``-v``: with their options)."""
+    names = [args.puzzle] if args.puzzle else api.puzzles()
+    for name in names:
+        puzzle = core.get_puzzle(name)
         print(f"{puzzle.name}  (portfolio: {', '.join(puzzle.portfolio)})")
         for strat in puzzle.strategies:
-            name = strat.name + (f":<{'|'.join(strat.variants)}>" if strat.variants else "")
+            label = strat.name + (f":<{'|'.join(strat.variants)}>" if strat.variants else "")
             extra = [flag for flag, on in (("export dimacs", strat.encoder), ("export cpsat", strat.model)) if on]
             note = f"  [{', '.join(extra)}]" if extra else ""
-            print(f"  {name}\n      {strat.summary}{note}")
+            print(f"  {label}\n      {strat.summary}{note}")
+            if args.verbose:
+                for opt in strat.options:
+                    print(f"      -O {describe(opt)}")
+        if args.verbose and puzzle.solve_options:
+            print("  solve flags (every strategy):")
+            for opt in puzzle.solve_options:
+                print(f"      {opt.flag} {describe(opt)}")
     return 0
 
 
-def report(puzzle: Puzzle, instance: Any, result: core.Result, args: argparse.Namespace) -> int:
-    """Print a result (seed format or JSON) and return the exit code."""
+def describe(opt: Option) -> str:
+    """``name=TYPE (default D)  help``, one line of ``list -v``."""
+    kind = "|".join(opt.choices) if opt.choices else opt.type.__name__
+    default = "" if opt.default is None else f" (default {opt.default})"
+    return f"{opt.name}={kind}{default}  {opt.help}"
+
+
+def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> int:
+    """Print a result (seed format or JSON) and return the exit code.
+
+    An optimisation answer without a proof of optimality exits with 3 and says so on stderr:
+    the seed's format ("The result is N.") has no room for it.
+    """
+    puzzle = core.get_puzzle(instance.puzzle)
+    unproven = puzzle.optimisation and result.status is Status.SOLVED
     if args.json:
-        print(json.dumps(result.to_json(puzzle, instance)))
-    elif result.status in (Status.SOLVED, Status.OPTIMAL, Status.INFEASIBLE):
-        write_output(puzzle.format(instance, result.solution), args.output)
+        write_output(json.dumps(result.to_json(puzzle, instance.data)) + "\n", args.output)
+    elif result.status.is_final:
+        write_output(api.format(instance, result), args.output)
     stats = " ".join(f"{k}={v}" for k, v in result.stats.items())
     print(
         f"c {result.strategy}: {result.status.value} in {result.wall_time:.3f}s {stats} {result.message}".rstrip(),
         file=sys.stderr,
     )
+    if unproven:
+        print("c the answer is not proven optimal (exit code 3)", file=sys.stderr)
+        return NOT_PROVEN_OPTIMAL
     return 0 if result.status.is_final else 1
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    """Solve one instance with one strategy."""
-    puzzle = core.get_puzzle(args.puzzle)
+    """Solve one instance with one strategy, or race several (``--portfolio``)."""
+    started = time.monotonic()
     if args.portfolio and args.file == "-" and Path(args.portfolio).is_file():
         args.file, args.portfolio = args.portfolio, ""  # `--portfolio FILE`: the optional value took the file
     if args.portfolio is None and (args.backend != "local" or args.address):
         raise PuzzlesatError("--backend and --address apply to --portfolio")
-    instance = load_instance(puzzle, args.file)
-    name = args.strategy or puzzle.strategies[0].name
-    limits = limits_from(args)
+    check_cores(args)
+    options = given_options(args)
+    writable(args.output)
+    for opt in core.get_puzzle(args.puzzle).solve_options:
+        if opt.writes:
+            writable(options.get(opt.name))
+    with hard_deadline(args.timeout, f"reading {args.file}"):
+        instance = api.load(args.puzzle, source(args.file))
+    timeout = None if args.timeout is None else max(args.timeout - (time.monotonic() - started), 0.001)
     if args.portfolio is not None:
-        from puzzlesat.portfolio import race
-
-        result = race.solve_portfolio(
-            puzzle,
+        result = api.race(
             instance,
             args.portfolio,
-            limits,
-            args.jobs,
-            args.memory_limit,
+            timeout=timeout,
+            jobs=args.jobs,
             backend=args.backend,
             address=args.address,
+            seed=args.seed,
+            memory_limit=args.memory_limit,
+            stream=sys.stderr,
+            **options,
         )
     else:
-        result = core.run_strategy(puzzle, instance, name, limits)
+        result = api.solve(instance, args.strategy, timeout=timeout, seed=args.seed, workers=args.workers, **options)
+    puzzle = core.get_puzzle(instance.puzzle)
     if puzzle.after_solve is not None and result.solution is not None:
-        puzzle.after_solve(instance, result, limits.options)
-    return report(puzzle, instance, result, args)
+        puzzle.after_solve(instance.data, result, puzzle.options([], options))
+    return report(instance, result, args)
+
+
+def check_cores(args: argparse.Namespace) -> None:
+    """``--workers`` and ``--jobs`` may not ask for more cores than this machine has (Ray's may)."""
+    if args.backend != "local":
+        return
+    for flag, value in (("--workers", args.workers), ("--jobs", args.jobs)):
+        if value is not None and value > CORES:
+            raise PuzzlesatError(f"{flag} {value}: this machine has {CORES} cores")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Verify a solution file against an instance file."""
-    puzzle = core.get_puzzle(args.puzzle)
-    instance = load_instance(puzzle, args.instance)
-    text, source = read_input(args.solution)
-    solution = puzzle.parse_solution(instance, text, source)
-    if solution is None:
-        print(f"{source}: claims no solution; only a solver's proof can check that", file=sys.stderr)
-        return 1
-    problems = puzzle.verify(instance, solution)
+    instance = api.load(args.puzzle, source(args.instance))
+    text, name = api.read_source(source(args.solution))
+    problems = api.check(instance, text, name)
     for problem in problems:
-        print(f"{source}: {problem}", file=sys.stderr)
+        print(f"{name}: {problem}", file=sys.stderr)
     if not problems:
         print("OK", file=sys.stderr)
     return 1 if problems else 0
@@ -127,95 +184,59 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     """Generate an instance in the puzzle's input format."""
-    puzzle = core.get_puzzle(args.puzzle)
-    options = {flag.replace("-", "_"): getattr(args, flag.replace("-", "_")) for flag, _, _ in puzzle.generator_options}
-    instance = puzzle.generate(options, args.seed)
-    write_output(puzzle.write_instance(instance), args.output)
+    writable(args.output)
+    params = {opt.name: getattr(args, opt.name) for opt in args.generator_options}
+    instance = api.generate(args.puzzle, args.seed, **{k: v for k, v in params.items() if v is not None})
+    write_output(instance.text, args.output)
     return 0
-
-
-def parse_options(pairs: list[str]) -> dict[str, Any]:
-    """``KEY=VALUE`` pairs for encoders; integer values become ints."""
-    options: dict[str, Any] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        if not sep:
-            raise PuzzlesatError(f"option {pair!r}: expected KEY=VALUE")
-        options[key] = int(value) if value.lstrip("-").isdigit() else value
-    return options
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write the DIMACS CNF (with sidecar) or the CP-SAT model of an instance."""
-    from puzzlesat.encoders import dimacs
-
-    puzzle = core.get_puzzle(args.puzzle)
-    text, source = read_input(args.file)
-    instance = puzzle.parse(text, source)
-    strat, variant = puzzle.strategy(args.strategy)
-    options = parse_options(args.option)
-    if args.format == "dimacs":
-        if strat.encoder is None:
-            raise PuzzlesatError(f"strategy {strat.name!r} has no single CNF to export")
-        encoding = core.load_target(strat.encoder)(instance, options)
-        header = {"puzzle": puzzle.name, "strategy": strat.name, "options": options}
-        sidecar = dimacs.write(encoding, Path(args.output), header, puzzle.write_instance(instance))
+    started = time.monotonic()
+    writable(args.output)
+    with hard_deadline(args.timeout, f"reading {args.file}"):
+        instance = api.load(args.puzzle, source(args.file))
+    timeout = None if args.timeout is None else max(args.timeout - (time.monotonic() - started), 0.001)
+    done = api.export(instance, args.strategy, args.output, args.format, timeout=timeout, **parse_pairs(args.option))
+    if done.sidecar is not None:
         print(
-            f"c wrote {args.output} ({encoding.cnf.nv} variables, {len(encoding.cnf.clauses)} clauses) and {sidecar}",
+            f"c wrote {done.path} ({done.variables} variables, {done.clauses} clauses) and {done.sidecar}",
             file=sys.stderr,
         )
     else:
-        if strat.model is None:
-            raise PuzzlesatError(f"strategy {strat.name!r} has no CP-SAT model to export")
-        model = core.load_target(strat.model)(instance, options)[0]
-        if not model.export_to_file(args.output):
-            raise PuzzlesatError(f"{args.output}: CP-SAT could not write the model")
-        print(f"c wrote {args.output}", file=sys.stderr)
-    del variant
+        print(f"c wrote {done.path}", file=sys.stderr)
     return 0
 
 
 def cmd_decode(args: argparse.Namespace) -> int:
     """Turn an external SAT solver's answer into the puzzle's solution format."""
-    from puzzlesat.encoders import dimacs
-
-    data = dimacs.read_sidecar(Path(args.map))
-    puzzle = core.get_puzzle(args.puzzle)
-    if data["puzzle"] != puzzle.name:
-        raise PuzzlesatError(f"{args.map}: sidecar is for {data['puzzle']!r}, not {puzzle.name!r}")
-    instance = puzzle.parse(data["instance"], args.map)
-    text, source = read_input(args.answer)
-    satisfiable, true_vars = dimacs.read_solver_output(text, source)
-    if satisfiable is None:
-        print(f"{source}: the solver did not decide", file=sys.stderr)
+    writable(args.output)
+    decoded = api.decode(args.map, source(args.answer), args.puzzle)
+    if decoded.satisfiable is None:
+        print(f"{'<stdin>' if args.answer == '-' else args.answer}: the solver did not decide", file=sys.stderr)
         return 1
-    strat, _ = puzzle.strategy(data["strategy"])
-    assert strat.encoder is not None
-    encoding = core.load_target(strat.encoder)(instance, data.get("options", {}))
-    if int(encoding.cnf.nv) != int(data["variables"]):
-        raise PuzzlesatError(
-            f"{args.map}: the encoding has changed since export "
-            f"({encoding.cnf.nv} variables now, {data['variables']} then)"
-        )
-    if not satisfiable:
-        solution = None
-    else:
-        names = dimacs.sidecar_keys(data)
-        solution = encoding.decode({names[v] for v in true_vars if v in names})
-        problems = puzzle.verify(instance, solution)
-        if problems:
-            raise PuzzlesatError(f"{source}: decoded answer fails the verifier: {problems[0]}")
-    write_output(puzzle.format(instance, solution), args.output)
+    if decoded.satisfiable is False:  # a claim: only a checked DRAT/LRAT proof would settle it
+        write_output("c UNSATISFIABLE claimed by the external solver, not verified\n", args.output)
+        return 1
+    write_output(api.format(decoded.instance, decoded.solution), args.output)
     return 0
+
+
+CORES = len(os.sched_getaffinity(0))
+# the flags every solving command shares, declared like the strategies' options
+TIMEOUT = Option("timeout", float, None, "seconds for the whole command, reading the instance included", low=0.01)
+SEED = Option("seed", int, 0, "random seed (search order, generators)", low=0, high=2**31 - 1)
+WORKERS = Option("workers", int, 1, f"threads or processes of one strategy (at most the {CORES} cores)", low=1)
+JOBS = Option("jobs", int, None, f"cores to share out (default: all {CORES})", low=1)
+MEMORY_LIMIT = Option("memory_limit", int, None, "memory cap per child process, in MB", low=MIN_MEMORY_MB)
 
 
 def add_limit_flags(parser: argparse.ArgumentParser) -> None:
     """The flags every solving command shares."""
-    parser.add_argument("--timeout", type=float, default=None, help="seconds per strategy run")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (search order, generators)")
-    parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers for one strategy")
+    add_option_flags(parser, (TIMEOUT, SEED, WORKERS))
     parser.add_argument(
-        "--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (see the strategy's docstring)"
+        "--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (puzzlesat list -v shows them)"
     )
 
 
@@ -229,8 +250,7 @@ def add_portfolio_flags(parser: argparse.ArgumentParser) -> None:
         metavar="S1,S2,...",
         help="race strategies in separate processes (default set: the puzzle's; repeat a name to race seeds)",
     )
-    parser.add_argument("--jobs", "-j", type=int, default=None, help="cores to share (default: all)")
-    parser.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory cap per child process")
+    add_option_flags(parser, (JOBS, MEMORY_LIMIT))
     add_backend_flags(parser)
 
 
@@ -252,38 +272,62 @@ def add_backend_flags(parser: argparse.ArgumentParser) -> None:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """Run every strategy on every instance in separate processes; print a table."""
-    from puzzlesat.portfolio import compare
-
-    puzzle = core.get_puzzle(args.puzzle)
-    instances = [(path, load_instance(puzzle, path)) for path in args.files]
-    text = compare.run_compare(
-        puzzle,
+    check_cores(args)
+    writable(args.output)
+    if args.plot:
+        api.require_matplotlib()
+        writable(args.plot)
+    instances = [api.load(args.puzzle, Path(path)) for path in args.files]
+    runs = api.compare(
+        args.puzzle,
         instances,
         args.strategies,
         timeout=args.timeout,
-        seed=args.seed,
         jobs=args.jobs,
-        workers=args.workers,
-        memory_mb=args.memory_limit,
-        fmt=args.format,
         results=args.results,
-        plot=args.plot,
+        seed=args.seed,
+        workers=args.workers,
+        memory_limit=args.memory_limit,
         backend=args.backend,
         address=args.address,
+        stream=sys.stderr,
     )
-    write_output(text, args.output)
+    if args.plot:
+        runs.plot(args.plot)
+    write_output(runs.table(args.format), args.output)
     return 0
+
+
+def option_type(opt: Option) -> Any:
+    """An argparse ``type=`` that reads a flag's text as its declaration says."""
+
+    def convert(text: str) -> Any:
+        try:
+            return opt.convert(text)
+        except OptionError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = opt.type.__name__  # argparse names the type in its message
+    return convert
+
+
+def add_option_flags(parser: argparse.ArgumentParser, options: tuple[Option, ...]) -> None:
+    """One flag per declared option, read by its declaration; a bool is a switch."""
+    for opt in options:
+        if opt.type is bool:
+            parser.add_argument(opt.flag, dest=opt.name, action="store_true", default=opt.default, help=opt.help)
+        else:
+            parser.add_argument(opt.flag, dest=opt.name, type=option_type(opt), default=opt.default, help=opt.help)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
-        prog="puzzlesat", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = Parser(prog="puzzlesat", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("list", help="show puzzles and strategies")
     p.add_argument("puzzle", nargs="?")
+    p.add_argument("--verbose", "-v", action="store_true", help="also each strategy's options")
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("solve", help="solve an instance")
@@ -296,11 +340,7 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--output", "-o", help="write the answer here instead of stdout")
         add_limit_flags(s)
         add_portfolio_flags(s)
-        for flag, kind, help_text, default in puzzle.solve_options:
-            if kind is bool:
-                s.add_argument(f"--{flag}", action="store_true", help=help_text)
-            else:
-                s.add_argument(f"--{flag}", type=kind, default=default, help=help_text)
+        add_option_flags(s, puzzle.solve_options)
         s.set_defaults(func=cmd_solve, puzzle_solve_options=puzzle.solve_options)
 
     p = sub.add_parser("compare", help="run strategies side by side on instances; print a table")
@@ -335,19 +375,19 @@ def build_parser() -> argparse.ArgumentParser:
     gen = p.add_subparsers(dest="puzzle", required=True)
     for puzzle in core.available_puzzles():
         g = gen.add_parser(puzzle.name)
-        for flag, kind, help_text in puzzle.generator_options:
-            g.add_argument(f"--{flag}", type=kind, default=None, help=help_text)
+        add_option_flags(g, puzzle.generator_options)
         g.add_argument("--seed", type=int, default=0)
         g.add_argument("--output", "-o")
-        g.set_defaults(func=cmd_generate)
+        g.set_defaults(func=cmd_generate, generator_options=puzzle.generator_options)
 
     p = sub.add_parser("export", help="write the DIMACS CNF (+ JSON sidecar) or the CP-SAT model")
     p.add_argument("puzzle")
     p.add_argument("file")
     p.add_argument("--strategy", "-s", required=True, help="the formulation to export")
     p.add_argument("--format", choices=("dimacs", "cpsat"), default="dimacs")
-    p.add_argument("--option", "-O", action="append", default=[], help="encoder option KEY=VALUE")
+    p.add_argument("--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (list -v)")
     p.add_argument("--output", "-o", required=True)
+    add_option_flags(p, (TIMEOUT,))
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("decode", help="read an external SAT solver's answer back into a solution")
@@ -361,15 +401,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``puzzlesat`` console script."""
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         return int(args.func(args))
+    except DeadlineExceeded as exc:
+        print(f"puzzlesat: {exc}", file=sys.stderr)
+        return 1
     except PuzzlesatError as exc:
         print(f"puzzlesat: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("puzzlesat: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader of stdout went away (`| head`): nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        return 1
 
 
 if __name__ == "__main__":

@@ -12,30 +12,44 @@ import enum
 import importlib
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
+from puzzlesat.core.errors import (
+    BackendUnavailable,
+    InvalidInstanceError,
+    InvalidSolutionError,
+    ParseError,
+    PuzzlesatError,
+)
+from puzzlesat.core.options import Option, OptionError
+from puzzlesat.core.options import resolve as resolve_options
+
+__all__ = [
+    "BackendUnavailable",
+    "DeadlineExceeded",
+    "InvalidInstanceError",
+    "InvalidSolutionError",
+    "Limits",
+    "Option",
+    "OptionError",
+    "ParseError",
+    "Puzzle",
+    "PuzzlesatError",
+    "Result",
+    "Status",
+    "Strategy",
+    "available_puzzles",
+    "check_result",
+    "get_puzzle",
+    "int_tokens",
+    "is_int",
+    "load_target",
+    "run_strategy",
+]
+
 PUZZLE_NAMES = ("eternity", "masyu", "pegsol", "blacken", "rubik")
-
-
-class PuzzlesatError(Exception):
-    """Base class of every error a user can cause."""
-
-
-class ParseError(PuzzlesatError, ValueError):
-    """Input text that does not follow the format; the message names file and line."""
-
-
-class InvalidInstanceError(PuzzlesatError):
-    """An instance that parses but breaks the puzzle's rules (e.g. a colour out of range)."""
-
-
-class InvalidSolutionError(PuzzlesatError):
-    """A solution that the verifier rejects."""
-
-
-class BackendUnavailable(PuzzlesatError):
-    """A solver backend that is not installed or not known."""
 
 
 class Status(enum.Enum):
@@ -126,6 +140,7 @@ class Strategy:
         default_variant: used when the name has no ``:variant``.
         encoder: ``module:function`` returning an Encoding, for DIMACS export.
         model: ``module:function`` returning a CP-SAT model, for protobuf export.
+        options: the ``-O KEY=VALUE`` options it reads (solving and export alike).
     """
 
     name: str
@@ -135,6 +150,7 @@ class Strategy:
     default_variant: str | None = None
     encoder: str | None = None
     model: str | None = None
+    options: tuple[Option, ...] = ()
 
     def load(self) -> SolveFn:
         """Import and return the solve function."""
@@ -155,9 +171,10 @@ class Puzzle:
         write_instance: ``Instance -> str`` in the input format.
         strategies: the named strategies, first is the default.
         portfolio: the strategy names raced by ``solve --portfolio`` by default.
-        generator_options: ``(flag, type, help)`` for ``puzzlesat generate``.
-        solve_options: ``(flag, type, help, default)`` extra ``solve`` flags, handed to
-            strategies in ``Limits.options``; ``type`` bool makes a switch.
+        generator_options: the parameters of ``generate``; a default of None lets the
+            generator choose.
+        solve_options: the puzzle's own ``solve`` flags (``--unique``, ``--metric``), handed
+            to every strategy in ``Limits.options`` beside the strategy's own options.
         after_solve: ``(instance, result, options) -> None``, run after a verified answer
             (e.g. draw the grid on stderr or into an SVG file); may be None.
         optimisation: True when the puzzle minimises an objective.
@@ -172,8 +189,8 @@ class Puzzle:
     write_instance: Callable[[Any], str]
     strategies: tuple[Strategy, ...]
     portfolio: tuple[str, ...] = ()
-    generator_options: tuple[tuple[str, type, str], ...] = ()
-    solve_options: tuple[tuple[str, type, str, Any], ...] = ()
+    generator_options: tuple[Option, ...] = ()
+    solve_options: tuple[Option, ...] = ()
     after_solve: Callable[[Any, Result, dict[str, Any]], None] | None = None
     optimisation: bool = False
 
@@ -191,6 +208,19 @@ class Puzzle:
                 return strat, variant or strat.default_variant
         names = ", ".join(s.name for s in self.strategies)
         raise BackendUnavailable(f"unknown strategy {name!r} for {self.name}; expected one of: {names}")
+
+    def options(self, names: list[str], given: dict[str, Any]) -> dict[str, Any]:
+        """Check options given for a run of these strategies; each must be declared by one of them.
+
+        Returns every option the strategies and the puzzle declare, defaults filled in.
+
+        Raises:
+            OptionError: a key none of them declares (naming the valid keys), or a bad value.
+        """
+        strats = [self.strategy(name)[0] for name in names]
+        declared = {opt.name: opt for s in strats for opt in s.options} | {o.name: o for o in self.solve_options}
+        label = f"{self.name} {', '.join(s.name for s in strats)}"
+        return resolve_options(declared.values(), given, label)
 
 
 def load_target(target: str) -> Any:
@@ -221,25 +251,37 @@ def available_puzzles() -> list[Puzzle]:
     return found
 
 
-def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits) -> Result:
+def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, overrun_stop: bool = True) -> Result:
     """Run one strategy and pass its answer through the puzzle's verifier.
 
     A solution the verifier rejects is turned into an ERROR result naming the problems: it is
-    a bug in the strategy, never an answer.
+    a bug in the strategy, never an answer.  Strategies stop at their time limit themselves;
+    one still busy a little after it (building a large model, say) is stopped by a hard
+    deadline and reported as UNKNOWN, unless ``overrun_stop`` is False (a portfolio child,
+    whose supervisor kills it, C code and all).
 
     Args:
         puzzle: the puzzle.
         instance: a parsed instance.
         name: ``method[:variant]``.
-        limits: time, seed and workers.
+        limits: time, seed, workers and options; an option that this strategy does not
+            declare is left out (a race hands the same options to every member), one it
+            declares is converted to its type, and the others get their defaults.
 
     Returns:
         The verified Result, with ``strategy`` set to the full name.
     """
     strat, variant = puzzle.strategy(name)
     solve = strat.load()
+    own = {opt.name for opt in strat.options + puzzle.solve_options}
+    limits = replace(limits, options=puzzle.options([name], {k: v for k, v in limits.options.items() if k in own}))
     start = time.perf_counter()
-    result = solve(instance, limits, variant)
+    try:
+        overrun = None if limits.timeout is None or not overrun_stop else limits.timeout * 1.05 + 1.0
+        with hard_deadline(overrun, f"{name} was running"):
+            result = solve(instance, limits, variant)
+    except DeadlineExceeded as exc:
+        result = Result(Status.UNKNOWN, message=str(exc))
     if not result.wall_time:
         result.wall_time = time.perf_counter() - start
     result.strategy = strat.name + (f":{variant}" if variant else "")

@@ -32,11 +32,12 @@ from collections import defaultdict
 from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core.options import defaults
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
 from puzzlesat.encoders.sat import solve_once
-from puzzlesat.puzzles.eternity import GREY, E, Instance, N, S, Solution, W, rotated
+from puzzlesat.puzzles.eternity import GREY, HEULE_OPTIONS, E, Instance, N, S, Solution, W, rotated
 
-DEFAULTS = {"amo": 1, "support": 1, "forbidden": 0, "symmetry": 1}
+DEFAULTS = defaults(HEULE_OPTIONS)
 
 
 def side_edges(instance: Instance, cell: int) -> dict[int, tuple[str, int, int]]:
@@ -160,7 +161,7 @@ def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encodin
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Encode, solve with the pysat solver named by ``variant`` and decode."""
     start = time.perf_counter()
-    encoding = encode(instance)
+    encoding = encode(instance, limits.options)
     stats: dict[str, Any] = dict(encoding.stats)
     outcome, model, solver_counts = solve_once(variant or "cadical195", encoding.cnf.clauses, limits.remaining(start))
     stats.update(solver_counts)

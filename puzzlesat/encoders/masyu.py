@@ -566,7 +566,7 @@ def solve_rank(instance: Instance, limits: Limits, variant: str | None) -> Resul
     start = time.perf_counter()
     if instance.rows < 2 or instance.cols < 2:
         return _trivial(instance, start)
-    enc = encode(instance, {})
+    enc = encode(instance, limits.options)
     name = variant or "cadical195"
     deadline = None if limits.timeout is None else start + limits.timeout
     edge_ids = {enc.pool.id(e): e for e in Grid(instance.rows, instance.cols).edges()}

@@ -20,11 +20,12 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core.options import defaults
 from puzzlesat.encoders.eternity import placements
 from puzzlesat.models.cpsat import model_size, solve_model
-from puzzlesat.puzzles.eternity import Instance, Solution, rotated
+from puzzlesat.puzzles.eternity import TABLE_OPTIONS, Instance, Solution, rotated
 
-DEFAULTS = {"symmetry": 1}
+DEFAULTS = defaults(TABLE_OPTIONS)
 
 
 class BoardVars:
@@ -85,7 +86,7 @@ def build_model(instance: Instance, options: dict[str, Any] | None = None) -> tu
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Build the model and solve it with ``limits.workers`` CP-SAT workers."""
     start = time.perf_counter()
-    model, board = build_model(instance)
+    model, board = build_model(instance, limits.options)
     run = solve_model(model, limits, limits.remaining(start))
     stats = {**model_size(model), **run.stats}
     elapsed = time.perf_counter() - start

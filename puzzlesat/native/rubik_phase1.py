@@ -668,7 +668,7 @@ def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Pha
         a["corners"],
         a["axis_moves"],
         a["inverse"],
-        int(meta["max_depth"]),
-        float(meta["build_seconds"]),
+        int(meta["max_depth"]),  # type: ignore[call-overload]
+        float(meta["build_seconds"]),  # type: ignore[arg-type]
         status,
-    )  # type: ignore[call-overload, arg-type]
+    )

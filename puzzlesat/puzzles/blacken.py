@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from puzzlesat.core import InvalidInstanceError, ParseError, Puzzle, Strategy
+from puzzlesat.core import InvalidInstanceError, Option, ParseError, Puzzle, Strategy
 
 Cell = tuple[int, int]
 
@@ -516,6 +516,11 @@ def _touches(cell: Cell, owner: dict[Cell, int], group: int | None) -> bool:
     return False
 
 
+# the step models solve by raising the horizon themselves: this one is for export
+HORIZON = Option(
+    "horizon", int, None, "export: the question 'every stone black within N moves?' (default: greedy's N)", low=0
+)
+
 PUZZLE = Puzzle(
     name="blacken",
     parse=parse,
@@ -541,6 +546,7 @@ PUZZLE = Puzzle(
             "puzzlesat.models.blacken:solve",
             "CP-SAT time-indexed model (board per step, one placement per step), minimises moves",
             model="puzzlesat.models.blacken:build_model",
+            options=(HORIZON,),
         ),
         Strategy(
             "cnf-steps",
@@ -550,6 +556,7 @@ PUZZLE = Puzzle(
             variants=SOLVERS,
             default_variant="cadical195",
             encoder="puzzlesat.encoders.blacken:encode",
+            options=(HORIZON,),
         ),
         Strategy(
             "bfs",
@@ -559,9 +566,9 @@ PUZZLE = Puzzle(
     ),
     portfolio=("native-bb", "cpsat-steps", "cnf-steps:cadical195"),
     generator_options=(
-        ("size", int, "board size k (k x k), default 7"),
-        ("whites", int, "number of white stones q, default 6"),
-        ("components", int, "number of 8-connected white groups, default 2"),
+        Option("size", int, None, "board size k (k x k), default 7", low=1),
+        Option("whites", int, None, "number of white stones q, default 6", low=0),
+        Option("components", int, None, "number of 8-connected white groups, default 2", low=1),
     ),
     optimisation=True,
 )

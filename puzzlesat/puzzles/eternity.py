@@ -19,6 +19,7 @@ from typing import Any
 
 from puzzlesat.core import (
     InvalidInstanceError,
+    Option,
     ParseError,
     Puzzle,
     Strategy,
@@ -297,6 +298,16 @@ def make_unsolvable(instance: Instance) -> Instance:
     return Instance(instance.rows, instance.cols, instance.colours, tuple(tiles))
 
 
+SYMMETRY = Option("symmetry", bool, True, "square boards: one corner tile fixed in the top-left cell")
+# cnf-heule's clause families (Heule 2008); the defaults are the fastest measured
+HEULE_OPTIONS = (
+    Option("amo", bool, True, "at most one tile per cell and one cell per tile (redundant)"),
+    Option("support", bool, True, "an edge colour implies a tile on each side that shows it"),
+    Option("forbidden", bool, False, "a placed tile forbids the colours it does not show"),
+    SYMMETRY,
+)
+TABLE_OPTIONS = (SYMMETRY,)
+
 PUZZLE = Puzzle(
     name="eternity",
     parse=parse,
@@ -316,6 +327,7 @@ PUZZLE = Puzzle(
             "puzzlesat.models.eternity:solve",
             "CP-SAT: a table constraint per cell over (tile, N, E, S, W), AllDifferent tiles",
             model="puzzlesat.models.eternity:build_model",
+            options=TABLE_OPTIONS,
         ),
         Strategy(
             "cnf-heule",
@@ -324,15 +336,16 @@ PUZZLE = Puzzle(
             variants=SOLVERS,
             default_variant="cadical195",
             encoder="puzzlesat.encoders.eternity:encode",
+            options=HEULE_OPTIONS,
         ),
     ),
     # two members for a 2-core machine: measured with benchmarks/portfolio.py
     portfolio=("native-rowscan", "cnf-heule:cadical195"),
     generator_options=(
-        ("size", int, "board size g (g x g)"),
-        ("rows", int, "rows, for a rectangle (overrides --size)"),
-        ("cols", int, "columns, for a rectangle (overrides --size)"),
-        ("frame-colours", int, "colours on edges along the frame"),
-        ("inner-colours", int, "colours on the other inside edges"),
+        Option("size", int, None, "board size g (g x g), default 4", low=1),
+        Option("rows", int, None, "rows, for a rectangle (overrides --size)", low=1),
+        Option("cols", int, None, "columns, for a rectangle (overrides --size)", low=1),
+        Option("frame_colours", int, None, "colours on edges along the frame, default 1", low=1),
+        Option("inner_colours", int, None, "colours on the other inside edges, default 1", low=1),
     ),
 )

@@ -27,6 +27,7 @@ from typing import Any
 
 from puzzlesat.core import (
     InvalidInstanceError,
+    Option,
     ParseError,
     Puzzle,
     Result,
@@ -706,10 +707,6 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
     raise InvalidInstanceError(f"no unique {rows}x{cols} puzzle found in 100 tries (seed {seed})")
 
 
-def _svg_option() -> tuple[str, type, str, Any]:
-    return ("svg", str, "also draw the solved grid into this SVG file", None)
-
-
 PUZZLE = Puzzle(
     name="masyu",
     parse=parse_any,
@@ -733,6 +730,10 @@ PUZZLE = Puzzle(
             variants=FULL_SOLVERS,
             default_variant="cadical195",
             encoder="puzzlesat.encoders.masyu:encode",
+            options=(
+                Option("symmetry", bool, True, "fix the loop's direction at the first circle"),
+                Option("cuts", bool, False, "add the cut clauses a cnf-lazy run needed (a head start)"),
+            ),
         ),
         Strategy(
             "cpsat-lazy",
@@ -754,15 +755,15 @@ PUZZLE = Puzzle(
     ),
     portfolio=("cnf-lazy:cadical195", "cnf-lazy:glucose4", "cpsat-lazy"),
     generator_options=(
-        ("size", int, "grid size (size x size)"),
-        ("rows", int, "rows (overrides --size)"),
-        ("cols", int, "columns (overrides --size)"),
-        ("fill", int, "percent of the grid's squares inside the loop (default 50)"),
+        Option("size", int, None, "grid size (size x size), default 10", low=2),
+        Option("rows", int, None, "rows (overrides --size)", low=2),
+        Option("cols", int, None, "columns (overrides --size)", low=2),
+        Option("fill", int, None, "percent of the grid's squares inside the loop (default 50)", low=1),
     ),
     solve_options=(
-        ("unique", bool, "prove the solution unique, or show a second one", False),
-        _svg_option(),
-        ("url", bool, "also print the puzzle's puzz.link URL on stderr", False),
+        Option("unique", bool, False, "prove the solution unique, or show a second one"),
+        Option("svg", str, None, "also draw the solved grid into this SVG file", writes=True),
+        Option("url", bool, False, "also print the puzzle's puzz.link URL on stderr"),
     ),
     after_solve=after_solve,
 )

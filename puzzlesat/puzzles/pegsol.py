@@ -31,6 +31,7 @@ from puzzlesat.core import (
     InvalidInstanceError,
     InvalidSolutionError,
     Limits,
+    Option,
     ParseError,
     Puzzle,
     Result,
@@ -588,6 +589,10 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
     return Instance(rows, cols, start, goal)
 
 
+# the SAT plans' options (cnf-plan and cpsat-plan)
+ORDERING = Option("ordering", bool, True, "order independent consecutive jumps (symmetry breaking)")
+REACH = Option("reach", bool, True, "allow at each step only the jumps that can happen that early and that late")
+
 PUZZLE = Puzzle(
     name="pegsol",
     parse=parse,
@@ -601,6 +606,12 @@ PUZZLE = Puzzle(
             "native-dfs",
             "puzzlesat.native.pegsol:solve",
             "numba bitboard DFS, table of dead positions, move ordering; proves impossibility by exhaustion",
+            options=(
+                Option("order", str, None, "one fixed move order and no restarts: symK or randomN"),
+                Option("table_bits", int, None, "log2 of the largest dead-position table (default 22)", low=1),
+                Option("no_restarts", bool, False, "one search, no restarts with other move orders"),
+                Option("no_meet", bool, False, "do not meet the complement game half way"),
+            ),
         ),
         Strategy(
             "cnf-plan",
@@ -610,22 +621,32 @@ PUZZLE = Puzzle(
             variants=SOLVERS,
             default_variant="cadical195",
             encoder="puzzlesat.encoders.pegsol:encode",
+            options=(ORDERING, REACH),
         ),
         Strategy(
             "cpsat-plan",
             "puzzlesat.models.pegsol:solve",
             "CP-SAT: the same fixed-horizon plan (one jump a step, frame axioms, ordering)",
             model="puzzlesat.models.pegsol:build_model",
+            options=(
+                ORDERING,
+                REACH,
+                Option("redundant", bool, True, "peg-count constraint per step (redundant)"),
+            ),
         ),
     ),
     portfolio=("native-dfs", "cnf-plan:cadical195", "cpsat-plan"),
     generator_options=(
-        ("board", str, "english, french, german, diamond or rect (default english; rect with --rows/--cols)"),
-        ("rows", int, "rows of a rect board"),
-        ("cols", int, "columns of a rect board"),
-        ("hole", str, "the start hole R,C (default: the centre)"),
-        ("holes", int, "instead of --hole: this many holes at random cells (uses --seed)"),
-        ("goal", str, "'complement' (default, the seed's goal) or R,C: finish with one peg there"),
+        Option(
+            "board", str, None, "english, french, german, diamond or rect (default english; rect with --rows/--cols)"
+        ),
+        Option("rows", int, None, "rows of a rect board", low=1),
+        Option("cols", int, None, "columns of a rect board", low=1),
+        Option("hole", str, None, "the start hole R,C (default: the centre)"),
+        Option("holes", int, None, "instead of --hole: this many holes at random cells (uses --seed)", low=1),
+        Option("goal", str, None, "'complement' (default, the seed's goal) or R,C: finish with one peg there"),
     ),
-    solve_options=(("no-proofs", bool, "skip the impossibility proofs (counts, parity, pagoda) before search", False),),
+    solve_options=(
+        Option("no_proofs", bool, False, "skip the impossibility proofs (counts, parity, pagoda) before search"),
+    ),
 )

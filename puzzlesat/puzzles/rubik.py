@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from puzzlesat.core import InvalidInstanceError, ParseError, Puzzle, Strategy
+from puzzlesat.core import InvalidInstanceError, Option, ParseError, Puzzle, Strategy
 
 FACES = "URFDLB"
 U, R, F, D, L, B = range(6)
@@ -734,6 +734,9 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
     return Instance(random_cube(rng), "singmaster")
 
 
+# the bounded models solve by raising N themselves: this one is for export
+HORIZON = Option("horizon", int, 6, "export: the question 'solvable in N moves?'", low=0)
+
 PUZZLE = Puzzle(
     name="rubik",
     parse=parse,
@@ -748,12 +751,14 @@ PUZZLE = Puzzle(
             "puzzlesat.native.rubik:solve",
             "optimal IDA* in numba: phase-1 tables on three axes + corner table (Reid, Kociemba; "
             "or Korf's pattern databases with -O tables=full), split by first moves over --workers",
+            options=(Option("progress", bool, True, "a progress bar on stderr during long searches"),),
         ),
         Strategy(
             "cpsat-bmc",
             "puzzlesat.models.rubik:solve",
             "CP-SAT bounded model 'solvable in N moves?', N = 0, 1, 2, ... (shallow positions)",
             model="puzzlesat.models.rubik:build_model",
+            options=(HORIZON, Option("canonical", bool, True, "only canonical move sequences (redundant)")),
         ),
         Strategy(
             "cnf-bmc",
@@ -762,20 +767,22 @@ PUZZLE = Puzzle(
             variants=SOLVERS,
             default_variant="cadical195",
             encoder="puzzlesat.encoders.rubik:encode",
+            options=(HORIZON,),
         ),
     ),
     portfolio=("native-ida", "cnf-bmc:cadical195"),
-    generator_options=(("moves", int, "scramble length (default: a uniformly random position)"),),
+    generator_options=(Option("moves", int, None, "scramble length (default: a uniformly random position)", low=0),),
     solve_options=(
-        ("metric", str, "htm (half turns count 1) or qtm (half turns count 2)", "htm"),
-        ("all", bool, "every shortest solution", False),
-        ("extra", int, "also the solutions up to N moves longer than the shortest", 0),
-        ("max-depth", int, "give up beyond this length (default: 20 htm / 26 qtm)", None),
-        (
+        Option("metric", str, "htm", "htm (half turns count 1) or qtm (half turns count 2)", choices=METRICS),
+        Option("all", bool, False, "every shortest solution"),
+        Option("extra", int, 0, "also the solutions up to N moves longer than the shortest", low=0),
+        Option("max_depth", int, None, "give up beyond this length (default: 20 htm / 26 qtm)", low=0),
+        Option(
             "tables",
             str,
-            "native-ida pruning tables: phase1 (1.9 GB, built once in ~4 min, cached), full (Korf's, 87 MB) or small",
             "phase1",
+            "native-ida pruning tables: phase1 (1.9 GB, built once in ~4 min, cached), full (Korf's, 87 MB) or small",
+            choices=("phase1", "full", "small"),
         ),
     ),
     optimisation=True,

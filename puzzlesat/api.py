@@ -1,0 +1,425 @@
+"""The library's verbs, the same ones the command line offers: load, solve, race, compare,
+format, check, export, decode, generate.
+
+The command line is a thin client of these functions, so a script gets exactly what the CLI
+prints.  Nothing here imports a solver library until a verb needs it: ``import puzzlesat`` is
+as cheap as ``puzzlesat list``.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TextIO
+
+from puzzlesat import core
+from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy
+from puzzlesat.core.deadline import hard_deadline
+from puzzlesat.core.options import resolve as resolve_options
+
+if TYPE_CHECKING:
+    from puzzlesat.portfolio.compare import Record
+
+Source = str | os.PathLike[str] | TextIO
+
+
+@dataclass(frozen=True)
+class Instance:
+    """A parsed instance that remembers its puzzle.
+
+    Attributes:
+        puzzle: the puzzle's name (``eternity``, ``masyu``, ...).
+        data: the puzzle's own instance object (e.g. :class:`puzzlesat.puzzles.eternity.Instance`).
+        source: where it came from, as error messages and tables name it.
+    """
+
+    puzzle: str
+    data: Any
+    source: str = "<text>"
+
+    @property
+    def text(self) -> str:
+        """The instance in the puzzle's input format."""
+        return self._puzzle.write_instance(self.data)
+
+    @property
+    def _puzzle(self) -> Puzzle:
+        return core.get_puzzle(self.puzzle)
+
+
+def puzzles() -> list[str]:
+    """The puzzles' names.
+
+    >>> puzzles()
+    ['eternity', 'masyu', 'pegsol', 'blacken', 'rubik']
+    """
+    return [p.name for p in core.available_puzzles()]
+
+
+def strategies(puzzle: str) -> list[Strategy]:
+    """A puzzle's strategies, the default first; each names its variants and declared options."""
+    return list(core.get_puzzle(puzzle).strategies)
+
+
+def load(puzzle: str, source: Source) -> Instance:
+    """Read an instance of ``puzzle``.
+
+    Args:
+        puzzle: the puzzle's name.
+        source: a path (a :class:`~pathlib.Path`, or a one-line string naming an existing file
+            or ending in ``.txt``), an open text file, or the text itself (an instance file's
+            contents, a masyu puzz.link URL, a rubik maneuver or facelet string).
+
+    Raises:
+        PuzzlesatError: an unreadable file, or a ParseError naming the source and line.
+    """
+    target = core.get_puzzle(puzzle)
+    text, name = read_source(source)
+    return Instance(target.name, target.parse(text, name), name)
+
+
+def solve(
+    instance: Instance,
+    strategy: str | None = None,
+    *,
+    timeout: float | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    **options: Any,
+) -> Result:
+    """Solve with one strategy in this process; the answer has passed the puzzle's verifier.
+
+    Args:
+        instance: from :func:`load` or :func:`generate`.
+        strategy: ``method[:variant]``; default the puzzle's first (``puzzlesat list``).
+        timeout: seconds, None for no limit.
+        seed: the search order's seed.
+        workers: threads or processes the strategy may use.
+        options: the strategy's declared options and the puzzle's solve flags
+            (``unique=True``, ``metric="qtm"``, ``amo=False``; see :func:`strategies`).
+
+    Raises:
+        OptionError: an option the strategy does not declare (naming the valid ones) or a bad value.
+        BackendUnavailable: an unknown strategy or variant.
+    """
+    puzzle = instance._puzzle
+    name = puzzle.strategies[0].name if strategy is None else strategy
+    limits = Limits(timeout=timeout, seed=seed, workers=workers, options=puzzle.options([name], options))
+    return core.run_strategy(puzzle, instance.data, name, limits)
+
+
+def race(
+    instance: Instance,
+    strategies: str | Sequence[str] | None = None,
+    *,
+    timeout: float | None = None,
+    jobs: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    seed: int = 0,
+    memory_limit: int | None = None,
+    stream: TextIO | None = None,
+    **options: Any,
+) -> Result:
+    """Race strategies in separate processes (the portfolio); the first verified answer wins.
+
+    For an optimisation puzzle the first proven optimum wins, or else the best verified
+    answer at the deadline.  Every process started is stopped before this returns.
+
+    Args:
+        instance: the instance.
+        strategies: names, or one comma-separated string; repeat a name to race seeds;
+            default the puzzle's portfolio.
+        timeout: seconds for the race.
+        jobs: cores to share out; None for all.
+        backend: ``local`` (child processes) or ``ray``.
+        address: the Ray cluster's ``HOST:PORT``; None starts a local Ray instance.
+        seed: the first member's seed (the others count up).
+        memory_limit: MiB per child; None for an even share of the machine.
+        stream: where the live status and the race's table go; None for silence.
+        options: as for :func:`solve`; each must be declared by one of the members.
+    """
+    from puzzlesat.portfolio import race as portfolio
+    from puzzlesat.portfolio.backends import Backend
+
+    puzzle = instance._puzzle
+    text = strategies if isinstance(strategies, str) or strategies is None else ",".join(strategies)
+    names = portfolio.portfolio_names(puzzle, text)
+    limits = Limits(timeout=timeout, seed=seed, options=puzzle.options(names, options))
+    out = io.StringIO() if stream is None else stream
+    pool = Backend(backend, address, jobs=jobs, memory_mb=memory_limit)
+    return portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The runs of :func:`compare`: one record per (instance, strategy), with the table and plot."""
+
+    puzzle: str
+    records: list[Record]
+
+    def __iter__(self) -> Iterator[Record]:
+        return iter(self.records)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def table(self, format: str = "markdown") -> str:
+        """The table ``puzzlesat compare`` prints: ``markdown``, ``csv`` or ``json``."""
+        from puzzlesat.portfolio import compare as comparing
+
+        if format not in comparing.FORMATS:
+            raise PuzzlesatError(f"unknown format {format!r}; expected one of: {', '.join(comparing.FORMATS)}")
+        return comparing.render(self.records, format, core.get_puzzle(self.puzzle).optimisation)
+
+    def plot(self, path: str | os.PathLike[str]) -> None:
+        """Draw the cactus plot (solved runs against time per strategy) into a PNG file."""
+        from puzzlesat.portfolio import compare as comparing
+
+        require_matplotlib()
+        comparing.cactus_plot(self.records, Path(path), core.get_puzzle(self.puzzle).optimisation)
+
+
+def require_matplotlib() -> None:
+    """Raise a PuzzlesatError naming the extra to install when matplotlib is missing."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise PuzzlesatError("plotting needs matplotlib: pip install 'puzzlesat[plot]'") from None
+
+
+def compare(
+    puzzle: str,
+    instances: Iterable[Instance | str | os.PathLike[str]],
+    strategies: str | Sequence[str] | None = None,
+    *,
+    timeout: float | None,
+    jobs: int | None = None,
+    results: str | os.PathLike[str] | None = None,
+    seed: int = 0,
+    workers: int = 1,
+    memory_limit: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    stream: TextIO | None = None,
+    **options: Any,
+) -> Comparison:
+    """Run every strategy on every instance, each run in its own process under the same limit.
+
+    Args:
+        puzzle: the puzzle's name.
+        instances: :class:`Instance` objects or paths.
+        strategies: names or one comma-separated string; default every strategy.
+        timeout: seconds per run.
+        jobs: runs at once (default 1; with Ray, as many as the cluster's CPUs allow).
+        results: a JSON-lines file: runs found there are reused, new ones appended.
+        seed, workers: of every run.
+        memory_limit: MiB per run.
+        backend, address: as for :func:`race`.
+        stream: where the progress bar goes; None for silence.
+        options: as for :func:`solve`; each must be declared by one of the strategies.
+    """
+    from puzzlesat.portfolio import compare as comparing
+    from puzzlesat.portfolio.backends import Backend
+
+    target = core.get_puzzle(puzzle)
+    loaded = [item if isinstance(item, Instance) else load(puzzle, Path(item)) for item in instances]
+    for item in loaded:
+        if item.puzzle != target.name:
+            raise PuzzlesatError(f"{item.source}: a {item.puzzle} instance, not {target.name}")
+    names = [n.strip() for n in strategies.split(",") if n.strip()] if isinstance(strategies, str) else strategies
+    names = list(names) if names else comparing.default_strategies(target)
+    records = comparing.compare(
+        target,
+        [(item.source, item.data) for item in loaded],
+        names,
+        Limits(timeout=timeout, seed=seed, workers=workers, options=target.options(names, options)),
+        Backend(backend, address, jobs=jobs, memory_mb=memory_limit),
+        results=Path(results) if results is not None else None,
+        stream=stream,
+    )
+    return Comparison(target.name, records)
+
+
+def format(instance: Instance, answer: Result | Any) -> str:
+    """The answer as the original program prints it (exactly the CLI's stdout).
+
+    Args:
+        instance: the instance.
+        answer: a :class:`Result` (nothing is printed for one without a final answer), a
+            solution object, or None for "no solution".
+    """
+    puzzle = instance._puzzle
+    if isinstance(answer, Result):
+        if answer.status not in (Status.SOLVED, Status.OPTIMAL, Status.INFEASIBLE):
+            return ""
+        answer = answer.solution
+    return puzzle.format(instance.data, answer)
+
+
+def check(instance: Instance, answer: Any, source: str = "<solution>") -> list[str]:
+    """The verifier's findings on an answer; an empty list means it is accepted.
+
+    Args:
+        instance: the instance.
+        answer: a solution object, or text in the puzzle's output format.
+        source: names the text in messages.
+    """
+    puzzle = instance._puzzle
+    solution = puzzle.parse_solution(instance.data, answer, source) if isinstance(answer, str) else answer
+    if solution is None:
+        return ["claims no solution; only a solver's proof can check that"]
+    return puzzle.verify(instance.data, solution)
+
+
+@dataclass(frozen=True)
+class Export:
+    """What :func:`export` wrote.
+
+    Attributes:
+        path: the DIMACS CNF or the CP-SAT model.
+        sidecar: the JSON map that :func:`decode` reads (DIMACS only).
+        variables, clauses: the CNF's size (DIMACS only).
+    """
+
+    path: Path
+    sidecar: Path | None = None
+    variables: int | None = None
+    clauses: int | None = None
+
+
+def export(
+    instance: Instance,
+    strategy: str,
+    path: str | os.PathLike[str],
+    format: str = "dimacs",
+    *,
+    timeout: float | None = None,
+    **options: Any,
+) -> Export:
+    """Write the strategy's formula: DIMACS CNF with a JSON sidecar, or the CP-SAT model.
+
+    Args:
+        instance: the instance.
+        strategy: a strategy with an encoder (``dimacs``) or a CP-SAT model (``cpsat``).
+        path: the file to write (the sidecar is ``path + ".json"``).
+        format: ``dimacs`` or ``cpsat`` (the model's protobuf, text if the name ends in .txt).
+        timeout: seconds for building and writing the formula.
+        options: the strategy's declared options (``horizon=6``, ``amo=False``).
+
+    Raises:
+        DeadlineExceeded: the formula took longer than ``timeout``.
+    """
+    puzzle = instance._puzzle
+    strat, _ = puzzle.strategy(strategy)
+    resolved = puzzle.options([strategy], options)
+    target = Path(path)
+    with hard_deadline(timeout, f"exporting {strat.name}"):
+        if format == "dimacs":
+            if strat.encoder is None:
+                raise PuzzlesatError(f"strategy {strat.name!r} has no single CNF to export")
+            from puzzlesat.encoders import dimacs
+
+            encoding = core.load_target(strat.encoder)(instance.data, resolved)
+            header = {"puzzle": puzzle.name, "strategy": strat.name, "options": {key: resolved[key] for key in options}}
+            sidecar = dimacs.write(encoding, target, header, puzzle.write_instance(instance.data))
+            return Export(target, sidecar, int(encoding.cnf.nv), len(encoding.cnf.clauses))
+        if format == "cpsat":
+            if strat.model is None:
+                raise PuzzlesatError(f"strategy {strat.name!r} has no CP-SAT model to export")
+            model = core.load_target(strat.model)(instance.data, resolved)[0]
+            if not model.export_to_file(str(target)):
+                raise PuzzlesatError(f"{target}: CP-SAT could not write the model")
+            return Export(target)
+    raise PuzzlesatError(f"unknown export format {format!r}; expected dimacs or cpsat")
+
+
+@dataclass(frozen=True)
+class Decoded:
+    """An external solver's answer read back through a sidecar.
+
+    Attributes:
+        instance: the instance the sidecar holds.
+        satisfiable: the solver's ``s`` line: True, False (UNSATISFIABLE), None (UNKNOWN).
+        solution: the verified solution when satisfiable, else None.
+    """
+
+    instance: Instance
+    satisfiable: bool | None
+    solution: Any = None
+
+
+def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None = None) -> Decoded:
+    """Turn an external SAT solver's output (``s`` and ``v`` lines) into a verified solution.
+
+    Args:
+        sidecar: the ``.json`` file :func:`export` wrote beside the CNF.
+        answer: the solver's output: a path, an open file, or the text.
+        puzzle: when given, the sidecar must be for this puzzle.
+
+    Raises:
+        PuzzlesatError: a sidecar for another puzzle or an encoding that has changed since, an
+            unreadable answer, or a model the verifier rejects.
+    """
+    from puzzlesat.encoders import dimacs
+
+    map_path = Path(sidecar)
+    data = dimacs.read_sidecar(map_path)
+    target = core.get_puzzle(data["puzzle"] if puzzle is None else puzzle)
+    if data["puzzle"] != target.name:
+        raise PuzzlesatError(f"{map_path}: sidecar is for {data['puzzle']!r}, not {target.name!r}")
+    instance = Instance(target.name, target.parse(data["instance"], str(map_path)), str(map_path))
+    text, source = read_source(answer)
+    satisfiable, true_vars = dimacs.read_solver_output(text, source)
+    if not satisfiable:
+        return Decoded(instance, satisfiable)
+    strat, _ = target.strategy(data["strategy"])
+    assert strat.encoder is not None
+    options = target.options([strat.name], data.get("options", {}))
+    encoding = core.load_target(strat.encoder)(instance.data, options)
+    if int(encoding.cnf.nv) != int(data["variables"]):
+        raise PuzzlesatError(
+            f"{map_path}: the encoding has changed since export "
+            f"({encoding.cnf.nv} variables now, {data['variables']} then)"
+        )
+    names = dimacs.sidecar_keys(data)
+    try:
+        solution = encoding.decode({names[v] for v in true_vars if v in names})
+    except (ValueError, KeyError, IndexError) as exc:  # a model that describes no answer at all
+        raise PuzzlesatError(f"{source}: the model does not describe a {target.name} answer ({exc})") from None
+    problems = target.verify(instance.data, solution)
+    if problems:
+        raise PuzzlesatError(f"{source}: decoded answer fails the verifier: {problems[0]}")
+    return Decoded(instance, True, solution)
+
+
+def generate(puzzle: str, seed: int = 0, **params: Any) -> Instance:
+    """A new instance from the puzzle's generator (``puzzlesat generate P --help`` lists the params)."""
+    target = core.get_puzzle(puzzle)
+    options = resolve_options(target.generator_options, params, f"{puzzle} generator")
+    return Instance(target.name, target.generate(options, seed), f"generated {puzzle} seed {seed}")
+
+
+def read_source(source: Source) -> tuple[str, str]:
+    """The text of a source and the name messages give it (a path, an open file or the text itself)."""
+    if not isinstance(source, str | os.PathLike):
+        name = getattr(source, "name", "<stream>")
+        return source.read(), name if isinstance(name, str) else "<stream>"
+    if isinstance(source, str) and not _names_a_file(source):
+        return source, "<text>"
+    path = Path(source)
+    try:
+        return path.read_text(), str(source)
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else f"not UTF-8 text ({exc.reason})"
+        raise PuzzlesatError(f"{source}: cannot read: {reason}") from None
+
+
+def _names_a_file(text: str) -> bool:
+    """A one-line string that names an existing file, or looks like a file name (``.txt``)."""
+    if "\n" in text or "://" in text:
+        return False
+    return Path(text).is_file() or text.endswith((".txt", ".sol", ".out", ".json", ".cnf"))

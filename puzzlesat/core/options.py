@@ -1,0 +1,140 @@
+"""Declared options: what a strategy, a puzzle's solve flags or a generator accept.
+
+Every option a user can set (``-O KEY=VALUE`` and the puzzle's own flags on the command line,
+``**options`` in Python) is declared once with its type, default and one line of help, so a
+misspelt key or a value of the wrong type is an error naming the valid keys, never silently
+ignored, and ``puzzlesat list -v`` can show them all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from puzzlesat.core.errors import PuzzlesatError
+
+_INTEGER = re.compile(r"[+-]?[0-9]+")
+_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+class OptionError(PuzzlesatError):
+    """An option that is not declared, or a value that its declaration does not accept."""
+
+
+@dataclass(frozen=True)
+class Option:
+    """One declared option.
+
+    Attributes:
+        name: the key, in Python spelling (``no_proofs``); the command-line flag uses dashes.
+        type: ``bool``, ``int``, ``float`` or ``str``.
+        default: the value when not given (None: the strategy decides, e.g. from the instance).
+        help: one line for ``--help`` and ``puzzlesat list -v``.
+        choices: the accepted values, for a closed set of strings; empty = any.
+        low: the smallest accepted number, for ``int`` and ``float``; None = no bound.
+        high: the largest accepted number; None = no bound.
+        writes: the value names a file the command writes, checked before any work.
+    """
+
+    name: str
+    type: type
+    default: Any
+    help: str
+    choices: tuple[str, ...] = ()
+    low: float | None = None
+    high: float | None = None
+    writes: bool = False
+
+    @property
+    def flag(self) -> str:
+        """The command-line spelling: ``--no-proofs``."""
+        return "--" + self.name.replace("_", "-")
+
+    def convert(self, value: Any) -> Any:
+        """The value in the declared type; text is read strictly (ASCII digits only).
+
+        >>> Option("amo", bool, True, "").convert("0"), Option("n", int, 1, "").convert("12")
+        (False, 12)
+
+        Raises:
+            OptionError: a value the declaration does not accept.
+        """
+        if value is None and self.default is None:
+            return None
+        converted = self._typed(value)
+        if self.choices and converted not in self.choices:
+            raise OptionError(f"option {self.name}={value!r}: expected one of {', '.join(self.choices)}")
+        if self.low is not None and converted < self.low:
+            raise OptionError(f"option {self.name}={value!r}: expected at least {_number(self.low)}")
+        if self.high is not None and converted > self.high:
+            raise OptionError(f"option {self.name}={value!r}: expected at most {_number(self.high)}")
+        return converted
+
+    def _typed(self, value: Any) -> Any:
+        kind = self.type.__name__
+        if self.type is bool:
+            if isinstance(value, bool) or (isinstance(value, int) and value in (0, 1)):
+                return bool(value)
+            if isinstance(value, str) and value.lower() in _TRUE + _FALSE:
+                return value.lower() in _TRUE
+        elif self.type is int:
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+            if isinstance(value, str) and _INTEGER.fullmatch(value):
+                return int(value)
+        elif self.type is float:
+            if isinstance(value, int | float) and not isinstance(value, bool) and value == value:
+                return float(value)
+            if isinstance(value, str) and _FLOAT.fullmatch(value):
+                return float(value)
+        elif isinstance(value, str) and value:
+            return value
+        raise OptionError(f"option {self.name}={value!r}: expected {'a non-empty str' if kind == 'str' else kind}")
+
+
+def resolve(declared: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[str, Any]:
+    """Every declared option's value: the given one, converted, or the default.
+
+    Args:
+        declared: the options that are valid here.
+        given: the values the user set (text from the command line, or Python values).
+        what: names the receiver in messages, e.g. ``"eternity cnf-heule"``.
+
+    Raises:
+        OptionError: an unknown key (the message lists the valid ones) or a bad value.
+    """
+    by_name = {opt.name: opt for opt in declared}
+    unknown = sorted(set(given) - set(by_name))
+    if unknown:
+        valid = ", ".join(sorted(by_name)) or "none"
+        raise OptionError(f"unknown option {unknown[0]!r} for {what}; valid options: {valid}")
+    return {name: opt.convert(given[name]) if name in given else opt.default for name, opt in by_name.items()}
+
+
+def parse_pairs(pairs: Iterable[str]) -> dict[str, str]:
+    """``KEY=VALUE`` texts (``-O``) as a dict of texts, converted later by :func:`resolve`.
+
+    >>> parse_pairs(["amo=0", "order=sym2"])
+    {'amo': '0', 'order': 'sym2'}
+    """
+    options: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise OptionError(f"option {pair!r}: expected KEY=VALUE")
+        options[key.strip().replace("-", "_")] = value
+    return options
+
+
+def defaults(declared: Iterable[Option]) -> dict[str, Any]:
+    """The declared defaults by name: what a formulation uses when an option is not given."""
+    return {opt.name: opt.default for opt in declared}
+
+
+def _number(bound: float) -> str:
+    """A bound as people write it: ``2147483647``, ``0.01``."""
+    return str(int(bound)) if float(bound).is_integer() else f"{bound:g}"

@@ -1,0 +1,118 @@
+"""Declared options: conversion, unknown keys, the CLI's exit 2, and defaults that match the code."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import puzzlesat
+from puzzlesat import core
+from puzzlesat.core import Limits, Option, OptionError, PuzzlesatError
+from puzzlesat.core.options import defaults, parse_pairs, resolve
+
+ROOT = Path(__file__).resolve().parents[1]
+E4 = ROOT / "instances" / "eternity" / "seed_4x4.txt"
+# one small instance per puzzle, for the exportable formulations
+SMALL = {
+    "eternity": E4,
+    "masyu": ROOT / "instances" / "masyu" / "seed_7x7.txt",
+    "pegsol": ROOT / "instances" / "pegsol" / "english33_center.txt",
+    "blacken": ROOT / "instances" / "blacken" / "seed_7x7.txt",
+    "rubik": ROOT / "instances" / "rubik" / "scramble_8_seed1.txt",
+}
+
+
+def test_values_are_read_strictly() -> None:
+    flag = Option("amo", bool, True, "")
+    assert [flag.convert(v) for v in ("1", "yes", "off", "FALSE", True, 0)] == [True, True, False, False, True, False]
+    number = Option("bits", int, None, "", low=1)
+    assert number.convert("22") == 22 and number.convert(None) is None
+    for bad in ("abc", "2.5", "３", "", " 3", "-3", "0"):
+        with pytest.raises(OptionError):
+            number.convert(bad)
+    with pytest.raises(OptionError, match="expected one of htm, qtm"):
+        Option("metric", str, "htm", "", choices=("htm", "qtm")).convert("foo")
+    with pytest.raises(OptionError):
+        Option("x", float, 1.0, "").convert("nan")
+
+
+@given(st.integers(min_value=-(10**30), max_value=10**30))
+def test_integers_round_trip(value: int) -> None:
+    assert Option("n", int, 0, "").convert(str(value)) == value
+
+
+@given(st.text(alphabet=st.characters(whitelist_categories=("Nd",)), min_size=1, max_size=4))
+def test_only_ascii_digits_are_numbers(text: str) -> None:
+    if text.isascii():
+        assert Option("n", int, 0, "").convert(text) == int(text)
+    else:
+        with pytest.raises(OptionError):
+            Option("n", int, 0, "").convert(text)
+
+
+def test_unknown_keys_name_the_valid_ones() -> None:
+    declared = (Option("amo", bool, True, ""), Option("support", bool, True, ""))
+    assert resolve(declared, {"amo": "0"}, "x") == {"amo": False, "support": True}
+    with pytest.raises(OptionError, match="unknown option 'amoo' for x; valid options: amo, support"):
+        resolve(declared, {"amoo": "1"}, "x")
+    assert parse_pairs(["no-meet=1", "order=sym2"]) == {"no_meet": "1", "order": "sym2"}
+    with pytest.raises(OptionError, match="expected KEY=VALUE"):
+        parse_pairs(["amo"])
+
+
+def test_cli_unknown_option_exits_2_with_one_line() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(E4), "-s", "cnf-heule", "-O", "amoo=1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "valid options: amo, forbidden, support, symmetry" in lines[0]
+
+
+def test_python_unknown_option_raises() -> None:
+    board = puzzlesat.load("eternity", E4)
+    with pytest.raises(PuzzlesatError, match="valid options: amo, forbidden, support, symmetry"):
+        puzzlesat.solve(board, "cnf-heule", amoo=1)
+    with pytest.raises(PuzzlesatError, match="valid options: none"):
+        puzzlesat.solve(board, "native-rowscan", amo=0)
+    with pytest.raises(PuzzlesatError, match="unknown option 'size' for rubik generator; valid options: moves"):
+        puzzlesat.generate("rubik", size=3)
+
+
+def test_a_race_hands_each_member_only_its_own_options() -> None:
+    puzzle = core.get_puzzle("eternity")
+    board = puzzlesat.load("eternity", E4)
+    # forbidden=1 belongs to cnf-heule; native-rowscan runs as if it were not there
+    result = core.run_strategy(puzzle, board.data, "native-rowscan", Limits(options={"forbidden": True}))
+    assert result.status.value == "SOLVED"
+    with pytest.raises(OptionError):
+        puzzle.options(["native-rowscan"], {"forbidden": True})
+    assert puzzle.options(["native-rowscan", "cnf-heule"], {"forbidden": "1"})["forbidden"] is True
+
+
+@pytest.mark.parametrize(
+    ("puzzle", "strategy"),
+    [(p.name, s.name) for p in core.available_puzzles() for s in p.strategies if s.encoder or s.model],
+)
+def test_declared_defaults_are_the_formulations_own(puzzle: str, strategy: str) -> None:
+    """Building with every declared default spelled out gives the formula built with none."""
+    target = core.get_puzzle(puzzle)
+    strat, _ = target.strategy(strategy)
+    data = target.parse(SMALL[puzzle].read_text(), str(SMALL[puzzle]))
+    spelled = defaults(strat.options + target.solve_options)
+    if strat.encoder:
+        build = core.load_target(strat.encoder)
+        plain, full = build(data, {}), build(data, spelled)
+        assert (plain.cnf.nv, len(plain.cnf.clauses)) == (full.cnf.nv, len(full.cnf.clauses))
+    if strat.model:
+        build = core.load_target(strat.model)
+        plain, full = build(data, {})[0], build(data, spelled)[0]
+        assert str(plain.proto) == str(full.proto) and len(str(plain.proto)) > 100
