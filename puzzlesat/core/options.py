@@ -36,6 +36,8 @@ class Option:
         help: one line for ``--help`` and ``puzzlesat list -v``.
         choices: the accepted values, for a closed set of strings; empty = any.
         low: the smallest accepted number, for ``int`` and ``float``; None = no bound.
+        high: the largest accepted number (e.g. a size that would exhaust the machine);
+            None = no bound.
     """
 
     name: str
@@ -44,6 +46,7 @@ class Option:
     help: str
     choices: tuple[str, ...] = ()
     low: float | None = None
+    high: float | None = None
 
     @property
     def flag(self) -> str:
@@ -65,7 +68,9 @@ class Option:
         if self.choices and converted not in self.choices:
             raise OptionError(f"option {self.name}={value!r}: expected one of {', '.join(self.choices)}")
         if self.low is not None and converted < self.low:
-            raise OptionError(f"option {self.name}={value!r}: expected at least {self.low:g}")
+            raise OptionError(f"option {self.name}={value!r}: expected at least {_number(self.low)}")
+        if self.high is not None and converted > self.high:
+            raise OptionError(f"option {self.name}={value!r}: expected at most {_number(self.high)}")
         return converted
 
     def _typed(self, value: Any) -> Any:
@@ -88,6 +93,11 @@ class Option:
         elif isinstance(value, str) and value:
             return value
         raise OptionError(f"option {self.name}={value!r}: expected {'a non-empty str' if kind == 'str' else kind}")
+
+
+def _number(bound: float) -> str:
+    """A bound as a message shows it: ``400`` rather than ``400.0`` or ``4e+02``."""
+    return str(int(bound)) if float(bound).is_integer() else f"{bound:g}"
 
 
 def resolve(declared: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[str, Any]:
