@@ -283,6 +283,8 @@ def parse(text: str, source: str = "<input>") -> Instance:
         while i < len(lines) and not ended:
             lineno, parts = lines[i]
             if not is_int(parts[0]):
+                if parts[0].upper() not in ("B", "W"):
+                    raise ParseError(f"{source}:{lineno}: expected integers, got {parts[0]!r}")
                 break
             for token in parts:
                 if not is_int(token):
@@ -393,6 +395,8 @@ def from_url(url: str, source: str = "<url>", lineno: int = 1) -> Instance:
         raise ParseError(f"{where}: expected a puzz.link masyu URL '...?masyu/W/H/BODY', got {url!r}")
     parts = [p for p in match.group(1).split("/") if p != ""]
     while parts and not is_int(parts[0]):
+        if any(ch.isdigit() for ch in parts[0]):
+            raise ParseError(f"{where}: expected width and height in ASCII digits, got {parts[0]!r} in {url!r}")
         parts.pop(0)  # editor flags such as 'v:'
     if len(parts) < 2 or not (is_int(parts[0]) and is_int(parts[1])):
         raise ParseError(f"{where}: expected width and height after 'masyu/' in {url!r}")

@@ -813,7 +813,11 @@ PUZZLE = Puzzle(
         ),
     ),
     portfolio=("native-ida", "cnf-bmc:cadical195"),
-    generator_options=(Option("moves", int, None, "scramble length (default: a uniformly random position)", low=0),),
+    generator_options=(
+        Option(
+            "moves", int, None, "scramble length (default: a uniformly random position)", low=0, high=MAX_MANEUVER_MOVES
+        ),
+    ),
     solve_options=(
         Option("metric", str, "htm", "htm (half turns count 1) or qtm (half turns count 2)", choices=METRICS),
         Option("all", bool, False, "every shortest solution"),
