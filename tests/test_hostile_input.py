@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from puzzlesat import api, core
 from puzzlesat.core import OptionError, PuzzlesatError
-from puzzlesat.puzzles import blacken, eternity, masyu, pegsol, rubik
+from puzzlesat.puzzles import eternity, masyu, pegsol, rubik
 
 ROOT = Path(__file__).resolve().parents[1]
 INSTANCES = ROOT / "instances"
@@ -304,9 +304,10 @@ def test_public_instances_fit_the_limits(shared_instances: Path) -> None:
 
 # ---------------------------------------------------------------- random text, parsers called directly
 
+JUNK = ["0 0", "B", "W", "x", ",", "-1", "+1", "#", ":", "３", "²", "٣", "9" * 30, "1" * 5000, "\n", " ", "\x00"]
 TOKENS = st.one_of(
     st.integers(-3, 70).map(str),
-    st.sampled_from(["0 0", "B", "W", "x", ",", "-1", "+1", "#", ":", "３", "²", "٣", "9" * 30, "1" * 5000]),
+    st.sampled_from(JUNK),
     st.sampled_from(["R", "U2", "F'", "(3f)", "(4q)", "UF", "URF", "U:UUUUUUUUU", FACELETS, FACELETS[:53]]),
     st.sampled_from(["x: 3 y: 4", "The result is 2.", "3:1-3:3", "4,4", "RRDDLLUU", "masyu/6/6/0"]),
 )
@@ -314,24 +315,61 @@ LINES = st.lists(st.lists(TOKENS, max_size=8).map(" ".join), max_size=12).map("\
 CHARS = st.text(alphabet="0123456789 \n\t-+,:;#()'BWURFDLBxyq３²٣é\x00", max_size=400)
 TEXT = st.one_of(LINES, CHARS, st.text(max_size=200))
 
-PARSERS = {
-    "eternity": eternity.parse,
-    "masyu": masyu.parse_any,
-    "pegsol": pegsol.parse,
-    "blacken": blacken.parse,
-    "rubik": rubik.parse,
+# per puzzle: its reader, a solved instance, and real texts to mutate (instances, answers)
+FILES = {
+    "eternity": ("seed_4x4.txt", ["seed_4x4.txt", "peak_5x5_b3_m6_s0.txt"], ["seed_4x4.sol"]),
+    "masyu": ("seed_7x7.txt", ["seed_7x7.txt", "gen_10x10_s1.txt"], ["seed_7x7.sol"]),
+    "pegsol": ("english33_center.txt", ["english33_center.txt", "english33_center_goal.txt"], []),
+    "blacken": ("seed_7x7.txt", ["seed_7x7.txt", "lattice_10x10.txt"], ["seed_7x7.sol"]),
+    "rubik": ("scramble_8_seed1.txt", ["scramble_8_seed1.txt", "superflip.txt", "seed_position.txt"], []),
 }
-SOLVED_INSTANCES = {
-    "eternity": (eternity, INSTANCES / "eternity" / "seed_4x4.txt"),
-    "masyu": (masyu, INSTANCES / "masyu" / "seed_7x7.txt"),
-    "pegsol": (pegsol, INSTANCES / "pegsol" / "english33_center.txt"),
-    "blacken": (blacken, INSTANCES / "blacken" / "seed_7x7.txt"),
-    "rubik": (rubik, INSTANCES / "rubik" / "scramble_8_seed1.txt"),
-}
+EXTRA_ANSWERS = {"pegsol": ["3:1-3:3\n1:2-3:2\n"], "rubik": [EIGHT_BACK + "  (8f)\n" + EIGHT_BACK + "  (10q)\n"]}
 
 
-def _only_puzzlesat_errors(call: Any, text: str) -> None:
-    """The call returns or raises a PuzzlesatError naming the source, quickly."""
+def _texts(puzzle: str, names: list[str]) -> list[str]:
+    return [(INSTANCES / puzzle / name).read_text() for name in names]
+
+
+@st.composite
+def mutated(draw: st.DrawFn, texts: list[str]) -> str:
+    """A real file with a few characters replaced, inserted or deleted, or a line doubled."""
+    chars = list(draw(st.sampled_from(texts)))
+    for _ in range(draw(st.integers(1, 4))):
+        at = draw(st.integers(0, len(chars)))
+        edit = draw(st.sampled_from(["replace", "insert", "delete", "double"]))
+        if edit == "insert" or (edit == "replace" and at == len(chars)):
+            chars.insert(at, draw(st.sampled_from(JUNK)))
+        elif edit == "replace":
+            chars[at] = draw(st.sampled_from(JUNK))
+        elif edit == "delete":
+            del chars[at : at + draw(st.integers(1, 30))]
+        else:
+            end = "".join(chars).find("\n", at)
+            line = "".join(chars)[at : end + 1] if end >= 0 else ""
+            chars[at:at] = list(line)
+    return "".join(chars)
+
+
+def _reader(puzzle: str, answers: bool) -> tuple[Any, st.SearchStrategy[str]]:
+    """The call under test (parse, or parse_solution then verify) and the texts to feed it."""
+    target = core.get_puzzle(puzzle)
+    solved, instances, sols = FILES[puzzle]
+    if not answers:
+        return (lambda text: target.parse(text, "fuzz.txt")), st.one_of(TEXT, mutated(_texts(puzzle, instances)))
+    instance = target.parse((INSTANCES / puzzle / solved).read_text(), solved)
+
+    def check(text: str) -> None:
+        solution = target.parse_solution(instance, text, "fuzz.txt")
+        if solution is not None:
+            assert isinstance(target.verify(instance, solution), list)
+
+    return check, st.one_of(TEXT, mutated(_texts(puzzle, sols) + EXTRA_ANSWERS.get(puzzle, [])))
+
+
+def _only_puzzlesat_errors(puzzle: str, answers: bool, data: st.DataObject) -> None:
+    """The reader returns, or raises a PuzzlesatError naming the source, quickly."""
+    call, texts = _reader(puzzle, answers)
+    text = data.draw(texts)
     start = time.perf_counter()
     try:
         call(text)
@@ -340,46 +378,28 @@ def _only_puzzlesat_errors(call: Any, text: str) -> None:
     assert time.perf_counter() - start < PARSE_SECONDS
 
 
-def _answers(puzzle: str, text: str) -> None:
-    module, path = SOLVED_INSTANCES[puzzle]
-    instance = module.PUZZLE.parse(path.read_text(), str(path))
-    solution = module.PUZZLE.parse_solution(instance, text, "fuzz.txt")
-    if solution is not None:
-        assert isinstance(module.PUZZLE.verify(instance, solution), list)
-
-
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 THOROUGH = settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+READERS = [(puzzle, answers) for puzzle in FILES for answers in (False, True)]
 
 
-@pytest.mark.parametrize("puzzle", list(PARSERS))
+def _reader_id(value: Any) -> str:
+    return ("answer" if value else "instance") if isinstance(value, bool) else str(value)
+
+
+@pytest.mark.parametrize("puzzle, answers", READERS, ids=_reader_id)
 @FAST
-@given(text=TEXT)
-def test_parse_random_text(puzzle: str, text: str) -> None:
-    _only_puzzlesat_errors(lambda t: PARSERS[puzzle](t, "fuzz.txt"), text)
-
-
-@pytest.mark.parametrize("puzzle", list(SOLVED_INSTANCES))
-@FAST
-@given(text=TEXT)
-def test_parse_solution_random_text(puzzle: str, text: str) -> None:
-    _only_puzzlesat_errors(lambda t: _answers(puzzle, t), text)
+@given(data=st.data())
+def test_readers_on_random_text(puzzle: str, answers: bool, data: st.DataObject) -> None:
+    _only_puzzlesat_errors(puzzle, answers, data)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("puzzle", list(PARSERS))
+@pytest.mark.parametrize("puzzle, answers", READERS, ids=_reader_id)
 @THOROUGH
-@given(text=TEXT)
-def test_parse_random_text_thorough(puzzle: str, text: str) -> None:
-    _only_puzzlesat_errors(lambda t: PARSERS[puzzle](t, "fuzz.txt"), text)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("puzzle", list(SOLVED_INSTANCES))
-@THOROUGH
-@given(text=TEXT)
-def test_parse_solution_random_text_thorough(puzzle: str, text: str) -> None:
-    _only_puzzlesat_errors(lambda t: _answers(puzzle, t), text)
+@given(data=st.data())
+def test_readers_on_random_text_thorough(puzzle: str, answers: bool, data: st.DataObject) -> None:
+    _only_puzzlesat_errors(puzzle, answers, data)
 
 
 def test_read_text_names_the_line_of_a_bad_byte(tmp_path: Path) -> None:
