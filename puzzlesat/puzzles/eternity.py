@@ -56,7 +56,7 @@ MAX_CELLS = 441
 # The native lookup holds 9 classes x colours^2 slots of int64 (a header of 20 000 colours
 # asked for 27 GiB); 1000 colours cost about 220 MB.  Public sets use at most 29.
 MAX_COLOURS = 1000
-# 484 tile lines take about 10 kB; a megabyte leaves room for any spacing or comment.
+# 441 tile lines take about 10 kB; a megabyte leaves room for any spacing or comment.
 MAX_INPUT_CHARS = 1_000_000
 
 
