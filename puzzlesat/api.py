@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 
 from puzzlesat import core
 from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy
+from puzzlesat.core.deadline import hard_deadline
 from puzzlesat.core.options import resolve as resolve_options
 
 if TYPE_CHECKING:
@@ -105,7 +106,7 @@ def solve(
         BackendUnavailable: an unknown strategy or variant.
     """
     puzzle = instance._puzzle
-    name = strategy or puzzle.strategies[0].name
+    name = puzzle.strategies[0].name if strategy is None else strategy
     limits = Limits(timeout=timeout, seed=seed, workers=workers, options=puzzle.options([name], options))
     return core.run_strategy(puzzle, instance.data, name, limits)
 
@@ -296,7 +297,13 @@ class Export:
 
 
 def export(
-    instance: Instance, strategy: str, path: str | os.PathLike[str], format: str = "dimacs", **options: Any
+    instance: Instance,
+    strategy: str,
+    path: str | os.PathLike[str],
+    format: str = "dimacs",
+    *,
+    timeout: float | None = None,
+    **options: Any,
 ) -> Export:
     """Write the strategy's formula: DIMACS CNF with a JSON sidecar, or the CP-SAT model.
 
@@ -305,28 +312,33 @@ def export(
         strategy: a strategy with an encoder (``dimacs``) or a CP-SAT model (``cpsat``).
         path: the file to write (the sidecar is ``path + ".json"``).
         format: ``dimacs`` or ``cpsat`` (the model's protobuf, text if the name ends in .txt).
+        timeout: seconds for building and writing the formula.
         options: the strategy's declared options (``horizon=6``, ``amo=False``).
+
+    Raises:
+        DeadlineExceeded: the formula took longer than ``timeout``.
     """
     puzzle = instance._puzzle
     strat, _ = puzzle.strategy(strategy)
     resolved = puzzle.options([strategy], options)
     target = Path(path)
-    if format == "dimacs":
-        if strat.encoder is None:
-            raise PuzzlesatError(f"strategy {strat.name!r} has no single CNF to export")
-        from puzzlesat.encoders import dimacs
+    with hard_deadline(timeout, f"exporting {strat.name}"):
+        if format == "dimacs":
+            if strat.encoder is None:
+                raise PuzzlesatError(f"strategy {strat.name!r} has no single CNF to export")
+            from puzzlesat.encoders import dimacs
 
-        encoding = core.load_target(strat.encoder)(instance.data, resolved)
-        header = {"puzzle": puzzle.name, "strategy": strat.name, "options": {key: resolved[key] for key in options}}
-        sidecar = dimacs.write(encoding, target, header, puzzle.write_instance(instance.data))
-        return Export(target, sidecar, int(encoding.cnf.nv), len(encoding.cnf.clauses))
-    if format == "cpsat":
-        if strat.model is None:
-            raise PuzzlesatError(f"strategy {strat.name!r} has no CP-SAT model to export")
-        model = core.load_target(strat.model)(instance.data, resolved)[0]
-        if not model.export_to_file(str(target)):
-            raise PuzzlesatError(f"{target}: CP-SAT could not write the model")
-        return Export(target)
+            encoding = core.load_target(strat.encoder)(instance.data, resolved)
+            header = {"puzzle": puzzle.name, "strategy": strat.name, "options": {key: resolved[key] for key in options}}
+            sidecar = dimacs.write(encoding, target, header, puzzle.write_instance(instance.data))
+            return Export(target, sidecar, int(encoding.cnf.nv), len(encoding.cnf.clauses))
+        if format == "cpsat":
+            if strat.model is None:
+                raise PuzzlesatError(f"strategy {strat.name!r} has no CP-SAT model to export")
+            model = core.load_target(strat.model)(instance.data, resolved)[0]
+            if not model.export_to_file(str(target)):
+                raise PuzzlesatError(f"{target}: CP-SAT could not write the model")
+            return Export(target)
     raise PuzzlesatError(f"unknown export format {format!r}; expected dimacs or cpsat")
 
 
@@ -379,7 +391,10 @@ def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None =
             f"({encoding.cnf.nv} variables now, {data['variables']} then)"
         )
     names = dimacs.sidecar_keys(data)
-    solution = encoding.decode({names[v] for v in true_vars if v in names})
+    try:
+        solution = encoding.decode({names[v] for v in true_vars if v in names})
+    except (ValueError, KeyError, IndexError) as exc:  # a model that describes no answer at all
+        raise PuzzlesatError(f"{source}: the model does not describe a {target.name} answer ({exc})") from None
     problems = target.verify(instance.data, solution)
     if problems:
         raise PuzzlesatError(f"{source}: decoded answer fails the verifier: {problems[0]}")

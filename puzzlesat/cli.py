@@ -1,20 +1,24 @@
 """puzzlesat: solve, compare, export and check hard combinatorial puzzles.
 
 Results go to stdout in each puzzle's original format; logs, progress and tables to stderr.
-Exit codes: 0 answered (a solution, or a proof that none exists), 1 unsolved or check
-failed, 2 bad input or usage.
+Exit codes: 0 answered (a solution, or a proof that none exists; for blacken and rubik, a
+proven optimum), 1 unsolved, check failed, or an external solver's unverified claim, 2 bad
+input or usage, 3 an answer that is not proven optimal (blacken, rubik), 130 interrupted.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from puzzlesat import api, core
-from puzzlesat.core import Option, OptionError, PuzzlesatError, Result
+from puzzlesat.core import Option, OptionError, PuzzlesatError, Result, Status
+from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
 from puzzlesat.core.options import parse_pairs
 
 
@@ -23,15 +27,47 @@ def source(path: str) -> api.Source:
     return sys.stdin if path == "-" else Path(path)
 
 
+# below this a child process cannot even load its solver libraries
+MIN_MEMORY_MB = 256
+NOT_PROVEN_OPTIMAL = 3
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with its errors on one line (``puzzlesat solve eternity: argument ...``), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def writable(path: str | None) -> None:
+    """Check, before any work, that an output file can be created (folder exists, not a folder)."""
+    if not path:
+        return
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if target.is_dir():
+        raise PuzzlesatError(f"{path}: cannot write: is a folder")
+    if not folder.is_dir():
+        raise PuzzlesatError(f"{path}: cannot write: no folder {folder}")
+    if not os.access(target if target.exists() else folder, os.W_OK):
+        raise PuzzlesatError(f"{path}: cannot write: permission denied")
+
+
 def write_output(text: str, path: str | None) -> None:
-    """Write to a file, or to stdout when no path is given."""
-    if path:
-        Path(path).write_text(text)
-    else:
-        sys.stdout.write(text)
+    """Write to a file, or to stdout when no path is given; a failed write is one line."""
+    try:
+        if path:
+            Path(path).write_text(text)
+        elif sys.stdout is None:
+            raise PuzzlesatError("cannot write the answer: stdout is closed")
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
+    except OSError as exc:
+        raise PuzzlesatError(f"{path or '<stdout>'}: cannot write: {exc.strerror or exc}") from None
 
 
-def given_options(args: argparse.Namespace) -> dict[str, object]:
+def given_options(args: argparse.Namespace) -> dict[str, Any]:
     """The puzzle's flags the user set, and the ``-O KEY=VALUE`` pairs."""
     flags = {opt.name: getattr(args, opt.name) for opt in getattr(args, "puzzle_solve_options", ())}
     return {**{k: v for k, v in flags.items() if v is not None}, **parse_pairs(getattr(args, "option", []))}
@@ -66,9 +102,15 @@ def describe(opt: Option) -> str:
 
 
 def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> int:
-    """Print a result (seed format or JSON) and return the exit code."""
+    """Print a result (seed format or JSON) and return the exit code.
+
+    An optimisation answer without a proof of optimality exits with 3 and says so on stderr:
+    the seed's format ("The result is N.") has no room for it.
+    """
+    puzzle = core.get_puzzle(instance.puzzle)
+    unproven = puzzle.optimisation and result.status is Status.SOLVED
     if args.json:
-        print(json.dumps(result.to_json(core.get_puzzle(instance.puzzle), instance.data)))
+        write_output(json.dumps(result.to_json(puzzle, instance.data)) + "\n", args.output)
     elif result.status.is_final:
         write_output(api.format(instance, result), args.output)
     stats = " ".join(f"{k}={v}" for k, v in result.stats.items())
@@ -76,22 +118,33 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
         f"c {result.strategy}: {result.status.value} in {result.wall_time:.3f}s {stats} {result.message}".rstrip(),
         file=sys.stderr,
     )
+    if unproven:
+        print("c the answer is not proven optimal (exit code 3)", file=sys.stderr)
+        return NOT_PROVEN_OPTIMAL
     return 0 if result.status.is_final else 1
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one instance with one strategy, or race several (``--portfolio``)."""
+    started = time.monotonic()
     if args.portfolio and args.file == "-" and Path(args.portfolio).is_file():
         args.file, args.portfolio = args.portfolio, ""  # `--portfolio FILE`: the optional value took the file
     if args.portfolio is None and (args.backend != "local" or args.address):
         raise PuzzlesatError("--backend and --address apply to --portfolio")
-    instance = api.load(args.puzzle, source(args.file))
+    check_cores(args)
     options = given_options(args)
+    writable(args.output)
+    for opt in core.get_puzzle(args.puzzle).solve_options:
+        if opt.writes:
+            writable(options.get(opt.name))
+    with hard_deadline(args.timeout, f"reading {args.file}"):
+        instance = api.load(args.puzzle, source(args.file))
+    timeout = None if args.timeout is None else max(args.timeout - (time.monotonic() - started), 0.001)
     if args.portfolio is not None:
         result = api.race(
             instance,
             args.portfolio,
-            timeout=args.timeout,
+            timeout=timeout,
             jobs=args.jobs,
             backend=args.backend,
             address=args.address,
@@ -101,13 +154,20 @@ def cmd_solve(args: argparse.Namespace) -> int:
             **options,
         )
     else:
-        result = api.solve(
-            instance, args.strategy, timeout=args.timeout, seed=args.seed, workers=args.workers, **options
-        )
+        result = api.solve(instance, args.strategy, timeout=timeout, seed=args.seed, workers=args.workers, **options)
     puzzle = core.get_puzzle(instance.puzzle)
     if puzzle.after_solve is not None and result.solution is not None:
         puzzle.after_solve(instance.data, result, puzzle.options([], options))
     return report(instance, result, args)
+
+
+def check_cores(args: argparse.Namespace) -> None:
+    """``--workers`` and ``--jobs`` may not ask for more cores than this machine has (Ray's may)."""
+    if args.backend != "local":
+        return
+    for flag, value in (("--workers", args.workers), ("--jobs", args.jobs)):
+        if value is not None and value > CORES:
+            raise PuzzlesatError(f"{flag} {value}: this machine has {CORES} cores")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -124,6 +184,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     """Generate an instance in the puzzle's input format."""
+    writable(args.output)
     params = {opt.name: getattr(args, opt.name) for opt in args.generator_options}
     instance = api.generate(args.puzzle, args.seed, **{k: v for k, v in params.items() if v is not None})
     write_output(instance.text, args.output)
@@ -132,8 +193,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write the DIMACS CNF (with sidecar) or the CP-SAT model of an instance."""
-    instance = api.load(args.puzzle, source(args.file))
-    done = api.export(instance, args.strategy, args.output, args.format, **parse_pairs(args.option))
+    started = time.monotonic()
+    writable(args.output)
+    with hard_deadline(args.timeout, f"reading {args.file}"):
+        instance = api.load(args.puzzle, source(args.file))
+    timeout = None if args.timeout is None else max(args.timeout - (time.monotonic() - started), 0.001)
+    done = api.export(instance, args.strategy, args.output, args.format, timeout=timeout, **parse_pairs(args.option))
     if done.sidecar is not None:
         print(
             f"c wrote {done.path} ({done.variables} variables, {done.clauses} clauses) and {done.sidecar}",
@@ -146,19 +211,30 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_decode(args: argparse.Namespace) -> int:
     """Turn an external SAT solver's answer into the puzzle's solution format."""
+    writable(args.output)
     decoded = api.decode(args.map, source(args.answer), args.puzzle)
     if decoded.satisfiable is None:
         print(f"{'<stdin>' if args.answer == '-' else args.answer}: the solver did not decide", file=sys.stderr)
+        return 1
+    if decoded.satisfiable is False:  # a claim: only a checked DRAT/LRAT proof would settle it
+        write_output("c UNSATISFIABLE claimed by the external solver, not verified\n", args.output)
         return 1
     write_output(api.format(decoded.instance, decoded.solution), args.output)
     return 0
 
 
+CORES = len(os.sched_getaffinity(0))
+# the flags every solving command shares, declared like the strategies' options
+TIMEOUT = Option("timeout", float, None, "seconds for the whole command, reading the instance included", low=0.01)
+SEED = Option("seed", int, 0, "random seed (search order, generators)", low=0, high=2**31 - 1)
+WORKERS = Option("workers", int, 1, f"threads or processes of one strategy (at most the {CORES} cores)", low=1)
+JOBS = Option("jobs", int, None, f"cores to share out (default: all {CORES})", low=1)
+MEMORY_LIMIT = Option("memory_limit", int, None, "memory cap per child process, in MB", low=MIN_MEMORY_MB)
+
+
 def add_limit_flags(parser: argparse.ArgumentParser) -> None:
     """The flags every solving command shares."""
-    parser.add_argument("--timeout", type=float, default=None, help="seconds per strategy run")
-    parser.add_argument("--seed", type=int, default=0, help="random seed (search order, generators)")
-    parser.add_argument("--workers", type=int, default=1, help="CP-SAT workers for one strategy")
+    add_option_flags(parser, (TIMEOUT, SEED, WORKERS))
     parser.add_argument(
         "--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (puzzlesat list -v shows them)"
     )
@@ -174,8 +250,7 @@ def add_portfolio_flags(parser: argparse.ArgumentParser) -> None:
         metavar="S1,S2,...",
         help="race strategies in separate processes (default set: the puzzle's; repeat a name to race seeds)",
     )
-    parser.add_argument("--jobs", "-j", type=int, default=None, help="cores to share (default: all)")
-    parser.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory cap per child process")
+    add_option_flags(parser, (JOBS, MEMORY_LIMIT))
     add_backend_flags(parser)
 
 
@@ -197,8 +272,11 @@ def add_backend_flags(parser: argparse.ArgumentParser) -> None:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """Run every strategy on every instance in separate processes; print a table."""
+    check_cores(args)
+    writable(args.output)
     if args.plot:
         api.require_matplotlib()
+        writable(args.plot)
     instances = [api.load(args.puzzle, Path(path)) for path in args.files]
     runs = api.compare(
         args.puzzle,
@@ -234,19 +312,17 @@ def option_type(opt: Option) -> Any:
 
 
 def add_option_flags(parser: argparse.ArgumentParser, options: tuple[Option, ...]) -> None:
-    """One flag per declared option; a bool is a switch.  Unset flags stay None (the default applies)."""
+    """One flag per declared option, read by its declaration; a bool is a switch."""
     for opt in options:
         if opt.type is bool:
-            parser.add_argument(opt.flag, dest=opt.name, action="store_true", default=None, help=opt.help)
+            parser.add_argument(opt.flag, dest=opt.name, action="store_true", default=opt.default, help=opt.help)
         else:
-            parser.add_argument(opt.flag, dest=opt.name, type=option_type(opt), default=None, help=opt.help)
+            parser.add_argument(opt.flag, dest=opt.name, type=option_type(opt), default=opt.default, help=opt.help)
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
-    parser = argparse.ArgumentParser(
-        prog="puzzlesat", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = Parser(prog="puzzlesat", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("list", help="show puzzles and strategies")
@@ -311,6 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("dimacs", "cpsat"), default="dimacs")
     p.add_argument("--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (list -v)")
     p.add_argument("--output", "-o", required=True)
+    add_option_flags(p, (TIMEOUT,))
     p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("decode", help="read an external SAT solver's answer back into a solution")
@@ -324,15 +401,21 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``puzzlesat`` console script."""
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         return int(args.func(args))
+    except DeadlineExceeded as exc:
+        print(f"puzzlesat: {exc}", file=sys.stderr)
+        return 1
     except PuzzlesatError as exc:
         print(f"puzzlesat: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("puzzlesat: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader of stdout went away (`| head`): nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        return 1
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
 from puzzlesat.core.errors import (
     BackendUnavailable,
     InvalidInstanceError,
@@ -28,6 +29,7 @@ from puzzlesat.core.text import check_length, int_tokens, is_int, read_text
 
 __all__ = [
     "BackendUnavailable",
+    "DeadlineExceeded",
     "InvalidInstanceError",
     "InvalidSolutionError",
     "Limits",
@@ -252,11 +254,14 @@ def available_puzzles() -> list[Puzzle]:
     return found
 
 
-def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits) -> Result:
+def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, overrun_stop: bool = True) -> Result:
     """Run one strategy and pass its answer through the puzzle's verifier.
 
     A solution the verifier rejects is turned into an ERROR result naming the problems: it is
-    a bug in the strategy, never an answer.
+    a bug in the strategy, never an answer.  Strategies stop at their time limit themselves;
+    one still busy a little after it (building a large model, say) is stopped by a hard
+    deadline and reported as UNKNOWN, unless ``overrun_stop`` is False (a portfolio child,
+    whose supervisor kills it, C code and all).
 
     Args:
         puzzle: the puzzle.
@@ -274,7 +279,12 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits) -> Re
     own = {opt.name for opt in strat.options + puzzle.solve_options}
     limits = replace(limits, options=puzzle.options([name], {k: v for k, v in limits.options.items() if k in own}))
     start = time.perf_counter()
-    result = solve(instance, limits, variant)
+    try:
+        overrun = None if limits.timeout is None or not overrun_stop else limits.timeout * 1.05 + 1.0
+        with hard_deadline(overrun, f"{name} was running"):
+            result = solve(instance, limits, variant)
+    except DeadlineExceeded as exc:
+        result = Result(Status.UNKNOWN, message=str(exc))
     if not result.wall_time:
         result.wall_time = time.perf_counter() - start
     result.strategy = strat.name + (f":{variant}" if variant else "")

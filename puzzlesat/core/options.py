@@ -38,6 +38,7 @@ class Option:
         low: the smallest accepted number, for ``int`` and ``float``; None = no bound.
         high: the largest accepted number (e.g. a size that would exhaust the machine);
             None = no bound.
+        writes: the value names a file the command writes, checked before any work.
     """
 
     name: str
@@ -47,6 +48,7 @@ class Option:
     choices: tuple[str, ...] = ()
     low: float | None = None
     high: float | None = None
+    writes: bool = False
 
     @property
     def flag(self) -> str:
@@ -95,11 +97,6 @@ class Option:
         raise OptionError(f"option {self.name}={value!r}: expected {'a non-empty str' if kind == 'str' else kind}")
 
 
-def _number(bound: float) -> str:
-    """A bound as a message shows it: ``400`` rather than ``400.0`` or ``4e+02``."""
-    return str(int(bound)) if float(bound).is_integer() else f"{bound:g}"
-
-
 def resolve(declared: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[str, Any]:
     """Every declared option's value: the given one, converted, or the default.
 
@@ -137,3 +134,8 @@ def parse_pairs(pairs: Iterable[str]) -> dict[str, str]:
 def defaults(declared: Iterable[Option]) -> dict[str, Any]:
     """The declared defaults by name: what a formulation uses when an option is not given."""
     return {opt.name: opt.default for opt in declared}
+
+
+def _number(bound: float) -> str:
+    """A bound as people write it: ``2147483647``, ``0.01``."""
+    return str(int(bound)) if float(bound).is_integer() else f"{bound:g}"

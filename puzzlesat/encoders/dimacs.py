@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from puzzlesat.core import ParseError
+from puzzlesat.core import ParseError, is_int
 
 Key = tuple[Any, ...]
 
@@ -84,20 +84,41 @@ def write(encoding: Encoding, path: Path, header: dict[str, Any], instance_text:
     return sidecar
 
 
+# the sidecar's entries and their JSON types, checked before any is used
+SIDECAR_FIELDS: dict[str, type] = {
+    "puzzle": str,
+    "strategy": str,
+    "instance": str,
+    "vars": dict,
+    "variables": int,
+    "options": dict,
+}
+
+
 def read_sidecar(path: Path) -> dict[str, Any]:
     """Load a sidecar written by :func:`write`.
 
     Raises:
-        ParseError: not JSON, or a key missing.
+        ParseError: unreadable, not UTF-8, not a JSON object, or an entry missing or of the
+            wrong type (the variable map included).
     """
     try:
         data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as exc:
-        raise ParseError(f"{path}: cannot read the sidecar: {exc}") from None
-    for key in ("puzzle", "strategy", "instance", "vars", "variables"):
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else exc
+        raise ParseError(f"{path}: cannot read the sidecar: {reason}") from None
+    if not isinstance(data, dict):
+        raise ParseError(f"{path}: the sidecar is not a JSON object")
+    data.setdefault("options", {})
+    for key, kind in SIDECAR_FIELDS.items():
         if key not in data:
             raise ParseError(f"{path}: sidecar has no {key!r} entry")
-    return data  # type: ignore[no-any-return]
+        if not isinstance(data[key], kind) or isinstance(data[key], bool):
+            raise ParseError(f"{path}: sidecar entry {key!r} is not a JSON {kind.__name__}")
+    for vid, key in data["vars"].items():
+        if not vid.isascii() or not vid.isdigit() or not isinstance(key, list):
+            raise ParseError(f"{path}: sidecar variable {vid!r} is not an id mapped to a key list")
+    return data
 
 
 def sidecar_keys(data: dict[str, Any]) -> dict[int, Key]:
@@ -113,22 +134,23 @@ def read_solver_output(text: str, source: str) -> tuple[bool | None, set[int]]:
         (None, empty) for UNKNOWN.
 
     Raises:
-        ParseError: no ``s`` line, or a ``v`` token that is not an integer.
+        ParseError: no ``s`` line or more than one, or a ``v`` token that is not an integer.
     """
     status: bool | None = None
     seen_status = False
     true_vars: set[int] = set()
     for lineno, line in enumerate(text.splitlines(), start=1):
         if line.startswith("s "):
+            if seen_status:
+                raise ParseError(f"{source}:{lineno}: a second 's' line: the answer is ambiguous")
             word = line[2:].strip()
             seen_status = True
             status = {"SATISFIABLE": True, "UNSATISFIABLE": False}.get(word)
         elif line.startswith("v "):
             for token in line[2:].split():
-                try:
-                    lit = int(token)
-                except ValueError:
-                    raise ParseError(f"{source}:{lineno}: expected literals on a 'v' line, got {token!r}") from None
+                if not (token.isascii() and is_int(token)):
+                    raise ParseError(f"{source}:{lineno}: expected literals on a 'v' line, got {token!r}")
+                lit = int(token)
                 if lit > 0:
                     true_vars.add(lit)
     if not seen_status:

@@ -122,7 +122,7 @@ def run_child(spec: ChildSpec) -> Result:
     limits = Limits(timeout=timeout, seed=spec.seed, workers=spec.workers, options=dict(spec.options))
     from puzzlesat.core import run_strategy
 
-    return run_strategy(puzzle, spec.instance, spec.name, limits)
+    return run_strategy(puzzle, spec.instance, spec.name, limits, overrun_stop=False)  # the supervisor stops it
 
 
 def load_guarded(spec: ChildSpec) -> Result | None:

@@ -790,7 +790,7 @@ PUZZLE = Puzzle(
     ),
     solve_options=(
         Option("unique", bool, False, "prove the solution unique, or show a second one"),
-        Option("svg", str, None, "also draw the solved grid into this SVG file"),
+        Option("svg", str, None, "also draw the solved grid into this SVG file", writes=True),
         Option("url", bool, False, "also print the puzzle's puzz.link URL on stderr"),
     ),
     after_solve=after_solve,

@@ -1,0 +1,54 @@
+"""A hard deadline for the Python code that does not watch the clock itself.
+
+Searches and solvers stop at their time limit on their own; parsing, encoding and model
+building do not, and a large instance can keep them busy for minutes.  Rather than a clock
+check in every encoder's loop, the deadline is an interval timer: when it fires, the Python
+code running at that moment raises :class:`DeadlineExceeded`.  Code inside a solver's C call
+is not interrupted: the exception comes when the call returns, which the solver's own time
+limit makes soon.  Only the main thread can take signals; elsewhere the deadline is not armed.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from puzzlesat.core.errors import PuzzlesatError
+
+
+class DeadlineExceeded(PuzzlesatError):
+    """The time limit passed while Python code was still working (encoding, building, parsing)."""
+
+
+@contextmanager
+def hard_deadline(seconds: float | None, what: str) -> Iterator[None]:
+    """Raise :class:`DeadlineExceeded` in the block once ``seconds`` have passed.
+
+    Args:
+        seconds: the limit; None for none.
+        what: what the block does, for the message (``"encoding"``).
+
+    An enclosing deadline is suspended meanwhile and re-armed afterwards with the time it had left.
+    """
+    if seconds is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
+    started = time.monotonic()
+
+    def expire(signum: int, frame: Any) -> None:
+        raise DeadlineExceeded(f"time limit of {seconds:g} s reached while {what}")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if outer_left:
+            signal.setitimer(signal.ITIMER_REAL, max(outer_left - (time.monotonic() - started), 0.001))
