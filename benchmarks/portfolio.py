@@ -25,9 +25,10 @@ import statistics
 import sys
 import time
 
-from puzzlesat.core import Status, get_puzzle
+from puzzlesat.core import Limits, Status, get_puzzle
 from puzzlesat.portfolio import compare as cmp
 from puzzlesat.portfolio import race as pf
+from puzzlesat.portfolio.backends import Backend, default_start_method
 
 FULL_SET = [(5, 2, 3), (5, 2, 4), (6, 2, 4), (6, 3, 4), (6, 3, 5), (7, 3, 5), (7, 3, 6), (8, 3, 6)]
 QUICK_SET = [(4, 2, 2)]
@@ -74,11 +75,13 @@ def main(argv: list[str] | None = None) -> int:
     began = time.monotonic()
     print(
         f"# portfolio benchmark: {len(boards)} boards, members {', '.join(members)}, timeout {timeout:g}s, "
-        f"start method {args.start_method or pf.default_start_method()}",
+        f"start method {args.start_method or default_start_method()}",
         file=sys.stderr,
     )
 
-    records = cmp.compare(puzzle, boards, singles, timeout=timeout, jobs=1, stream=None, start_method=args.start_method)
+    records = cmp.compare(
+        puzzle, boards, singles, Limits(timeout=timeout), Backend(jobs=1, start_method=args.start_method), stream=None
+    )
     by = {(r.instance, r.strategy): r for r in records}
 
     def single_time(name: str, strategy: str) -> float:
@@ -93,7 +96,12 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for name, inst in boards:
         res = pf.race(
-            puzzle, inst, members, timeout=timeout, jobs=args.jobs, stream=None, start_method=args.start_method
+            puzzle,
+            inst,
+            members,
+            Limits(timeout=timeout),
+            Backend(jobs=args.jobs, start_method=args.start_method),
+            stream=None,
         )
         best_name = min(singles, key=lambda s: single_time(name, s))
         worst_name = max(singles, key=lambda s: single_time(name, s))

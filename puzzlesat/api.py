@@ -143,15 +143,15 @@ def race(
         options: as for :func:`solve`; each must be declared by one of the members.
     """
     from puzzlesat.portfolio import race as portfolio
+    from puzzlesat.portfolio.backends import Backend
 
     puzzle = instance._puzzle
     text = strategies if isinstance(strategies, str) or strategies is None else ",".join(strategies)
     names = portfolio.portfolio_names(puzzle, text)
     limits = Limits(timeout=timeout, seed=seed, options=puzzle.options(names, options))
     out = io.StringIO() if stream is None else stream
-    return portfolio.solve_portfolio(
-        puzzle, instance.data, text, limits, jobs, memory_limit, stream=out, backend=backend, address=address
-    )
+    pool = Backend(backend, address, jobs=jobs, memory_mb=memory_limit)
+    return portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out)
 
 
 @dataclass(frozen=True)
@@ -223,6 +223,7 @@ def compare(
         options: as for :func:`solve`; each must be declared by one of the strategies.
     """
     from puzzlesat.portfolio import compare as comparing
+    from puzzlesat.portfolio.backends import Backend
 
     target = core.get_puzzle(puzzle)
     loaded = [item if isinstance(item, Instance) else load(puzzle, Path(item)) for item in instances]
@@ -235,16 +236,10 @@ def compare(
         target,
         [(item.source, item.data) for item in loaded],
         names,
-        timeout=timeout,
-        seed=seed,
-        jobs=jobs,
-        workers=workers,
-        options=target.options(names, options),
-        memory_mb=memory_limit,
+        Limits(timeout=timeout, seed=seed, workers=workers, options=target.options(names, options)),
+        Backend(backend, address, jobs=jobs, memory_mb=memory_limit),
         results=Path(results) if results is not None else None,
         stream=stream,
-        backend=backend,
-        address=address,
     )
     return Comparison(target.name, records)
 

@@ -237,6 +237,46 @@ OPT_PUZZLE = Puzzle(
 )
 
 
+# -- targets for the process helper's tests (tests/test_processes.py) ---------------------------
+
+
+def start_grandchild_and_hang(pidfile: str) -> None:
+    """Start a grandchild process, write both pids to ``pidfile``, and sleep."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)"])
+    Path(pidfile).write_text(f"{os.getpid()} {child.pid}\n")
+    while True:
+        time.sleep(3600)
+
+
+_OFFSET: list[int] = []
+
+
+def worker_init(offset: int) -> None:
+    """A task pool's initialiser: remember ``offset``."""
+    _OFFSET.append(offset)
+
+
+def worker_task(x: int) -> int:
+    """``x`` plus the offset the worker was initialised with."""
+    return x + _OFFSET[0]
+
+
+def worker_exit(code: int) -> None:
+    """End the worker process at once."""
+    os._exit(code)
+
+
+def pigeonhole(holes: int) -> list[list[int]]:
+    """CNF: ``holes + 1`` pigeons in ``holes`` holes, one each (unsatisfiable, and hard for CDCL)."""
+    var = {(p, h): p * holes + h + 1 for p in range(holes + 1) for h in range(holes)}
+    clauses = [[var[p, h] for h in range(holes)] for p in range(holes + 1)]
+    for h in range(holes):
+        for p in range(holes + 1):
+            for q in range(p + 1, holes + 1):
+                clauses.append([-var[p, h], -var[q, h]])
+    return clauses
+
+
 def children_left() -> list[Any]:
     """Child processes of this test process, less multiprocessing's resource tracker.
 

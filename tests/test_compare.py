@@ -18,8 +18,10 @@ if str(TESTS) not in sys.path:
 
 import portfolio_fixtures as fx  # noqa: E402
 
-from puzzlesat.core import PuzzlesatError  # noqa: E402
+from puzzlesat import api  # noqa: E402
+from puzzlesat.core import Limits, PuzzlesatError  # noqa: E402
 from puzzlesat.portfolio import compare as cmp  # noqa: E402
+from puzzlesat.portfolio.backends import Backend  # noqa: E402
 
 INSTANCES = [("sq49.txt", fx.Number(49)), ("n50.txt", fx.Number(50))]
 FAST = "fork"  # the CLI test below uses the default (spawn); fork saves start-up time here
@@ -35,7 +37,11 @@ def no_children_left():
 @pytest.fixture(scope="module")
 def records() -> list[cmp.Record]:
     recs = cmp.compare(
-        fx.PUZZLE, INSTANCES, ["exact", "hang", "crash", "liar"], timeout=1.0, jobs=2, memory_mb=500, start_method=FAST
+        fx.PUZZLE,
+        INSTANCES,
+        ["exact", "hang", "crash", "liar"],
+        Limits(timeout=1.0),
+        Backend(jobs=2, memory_mb=500, start_method=FAST),
     )
     assert not fx.children_left()
     return recs
@@ -84,7 +90,9 @@ def test_csv_and_json(records):
 
 def test_results_file_resumes_and_survives_a_torn_line(tmp_path, capsys):
     results = tmp_path / "runs.jsonl"
-    first = cmp.compare(fx.PUZZLE, INSTANCES, ["exact"], timeout=5, memory_mb=500, results=results, start_method=FAST)
+    first = cmp.compare(
+        fx.PUZZLE, INSTANCES, ["exact"], Limits(timeout=5), Backend(memory_mb=500, start_method=FAST), results=results
+    )
     assert len(results.read_text().splitlines()) == 2
     with results.open("a") as fh:
         fh.write('{"puzzle": "fixture-root", "inst')  # an interrupted write
@@ -92,11 +100,10 @@ def test_results_file_resumes_and_survives_a_torn_line(tmp_path, capsys):
         fx.PUZZLE,
         INSTANCES,
         ["exact", "unknown"],
-        timeout=5,
-        memory_mb=500,
+        Limits(timeout=5),
+        Backend(memory_mb=500, start_method=FAST),
         results=results,
         stream=sys.stderr,
-        start_method=FAST,
     )
     assert "2 of 4 runs taken from the results file" in capsys.readouterr().err
     reused = {(r.instance, r.strategy): r for r in second}
@@ -106,7 +113,12 @@ def test_results_file_resumes_and_survives_a_torn_line(tmp_path, capsys):
     assert len(cmp.load_results(results)) == 4
     # another timeout is another comparison: nothing reused
     third = cmp.compare(
-        fx.PUZZLE, INSTANCES[:1], ["exact"], timeout=6, memory_mb=500, results=results, start_method=FAST
+        fx.PUZZLE,
+        INSTANCES[:1],
+        ["exact"],
+        Limits(timeout=6),
+        Backend(memory_mb=500, start_method=FAST),
+        results=results,
     )
     assert third[0].elapsed != reused["sq49.txt", "exact"].elapsed
 
@@ -123,23 +135,13 @@ def test_plot_without_matplotlib_is_a_clear_error(records, tmp_path, monkeypatch
     with pytest.raises(PuzzlesatError, match="matplotlib"):
         cmp.cactus_plot(records, tmp_path / "x.png")
     with pytest.raises(PuzzlesatError, match="pip install"):
-        cmp.run_compare(
-            fx.PUZZLE,
-            INSTANCES,
-            "exact",
-            timeout=1,
-            seed=0,
-            jobs=1,
-            workers=1,
-            memory_mb=None,
-            fmt="markdown",
-            results=None,
-            plot=str(tmp_path / "x.png"),
-        )
+        api.require_matplotlib()
 
 
 def test_optimisation_records_count_only_proven_optima():
-    recs = cmp.compare(fx.OPT_PUZZLE, INSTANCES[1:], ["optimal", "good"], timeout=1, memory_mb=500, start_method=FAST)
+    recs = cmp.compare(
+        fx.OPT_PUZZLE, INSTANCES[1:], ["optimal", "good"], Limits(timeout=1), Backend(memory_mb=500, start_method=FAST)
+    )
     text = cmp.render(recs, "markdown", optimisation=True)
     assert "(obj 8)" in text and "obj 8, no proof" in text
     assert "| solved | 1/1 | 0/1 |" in text

@@ -19,8 +19,10 @@ if str(TESTS) not in sys.path:
 
 import portfolio_fixtures as fx  # noqa: E402
 
-from puzzlesat.core import BackendUnavailable, Status  # noqa: E402
+from puzzlesat.core import BackendUnavailable, Limits, Status  # noqa: E402
 from puzzlesat.portfolio import race as pf  # noqa: E402
+from puzzlesat.portfolio.backends import Backend, default_memory_mb  # noqa: E402
+from puzzlesat.portfolio.report import format_table  # noqa: E402
 
 SQUARE = fx.Number(49)
 # the core behaviours are tested with the default (spawn); the rest use fork to save start-up time
@@ -41,7 +43,7 @@ def by_label(result: pf.RaceResult) -> dict[str, pf.Outcome]:
 
 def test_first_verified_answer_wins_and_the_other_is_stopped():
     start = time.monotonic()
-    res = pf.race(fx.PUZZLE, SQUARE, ["hang", "exact:0.2"], timeout=30, memory_mb=500)
+    res = pf.race(fx.PUZZLE, SQUARE, ["hang", "exact:0.2"], Limits(timeout=30), Backend(memory_mb=500))
     assert time.monotonic() - start < 15
     assert res.result.status is Status.SOLVED
     assert res.result.solution == fx.Root(7)
@@ -50,13 +52,13 @@ def test_first_verified_answer_wins_and_the_other_is_stopped():
     assert out["hang"].note == "stopped" and out["hang"].result.status is Status.UNKNOWN
     # start-up is measured for every member that got going
     assert all(o.startup is not None and 0 < o.startup < 15 for o in res.outcomes)
-    table = pf.format_table(res)
+    table = format_table(res)
     assert "* " in table and "exact:0.2" in table and "start-up" in table
 
 
 def test_hanging_and_sigterm_ignoring_strategies_are_killed_at_the_timeout():
     start = time.monotonic()
-    res = pf.race(fx.PUZZLE, SQUARE, ["hang", "stubborn"], timeout=1.5, memory_mb=500, grace=0.3)
+    res = pf.race(fx.PUZZLE, SQUARE, ["hang", "stubborn"], Limits(timeout=1.5), Backend(memory_mb=500, grace=0.3))
     took = time.monotonic() - start
     assert res.result.status is Status.UNKNOWN
     assert res.winner is None
@@ -66,23 +68,23 @@ def test_hanging_and_sigterm_ignoring_strategies_are_killed_at_the_timeout():
 
 
 def test_crash_exception_and_memory_hog_are_errors_while_another_answer_wins():
-    res = pf.race(fx.PUZZLE, SQUARE, ["crash", "raise", "hog", "exact:2"], timeout=60, memory_mb=200)
+    res = pf.race(fx.PUZZLE, SQUARE, ["crash", "raise", "hog", "exact:2"], Limits(timeout=60), Backend(memory_mb=200))
     out = by_label(res)
     assert res.result.status is Status.SOLVED and res.winner is out["exact:2"]
     assert out["crash"].result.status is Status.ERROR and "SIGSEGV" in out["crash"].result.message
     assert out["raise"].result.status is Status.ERROR and "boom" in out["raise"].result.message
     assert out["hog"].result.status is Status.ERROR and out["hog"].note == "memory"
-    table = pf.format_table(res)
+    table = format_table(res)
     assert table.count("ERROR") == 3
 
 
 def test_an_answer_the_verifier_rejects_never_wins():
-    res = pf.race(fx.PUZZLE, SQUARE, ["liar", "exact:0.5"], timeout=30, memory_mb=500)
+    res = pf.race(fx.PUZZLE, SQUARE, ["liar", "exact:0.5"], Limits(timeout=30), Backend(memory_mb=500))
     out = by_label(res)
     assert out["liar"].result.status is Status.ERROR and out["liar"].note == "rejected"
     assert res.winner is out["exact:0.5"] and res.result.solution == fx.Root(7)
 
-    alone = pf.race(fx.PUZZLE, SQUARE, ["liar", "unknown"], timeout=30, memory_mb=500)
+    alone = pf.race(fx.PUZZLE, SQUARE, ["liar", "unknown"], Limits(timeout=30), Backend(memory_mb=500))
     assert alone.winner is None and alone.result.status is Status.UNKNOWN
     assert alone.result.solution is None
 
@@ -92,11 +94,8 @@ def test_repeated_names_race_with_different_seeds_and_cpsat_gets_the_spare_cores
         fx.PUZZLE,
         SQUARE,
         ["exact:1", "exact:1", "cpsat-exact"],
-        timeout=30,
-        seed=5,
-        jobs=6,
-        memory_mb=500,
-        start_method=FAST,
+        Limits(timeout=30, seed=5),
+        Backend(jobs=6, memory_mb=500, start_method=FAST),
     )
     out = by_label(res)
     assert [(o.label, o.seed, o.workers) for o in res.outcomes] == [
@@ -109,13 +108,19 @@ def test_repeated_names_race_with_different_seeds_and_cpsat_gets_the_spare_cores
 
 
 def test_infeasible_is_a_final_answer():
-    res = pf.race(fx.PUZZLE, fx.Number(50), ["hang", "exact"], timeout=30, memory_mb=500, start_method=FAST)
+    res = pf.race(
+        fx.PUZZLE, fx.Number(50), ["hang", "exact"], Limits(timeout=30), Backend(memory_mb=500, start_method=FAST)
+    )
     assert res.result.status is Status.INFEASIBLE and res.winner is not None
 
 
 def test_optimisation_first_proven_optimum_wins():
     res = pf.race(
-        fx.OPT_PUZZLE, fx.Number(50), ["approx", "optimal:0.5", "hang"], timeout=30, memory_mb=500, start_method=FAST
+        fx.OPT_PUZZLE,
+        fx.Number(50),
+        ["approx", "optimal:0.5", "hang"],
+        Limits(timeout=30),
+        Backend(memory_mb=500, start_method=FAST),
     )
     assert res.result.status is Status.OPTIMAL and res.result.objective == 8
     assert res.winner is not None and res.winner.label == "optimal:0.5"
@@ -127,9 +132,8 @@ def test_optimisation_best_verified_objective_at_the_deadline():
         fx.OPT_PUZZLE,
         fx.Number(50),
         ["approx", "good:30", "liar", "hang"],
-        timeout=2.5,
-        memory_mb=500,
-        start_method=FAST,
+        Limits(timeout=2.5),
+        Backend(memory_mb=500, start_method=FAST),
     )
     assert time.monotonic() - start < 10
     out = by_label(res)
@@ -146,10 +150,8 @@ def test_grandchildren_are_stopped_with_their_parent(tmp_path):
         fx.PUZZLE,
         SQUARE,
         ["spawner", "exact:2"],
-        timeout=30,
-        memory_mb=500,
-        options={"pidfile": str(pidfile)},
-        start_method=FAST,
+        Limits(timeout=30, options={"pidfile": str(pidfile)}),
+        Backend(memory_mb=500, start_method=FAST),
     )
     assert res.result.status is Status.SOLVED
     child, grandchild = map(int, pidfile.read_text().split())
@@ -158,7 +160,11 @@ def test_grandchildren_are_stopped_with_their_parent(tmp_path):
 
 def test_fork_start_method_races_the_same_way():
     res = pf.race(
-        fx.PUZZLE, SQUARE, ["crash", "liar", "hang", "exact:0.5"], timeout=30, memory_mb=500, start_method="fork"
+        fx.PUZZLE,
+        SQUARE,
+        ["crash", "liar", "hang", "exact:0.5"],
+        Limits(timeout=30),
+        Backend(memory_mb=500, start_method="fork"),
     )
     out = by_label(res)
     assert res.winner is out["exact:0.5"] and res.result.solution == fx.Root(7)
@@ -167,13 +173,15 @@ def test_fork_start_method_races_the_same_way():
 
 def test_unknown_strategy_fails_before_any_process_starts():
     with pytest.raises(BackendUnavailable, match="nope"):
-        pf.race(fx.PUZZLE, SQUARE, ["exact", "nope"], timeout=5)
+        pf.race(fx.PUZZLE, SQUARE, ["exact", "nope"], Limits(timeout=5))
     assert pf.portfolio_names(fx.PUZZLE, None) == ["exact:0.2", "hang"]
     assert pf.portfolio_names(fx.PUZZLE, "exact, hang ,exact") == ["exact", "hang", "exact"]
 
 
 def test_status_lines_go_to_a_plain_stream(capsys):
-    pf.race(fx.PUZZLE, SQUARE, ["exact"], timeout=30, memory_mb=500, stream=sys.stderr, start_method=FAST)
+    pf.race(
+        fx.PUZZLE, SQUARE, ["exact"], Limits(timeout=30), Backend(memory_mb=500, start_method=FAST), stream=sys.stderr
+    )
     err = capsys.readouterr().err
     assert "c exact: SOLVED after" in err and "\r" not in err
 
@@ -182,10 +190,12 @@ DRIVER = """
 import sys
 sys.path.insert(0, {tests!r})
 import portfolio_fixtures as fx
+from puzzlesat.core import Limits
 from puzzlesat.portfolio import race
+from puzzlesat.portfolio.backends import Backend
 print("go", flush=True)
-race.race(fx.PUZZLE, fx.Number(49), ["hang", "stubborn", "busy"], timeout=120, memory_mb=500,
-          start_method={method!r})
+race.race(fx.PUZZLE, fx.Number(49), ["hang", "stubborn", "busy"], Limits(timeout=120),
+          Backend(memory_mb=500, start_method={method!r}))
 """
 
 
@@ -324,6 +334,6 @@ def test_cli_sigint_stops_the_portfolio_and_its_children(tmp_path):
 
 
 def test_default_memory_cap_is_sane():
-    assert pf.default_memory_mb(4) >= 512
-    assert pf.default_memory_mb(1) >= pf.default_memory_mb(8)
+    assert default_memory_mb(4) >= 512
+    assert default_memory_mb(1) >= default_memory_mb(8)
     assert os.cpu_count()

@@ -30,6 +30,8 @@ from puzzlesat.core import Limits, Result, Status, Strategy  # noqa: E402
 from puzzlesat.portfolio import compare as cmp  # noqa: E402
 from puzzlesat.portfolio import race as pf  # noqa: E402
 from puzzlesat.portfolio import ray_backend as rb  # noqa: E402
+from puzzlesat.portfolio.backends import Backend  # noqa: E402
+from puzzlesat.portfolio.report import format_table  # noqa: E402
 
 INSTANCES = [("sq49.txt", fx.Number(49)), ("n50.txt", fx.Number(50))]
 
@@ -90,8 +92,8 @@ def test_local_and_ray_give_the_same_compare_table(tmp_path):
     files = _eternity_files(tmp_path)
     instances = [(path, eternity.PUZZLE.parse(Path(path).read_text(), path)) for path in files]
     names = ["native-rowscan", "cnf-heule"]
-    local = cmp.compare(eternity.PUZZLE, instances, names, timeout=60, jobs=2, memory_mb=2000)
-    remote = cmp.compare(eternity.PUZZLE, instances, names, timeout=60, backend="ray")
+    local = cmp.compare(eternity.PUZZLE, instances, names, Limits(timeout=60), Backend(jobs=2, memory_mb=2000))
+    remote = cmp.compare(eternity.PUZZLE, instances, names, Limits(timeout=60), Backend(name="ray"))
     grid = {(r.instance, r.strategy): r.status for r in local}
     assert grid == {(r.instance, r.strategy): r.status for r in remote}
     assert grid[files[0], "cnf-heule"] == "SOLVED" and grid[files[1], "native-rowscan"] == "INFEASIBLE"
@@ -109,11 +111,10 @@ def test_ray_grid_hang_crash_and_no_retry_then_resume(tmp_path, capsys):
         CRASHY,
         INSTANCES[:1],
         ["exact", "hang", "exit"],
-        timeout=1.0,
-        options={"log": str(log)},
+        Limits(timeout=1.0, options={"log": str(log)}),
+        Backend(name="ray"),
         results=results,
         stream=sys.stderr,
-        backend="ray",
     )
     took = time.monotonic() - start
     got = {r.strategy: r for r in recs}
@@ -135,8 +136,8 @@ def test_ray_grid_hang_crash_and_no_retry_then_resume(tmp_path, capsys):
         CRASHY,
         INSTANCES[:1],
         ["exact", "hang", "exit"],
-        timeout=1.0,
-        options={"log": str(log)},
+        Limits(timeout=1.0, options={"log": str(log)}),
+        None,
         results=results,
         stream=sys.stderr,
     )
@@ -154,10 +155,8 @@ def test_race_cancels_the_losers_and_their_processes_are_gone(tmp_path):
         fx.PUZZLE,
         fx.Number(49),
         ["stubborn", "spawner", "crash", "liar", "cpsat-exact:2"],
-        jobs=6,
-        timeout=60,
-        options={"pidfile": str(pidfile)},
-        backend="ray",
+        Limits(timeout=60, options={"pidfile": str(pidfile)}),
+        Backend(name="ray", jobs=6),
     )
     assert time.monotonic() - start < 30
     assert res.result.status is Status.SOLVED and res.result.solution == fx.Root(7)
@@ -173,12 +172,12 @@ def test_race_cancels_the_losers_and_their_processes_are_gone(tmp_path):
     assert worker == out["spawner"].pid
     pids = [out["stubborn"].pid, worker, grandchild]
     assert not fx.wait_gone(pids, 5.0), "cancelled workers (and their children) must be gone"
-    assert "(ray)" in pf.format_table(res) and "host" in pf.format_table(res)
+    assert "(ray)" in format_table(res) and "host" in format_table(res)
 
 
 def test_race_timeout_stops_a_hanging_member():
     start = time.monotonic()
-    res = pf.race(fx.PUZZLE, fx.Number(49), ["hang"], timeout=1.5, backend="ray")
+    res = pf.race(fx.PUZZLE, fx.Number(49), ["hang"], Limits(timeout=1.5), Backend(name="ray"))
     assert time.monotonic() - start < 10
     assert res.result.status is Status.UNKNOWN and res.outcomes[0].note in ("timeout", "stopped")
 

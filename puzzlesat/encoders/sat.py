@@ -72,8 +72,9 @@ def solve_once(
 ) -> tuple[bool | None, list[int], dict[str, int]]:
     """Solve a CNF once with any solver, Kissat included, stopping it at ``timeout``.
 
-    A solver that cannot be interrupted in-process (Kissat) runs in a child process that
-    is killed at the deadline; the others run here through :func:`solve_limited`.
+    A solver that cannot be interrupted in-process (Kissat) runs in a child process
+    (:func:`puzzlesat.core.processes.start`: it dies with this process) that is killed at the
+    deadline; the others run here through :func:`solve_limited`.
 
     Returns:
         (outcome, model, stats): outcome True/False/None as for :func:`solve_limited`.
@@ -84,11 +85,13 @@ def solve_once(
             return outcome, (solver.get_model() or []) if outcome else [], solver_stats(solver)
     import multiprocessing
 
-    context = multiprocessing.get_context("spawn")
-    receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_solve_in_child, args=(name, clauses, send), daemon=True)
-    child.start()
-    send.close()
+    from puzzlesat.core import processes
+
+    receive, send = multiprocessing.Pipe(duplex=False)
+    try:
+        child = processes.start(_solve_in_child, (name, clauses, send), name=f"puzzlesat-{name}")
+    finally:
+        send.close()
     try:
         if receive.poll(timeout):
             outcome, model = receive.recv()
@@ -97,9 +100,7 @@ def solve_once(
     except EOFError:  # the child died without an answer
         return None, [], {}
     finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
+        processes.stop_trees([child], grace=0.0)
         receive.close()
 
 

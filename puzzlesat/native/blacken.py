@@ -21,6 +21,7 @@ from __future__ import annotations
 import multiprocessing as mp
 import queue
 import time
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 import numpy as np
@@ -408,7 +409,8 @@ def _share(moves: tuple[Cell, ...], shared_best: Any, answers: Any, target: int,
 def solve_parallel(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """``native-bb-par``: subtrees of the search over ``limits.workers`` spawned processes.
 
-    Every child is terminated (then killed) before this returns, whatever happens.
+    The workers die with this process; each is stopped with its tree (SIGTERM, then SIGKILL)
+    before this returns, whatever happens.
     """
     del variant
     compile_time = warm_up()
@@ -455,25 +457,21 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     if len(prefixes) < 4 * workers:
         prefixes = search.first_moves(2)
     stats["subtrees"] = len(prefixes)
+    from puzzlesat.core import processes
+
     ctx = mp.get_context("spawn")
     counter = ctx.Value("q", 0)
     shared_best = ctx.Value("q", cut)
     stop = ctx.Event()
     answers = ctx.Queue()
-    procs = [
-        ctx.Process(
-            target=_worker,
-            args=(instance, limits.seed + i, prefixes, counter, shared_best, lower, answers, stop),
-            daemon=True,
-        )
-        for i in range(workers)
-    ]
+    procs: list[BaseProcess] = []
     finished = 0
     nodes = 0
     timed_out = False
     try:
-        for proc in procs:
-            proc.start()
+        for i in range(workers):
+            args = (instance, limits.seed + i, prefixes, counter, shared_best, lower, answers, stop)
+            procs.append(processes.start(_worker, args, name=f"puzzlesat-blacken-{i}"))
         while finished < workers:
             left = limits.remaining(start)
             if left is not None and left <= 0:
@@ -501,15 +499,10 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
                 break
     finally:
         stop.set()
+        end = time.monotonic() + 0.5
         for proc in procs:
-            proc.join(timeout=0.5)
-        for proc in procs:
-            if proc.is_alive():
-                proc.terminate()
-                proc.join(timeout=1.0)
-            if proc.is_alive():
-                proc.kill()
-                proc.join()
+            proc.join(timeout=max(0.0, end - time.monotonic()))
+        processes.stop_trees(procs, grace=1.0)
         answers.close()
         answers.join_thread()
     stats["nodes"] = nodes

@@ -8,24 +8,26 @@ inverse (``tables=full`` or ``small``: :mod:`rubik_tables`, :mod:`rubik_kernels`
 that all 48 symmetries fix (the superflip) starts with U or U2 only
 (:func:`rubik_symmetry.first_moves`).
 The root is cut into subtrees by their first three moves; the subtrees go in chunks to the
-workers (spawned processes), and the share of the previous iteration's nodes already
-covered is shown as a percentage on stderr.  An answer is OPTIMAL because every shorter
+workers (spawned processes that die with this one: :class:`~puzzlesat.core.processes.TaskPool`),
+and the share of the previous iteration's nodes already covered is shown as a percentage on
+stderr.  An answer is OPTIMAL because every shorter
 bound was searched to the end.  In QTM the bound grows by 2: a quarter turn changes the
 corner permutation's parity, so every solution's length has the parity of the position's.
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import os
 import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.puzzles.rubik import METRICS, Cube, Instance, Solution, parity, simplify
+
+if TYPE_CHECKING:
+    from puzzlesat.core.processes import TaskPool
 
 PREFIX_DEPTH = 3
 MAX_SOLUTIONS = 100_000
@@ -185,10 +187,7 @@ def make_searcher(
     return cls(cube, metric, table_set, quiet, trusted)
 
 
-def _worker_init(cube: Cube, metric: str, table_set: str, parent_pid: int) -> None:
-    from puzzlesat.portfolio.child import kill_with_parent
-
-    kill_with_parent(parent_pid)
+def _worker_init(cube: Cube, metric: str, table_set: str) -> None:
     _WORKER["searcher"] = make_searcher(cube, metric, table_set, quiet=True, trusted=True)
 
 
@@ -239,7 +238,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     }
     found: list[tuple[int, ...]] = []
     best: int | None = None
-    pool = None
+    pool: TaskPool | None = None
     last_nodes: np.ndarray | None = None
     search_start = time.perf_counter()
     rate = float(RATE_GUESS)
@@ -249,9 +248,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     try:
         if limits.workers > 1 and max_depth >= PARALLEL_FROM:
             # started now, the workers load while the shallow bounds are searched here
-            pool = mp.get_context("spawn").Pool(
-                limits.workers, _worker_init, (instance.cube, metric, table_set, os.getpid())
-            )
+            from puzzlesat.core.processes import TaskPool
+
+            pool = TaskPool(limits.workers, _worker_init, (instance.cube, metric, table_set))
         while bound <= max_depth:
             if best is not None and bound > best + extra:
                 break
@@ -269,22 +268,19 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             iteration_status = 0
             solutions: list[np.ndarray] = []
             use_pool = pool is not None and bound >= PARALLEL_FROM
-            pending: Any = None
             if use_pool and pool is not None:
                 left = limits.remaining(start)
                 cap = 2**62 if left is None else max(1000, int(left * rate * 2))
-                pending = pool.imap_unordered(
-                    _worker_run, [(i, rows[c], bound, find_all, cap) for i, c in enumerate(chunks)]
-                )
+                pool.submit(_worker_run, [(i, rows[c], bound, find_all, cap) for i, c in enumerate(chunks)])
             for i in range(len(chunks)):
                 left = limits.remaining(start)
                 if left is not None and left <= 0:
                     iteration_status = 2
                     break
-                if use_pool:
+                if use_pool and pool is not None:
                     try:
-                        out = pending.next(timeout=None if left is None else left + 0.5)
-                    except mp.TimeoutError:
+                        out = pool.next(timeout=None if left is None else left + 0.5)
+                    except TimeoutError:
                         iteration_status = 2
                         break
                 else:
@@ -333,8 +329,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                 message = f"no solution within {max_depth} moves (--max-depth)"
     finally:
         if pool is not None:
-            pool.terminate()
-            pool.join()
+            pool.close()
     wall = time.perf_counter() - start
     stats["search_s"] = round(time.perf_counter() - search_start, 3)
     if stats["search_s"] > 0:

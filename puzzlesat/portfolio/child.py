@@ -1,37 +1,25 @@
 """The entry point of one portfolio or compare child process.
 
-The parent starts :func:`child_main` in a fresh interpreter (multiprocessing *spawn*) with a
-:class:`ChildSpec` and the sending end of a pipe.  The child
-
-1. ignores SIGINT (the parent handles Ctrl-C and stops every child itself) and leaves the
-   terminal's process group (``os.setsid``), so that the parent can signal the child's whole
-   process tree with one ``killpg``;
-2. asks the kernel to SIGKILL it when the parent dies (``PR_SET_PDEATHSIG`` on Linux) and
-   starts a daemon thread that polls ``os.getppid()`` as a fallback;
-3. caps its memory with ``RLIMIT_DATA`` (heap and private mappings; ``RLIMIT_AS`` would count
-   the address space that thread-heavy solvers reserve but never touch);
-4. sends ``("started", t)``, imports the puzzle and the strategy, sends ``("loaded", t)``,
-   runs :func:`puzzlesat.core.run_strategy` (which verifies the answer) and sends
-   ``("result", Result, t)``; ``t`` is :func:`time.time`, comparable across processes.
+The parent starts :func:`child_main` in a child process made by
+:func:`puzzlesat.core.processes.start` (which ignores SIGINT, moves the child into its own
+process group, has it die with the parent and caps its memory) with a :class:`ChildSpec` and
+the sending end of a pipe.  The child sends ``("started", t)``, imports the puzzle and the
+strategy, sends ``("loaded", t)``, runs :func:`puzzlesat.core.run_strategy` (which verifies the
+answer) and sends ``("result", Result, t)``; ``t`` is :func:`time.time`, comparable across
+processes.
 
 This module imports nothing heavy: the solver libraries are imported by the strategy alone.
 """
 
 from __future__ import annotations
 
-import ctypes
-import os
-import signal
-import sys
-import threading
+import contextlib
 import time
 import traceback
 from dataclasses import dataclass, field
 from typing import Any
 
-from puzzlesat.core import Limits, Puzzle, Result, Status, get_puzzle
-
-PR_SET_PDEATHSIG = 1
+from puzzlesat.core import PUZZLE_NAMES, Limits, Puzzle, Result, Status, get_puzzle
 
 
 @dataclass(frozen=True)
@@ -49,7 +37,6 @@ class ChildSpec:
         deadline: an absolute :func:`time.time` by which the strategy must answer, or None;
             the strategy's timeout is the smaller of the two budgets.
         memory_mb: the ``RLIMIT_DATA`` cap in MiB, or None.
-        parent_pid: the pid of the parent to watch.
     """
 
     puzzle: str | Puzzle
@@ -61,56 +48,20 @@ class ChildSpec:
     timeout: float | None = None
     deadline: float | None = None
     memory_mb: int | None = None
-    parent_pid: int = 0
+
+
+def puzzle_spec(puzzle: Puzzle) -> str | Puzzle:
+    """How a puzzle travels to a child: by name when registered, else pickled whole."""
+    if puzzle.name in PUZZLE_NAMES:
+        with contextlib.suppress(Exception):
+            if get_puzzle(puzzle.name) is puzzle:
+                return puzzle.name
+    return puzzle
 
 
 def resolve_puzzle(spec: str | Puzzle) -> Puzzle:
     """The Puzzle a spec names (registered puzzles travel by name, others pickled)."""
     return get_puzzle(spec) if isinstance(spec, str) else spec
-
-
-def kill_with_parent(parent_pid: int) -> None:
-    """Ask the kernel to SIGKILL this process when its parent dies (Linux); exit now if
-    the parent ``parent_pid`` is already gone."""
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):  # pragma: no cover - exotic libc
-            pass
-    if parent_pid and os.getppid() != parent_pid:  # the parent died before prctl took effect
-        os._exit(1)
-
-
-def _die_with_parent(parent_pid: int) -> None:
-    """Arrange to be killed when the parent dies, by the kernel and by a watchdog thread."""
-    kill_with_parent(parent_pid)
-
-    def watch() -> None:
-        while True:
-            time.sleep(0.5)
-            if os.getppid() != parent_pid:
-                # our own process group: this process and anything the strategy started
-                try:
-                    os.killpg(os.getpgid(0), signal.SIGKILL)
-                finally:
-                    os._exit(1)
-
-    if parent_pid:
-        threading.Thread(target=watch, name="puzzlesat-parent-watch", daemon=True).start()
-
-
-def cap_memory(memory_mb: int | None) -> None:
-    """Cap this process's heap and private mappings (``RLIMIT_DATA``) at ``memory_mb`` MiB."""
-    if not memory_mb:
-        return
-    import resource
-
-    limit = int(memory_mb) * 1024 * 1024
-    try:
-        resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
-    except (ValueError, OSError):  # pragma: no cover - a hard limit already lower
-        pass
 
 
 def run_child(spec: ChildSpec) -> Result:
@@ -154,13 +105,6 @@ def failure(spec: ChildSpec, exc: BaseException) -> Result:
 
 def child_main(conn: Any, spec: ChildSpec) -> None:
     """The target of the child process; see the module docstring."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        os.setsid()
-    except OSError:  # pragma: no cover - already a session leader
-        pass
-    _die_with_parent(spec.parent_pid)
-    cap_memory(spec.memory_mb)
     conn.send(("started", time.time()))
     result = load_guarded(spec)
     if result is None:

@@ -17,18 +17,17 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import statistics
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from puzzlesat.core import Puzzle, PuzzlesatError, Status
-from puzzlesat.portfolio.child import ChildSpec
-from puzzlesat.portfolio.race import default_memory_mb, key_stats, open_pool, puzzle_spec
+from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Status
+from puzzlesat.portfolio.backends import Backend, open_pool
+from puzzlesat.portfolio.child import ChildSpec, puzzle_spec
+from puzzlesat.portfolio.report import key_stats
 
 FORMATS = ("markdown", "csv", "json")
 
@@ -100,18 +99,11 @@ def compare(
     puzzle: Puzzle,
     instances: Sequence[tuple[str, Any]],
     strategies: Sequence[str] | None = None,
+    limits: Limits | None = None,
+    backend: Backend | None = None,
     *,
-    timeout: float | None = 60.0,
-    seed: int = 0,
-    jobs: int | None = 1,
-    workers: int = 1,
-    options: dict[str, Any] | None = None,
-    memory_mb: int | None = None,
     results: Path | None = None,
     stream: TextIO | None = None,
-    start_method: str | None = None,
-    backend: str = "local",
-    address: str | None = None,
 ) -> list[Record]:
     """Run every strategy on every instance, each run isolated in its own process.
 
@@ -120,20 +112,16 @@ def compare(
         instances: ``(name, parsed instance)`` pairs; the name identifies it in tables and the
             results file.
         strategies: names ``method[:variant]``; default :func:`default_strategies`.
-        timeout: seconds per run (after the child's imports); None for no limit.
-        seed: the seed of every run.
-        jobs: runs at once; None: 1 locally, and with Ray the whole grid at once (Ray starts
-            as many as the cluster's CPUs allow).
-        workers: threads per run (CP-SAT ``num_workers``; with Ray, the task's ``num_cpus``).
-        options: the puzzle's solve options.
-        memory_mb: per-child cap in MiB; default :func:`default_memory_mb` for ``jobs`` children
-            (none with Ray, whose memory monitor stops tasks that exhaust a node).
+        limits: every run's ``timeout`` (after the child's imports; None for no limit),
+            ``seed``, ``workers`` (CP-SAT ``num_workers``; with Ray, the task's ``num_cpus``)
+            and the puzzle's ``options``.  Default: ``Limits(timeout=60.0)``.
+        backend: where the runs go; its ``jobs`` are the runs at once (None: 1 locally, and
+            with Ray the whole grid at once, as many as the cluster's CPUs allow), its
+            ``memory_mb`` the per-child cap (default
+            :func:`~puzzlesat.portfolio.backends.default_memory_mb` for ``jobs`` children).
+            Default: local.
         results: a JSON-lines file; existing matching runs are reused, new ones appended.
         stream: where the progress bar goes; None for silence.
-        start_method: ``spawn`` or ``fork``; default :func:`~puzzlesat.portfolio.race.default_start_method`.
-        backend: ``local`` (child processes) or ``ray`` (one Ray task per run; see
-            :mod:`puzzlesat.portfolio.ray_backend`).
-        address: the Ray cluster to join; None starts a local Ray instance.
 
     Returns:
         One record per (instance, strategy), in input order, reused ones included.
@@ -142,12 +130,16 @@ def compare(
         BackendUnavailable: an unknown strategy name, before anything runs.
         PuzzlesatError: an unknown backend, or Ray not installed.
     """
+    limits = limits or Limits(timeout=60.0)
+    backend = backend or Backend()
+    timeout, seed = limits.timeout, limits.seed
     names = list(strategies) if strategies else default_strategies(puzzle)
     for name in names:
         puzzle.strategy(name)
-    if backend == "local":
+    jobs = backend.jobs
+    if backend.name == "local":
         jobs = max(1, jobs or 1)
-        memory_mb = memory_mb or default_memory_mb(jobs)
+    memory_mb = backend.memory_cap(jobs or 1)
     done: dict[tuple[str, str], Record] = {}
     if results is not None:
         for rec in load_results(results):
@@ -167,7 +159,7 @@ def compare(
     spec_puzzle = puzzle_spec(puzzle)
     try:
         if pending:  # nothing to run: no backend to start (Ray takes seconds to start)
-            with open_pool(puzzle, backend, address, start_method=start_method, stream=stream) as sup:
+            with open_pool(puzzle, backend, stream) as sup:
                 queue = list(pending)
                 labels: dict[str, tuple[str, str]] = {}
                 while queue or sup.active:
@@ -178,12 +170,11 @@ def compare(
                             inst,
                             name,
                             seed,
-                            workers,
-                            dict(options or {}),
+                            limits.workers,
+                            dict(limits.options),
                             timeout,
                             None,
                             memory_mb,
-                            os.getpid(),
                         )
                         run = sup.start(f"{len(labels)}", spec)
                         labels[run.label] = (path, name)
@@ -431,57 +422,3 @@ def cactus_plot(records: Sequence[Record], path: Path, optimisation: bool = Fals
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
-
-
-def run_compare(
-    puzzle: Puzzle,
-    instances: Sequence[tuple[str, Any]],
-    strategies: str | None,
-    *,
-    timeout: float | None,
-    seed: int,
-    jobs: int | None,
-    workers: int,
-    memory_mb: int | None,
-    fmt: str,
-    results: str | None,
-    plot: str | None,
-    stream: TextIO | None = None,
-    backend: str = "local",
-    address: str | None = None,
-) -> str:
-    """``puzzlesat compare``: run, then return the table text (and draw the plot if asked).
-
-    Raises:
-        PuzzlesatError: an unknown format, ``--plot`` without matplotlib, or ``--backend ray``
-            without Ray (all checked before anything runs).
-    """
-    if fmt not in FORMATS:
-        raise PuzzlesatError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
-    if plot:
-        try:
-            import matplotlib  # noqa: F401
-        except ImportError:
-            raise PuzzlesatError("--plot needs matplotlib: pip install 'puzzlesat[plot]'") from None
-    if backend == "ray":
-        from puzzlesat.portfolio.ray_backend import import_ray
-
-        import_ray()
-    names = [n.strip() for n in strategies.split(",") if n.strip()] if strategies else None
-    records = compare(
-        puzzle,
-        instances,
-        names,
-        timeout=timeout,
-        seed=seed,
-        jobs=jobs,
-        workers=workers,
-        memory_mb=memory_mb,
-        results=Path(results) if results else None,
-        stream=sys.stderr if stream is None else stream,
-        backend=backend,
-        address=address,
-    )
-    if plot:
-        cactus_plot(records, Path(plot), puzzle.optimisation)
-    return render(records, fmt, puzzle.optimisation)

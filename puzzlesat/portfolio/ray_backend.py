@@ -45,8 +45,9 @@ from typing import Any, TextIO
 import psutil
 
 from puzzlesat.core import Puzzle, PuzzlesatError, Result, Status
-from puzzlesat.portfolio.child import ChildSpec, cap_memory, load_guarded, run_guarded
-from puzzlesat.portfolio.race import Run, verified
+from puzzlesat.core.processes import cap_memory
+from puzzlesat.portfolio.child import ChildSpec, load_guarded, run_guarded
+from puzzlesat.portfolio.runs import Run, verified
 
 RAY_MISSING = '--backend ray needs the ray extra: pip install "puzzlesat[ray]"'
 LOCAL_OBJECT_STORE = 256 * 1024 * 1024  # results and instances are small
@@ -183,7 +184,7 @@ def _remote_task(ray: ModuleType) -> Any:
 
 @dataclass
 class RayRun(Run):
-    """A :class:`~puzzlesat.portfolio.race.Run` whose ``process`` is the task's generator.
+    """A :class:`~puzzlesat.portfolio.runs.Run` whose ``process`` is the task's generator.
 
     ``spawned`` is when the task was submitted; ``started`` and ``loaded`` are when the
     driver learnt of them (driver clock: the nodes' clocks may differ).
@@ -207,7 +208,7 @@ class RayRun(Run):
 
 
 class RaySupervisor:
-    """Runs strategies as Ray tasks; the Ray counterpart of :class:`~puzzlesat.portfolio.race.Supervisor`.
+    """Runs strategies as Ray tasks; the Ray counterpart of :class:`~puzzlesat.portfolio.supervisor.Supervisor`.
 
     Use as a context manager: leaving it cancels every task still running (forcefully: the
     workers are killed) and shuts Ray down if this supervisor started it.
