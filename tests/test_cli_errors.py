@@ -217,3 +217,16 @@ def test_timeout_holds_while_a_model_is_built(tmp_path: Path) -> None:
     )
     one_line(proc, 1, "time limit")
     assert took < 3 + 5
+
+
+@pytest.mark.parametrize("content", [b'{"a": 1}\n', b"\xff\xfe\n{}\n", b"[1, 2]\n", b'{"puzzle": 1}\n'])
+def test_corrupt_results_files(content: bytes, tmp_path: Path) -> None:
+    results = tmp_path / "runs.jsonl"
+    results.write_bytes(content)
+    proc, _ = cli("compare", "eternity", E4, "--strategies", "native-rowscan", "--results", str(results))
+    one_line(proc, 2, "runs.jsonl:1")
+
+
+def test_a_results_folder_is_refused(tmp_path: Path) -> None:
+    proc, _ = cli("compare", "eternity", E4, "--strategies", "native-rowscan", "--results", str(tmp_path))
+    one_line(proc, 2, "is a folder")

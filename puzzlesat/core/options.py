@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzlesat.core.errors import PuzzlesatError
+from puzzlesat.core.text import is_int
 
-_INTEGER = re.compile(r"[+-]?[0-9]+")
 _FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
@@ -85,7 +85,7 @@ class Option:
         elif self.type is int:
             if isinstance(value, int) and not isinstance(value, bool):
                 return value
-            if isinstance(value, str) and _INTEGER.fullmatch(value):
+            if isinstance(value, str) and is_int(value):
                 return int(value)
         elif self.type is float:
             if isinstance(value, int | float) and not isinstance(value, bool) and value == value:

@@ -27,7 +27,15 @@ def read_text(path: str | os.PathLike[str], source: str, limit: int = MAX_FILE_B
         ParseError: too large, or not UTF-8 (naming the line of the first bad byte).
     """
     with open(path, "rb") as fp:
-        data = fp.read(limit + 1)
+        return decode_text(fp.read(limit + 1), source, limit)
+
+
+def decode_text(data: bytes, source: str, limit: int = MAX_FILE_BYTES) -> str:
+    """Bytes read from a file or a stream (at most ``limit + 1`` of them) as UTF-8 text.
+
+    Raises:
+        ParseError: more than ``limit`` bytes, or not UTF-8 (naming the line of the first bad byte).
+    """
     if len(data) > limit:
         raise ParseError(f"{source}: file larger than the limit of {limit} bytes")
     try:
