@@ -25,7 +25,9 @@ SEED_MOVES = ((3, 6), (5, 4), (5, 2), (3, 0), (4, 3), (0, 3))
 @functools.cache
 def bfs_moves(inst: bl.Instance) -> int:
     """The optimum by breadth-first search, computed once per board."""
-    return len(bl.bfs_optimum(inst))
+    moves = bl.bfs_optimum(inst)
+    assert moves is not None
+    return len(moves)
 
 
 def seed_instance() -> bl.Instance:

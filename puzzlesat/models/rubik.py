@@ -130,7 +130,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     stats: dict[str, Any] = {"conflicts": 0, "workers": limits.workers}
 
     def try_horizon(n: int) -> Result:
-        model, bv = build_model(instance, {"horizon": n, "metric": metric})
+        model, bv = build_model(instance, {**limits.options, "horizon": n, "metric": metric})
         run = solve_model(model, limits, limits.remaining(start))
         stats["conflicts"] += run.stats["conflicts"]
         stats["horizon"] = n

@@ -28,7 +28,16 @@ import numpy as np
 
 from puzzlesat.core import InvalidInstanceError, Limits, Result, Status
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED
-from puzzlesat.puzzles.blacken import DIRECTIONS, Cell, Instance, Solution, bfs_optimum, components, greedy
+from puzzlesat.puzzles.blacken import (
+    BFS_POSITIONS,
+    DIRECTIONS,
+    Cell,
+    Instance,
+    Solution,
+    bfs_optimum,
+    components,
+    greedy,
+)
 
 CHUNK = 100_000
 POR = True  # partial-order reduction of commuting moves
@@ -360,6 +369,8 @@ def solve_bfs(instance: Instance, limits: Limits, variant: str | None = None) ->
     del limits, variant
     start = time.perf_counter()
     moves = bfs_optimum(instance)
+    if moves is None:
+        return Result(Status.UNKNOWN, message=f"breadth-first search passed {BFS_POSITIONS} positions: use native-bb")
     return Result(Status.OPTIMAL, Solution(moves), len(moves), time.perf_counter() - start, {})
 
 
