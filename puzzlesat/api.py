@@ -19,6 +19,7 @@ from puzzlesat import core
 from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy
 from puzzlesat.core.deadline import hard_deadline
 from puzzlesat.core.options import resolve as resolve_options
+from puzzlesat.core.text import MAX_FILE_BYTES, decode_text, read_text
 
 if TYPE_CHECKING:
     from puzzlesat.portfolio.compare import Record
@@ -404,18 +405,23 @@ def generate(puzzle: str, seed: int = 0, **params: Any) -> Instance:
 
 
 def read_source(source: Source) -> tuple[str, str]:
-    """The text of a source and the name messages give it (a path, an open file or the text itself)."""
+    """The text of a source and the name messages give it (a path, an open file or the text itself).
+
+    Files and streams are read as UTF-8, at most :data:`~puzzlesat.core.text.MAX_FILE_BYTES` of them.
+    """
     if not isinstance(source, str | os.PathLike):
         name = getattr(source, "name", "<stream>")
-        return source.read(), name if isinstance(name, str) else "<stream>"
+        name = name if isinstance(name, str) else "<stream>"
+        raw = getattr(source, "buffer", None)  # a text stream's bytes: decoded here, line named on error
+        if raw is not None:
+            return decode_text(raw.read(MAX_FILE_BYTES + 1), name), name
+        return decode_text(source.read(MAX_FILE_BYTES + 1).encode("utf-8", "surrogateescape"), name), name
     if isinstance(source, str) and not _names_a_file(source):
         return source, "<text>"
-    path = Path(source)
     try:
-        return path.read_text(), str(source)
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else f"not UTF-8 text ({exc.reason})"
-        raise PuzzlesatError(f"{source}: cannot read: {reason}") from None
+        return read_text(source, str(source)), str(source)
+    except OSError as exc:
+        raise PuzzlesatError(f"{source}: cannot read: {exc.strerror or exc}") from None
 
 
 def _names_a_file(text: str) -> bool:

@@ -273,10 +273,10 @@ def add_backend_flags(parser: argparse.ArgumentParser) -> None:
 def cmd_compare(args: argparse.Namespace) -> int:
     """Run every strategy on every instance in separate processes; print a table."""
     check_cores(args)
-    writable(args.output)
+    for path in (args.output, args.results, args.plot):
+        writable(path)
     if args.plot:
         api.require_matplotlib()
-        writable(args.plot)
     instances = [api.load(args.puzzle, Path(path)) for path in args.files]
     runs = api.compare(
         args.puzzle,

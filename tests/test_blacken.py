@@ -25,7 +25,9 @@ SEED_MOVES = ((3, 6), (5, 4), (5, 2), (3, 0), (4, 3), (0, 3))
 @functools.cache
 def bfs_moves(inst: bl.Instance) -> int:
     """The optimum by breadth-first search, computed once per board."""
-    return len(bl.bfs_optimum(inst))
+    moves = bl.bfs_optimum(inst)
+    assert moves is not None
+    return len(moves)
 
 
 def seed_instance() -> bl.Instance:
@@ -280,6 +282,14 @@ def test_native_timeout_keeps_an_answer() -> None:
     inst = bl.generate({"size": 12, "whites": 25, "components": 5}, 0)
     result = run_strategy(bl.PUZZLE, inst, "native-bb", Limits(timeout=0.5))
     assert result.status in (Status.SOLVED, Status.OPTIMAL) and result.solution is not None
+
+
+def test_cnf_timeout_keeps_the_greedy_answer_unproven() -> None:
+    """Out of time before the first horizon: the greedy answer, SOLVED and said to be unproven."""
+    inst = bl.parse((ROOT / "instances" / "blacken" / "gen_k10_q15_c5_s2.txt").read_text())
+    result = run_strategy(bl.PUZZLE, inst, "cnf-steps", Limits(timeout=1e-9))
+    assert result.status is Status.SOLVED and result.objective == len(result.solution.moves)
+    assert result.message == "timeout: best found, not proven"
 
 
 # CNF export: "in N moves?"

@@ -202,10 +202,11 @@ def test_an_unproven_optimum_has_its_own_exit_code() -> None:
 
 
 def test_timeout_holds_while_a_model_is_built(tmp_path: Path) -> None:
-    """A 30x30 board's CNF takes far longer than 3 s to build: the run still ends near 3 s."""
-    board = tmp_path / "e30.txt"
+    """A 21x21 board's CNF (the largest the size limit allows) takes far longer than 3 s to build:
+    the run still ends near 3 s."""
+    board = tmp_path / "e21.txt"
     gen, _ = cli(
-        "generate", "eternity", "--size", "30", "--frame-colours", "5", "--inner-colours", "20", "-o", str(board)
+        "generate", "eternity", "--size", "21", "--frame-colours", "5", "--inner-colours", "20", "-o", str(board)
     )
     assert gen.returncode == 0
     proc, took = cli("solve", "eternity", str(board), "-s", "cnf-heule", "--timeout", "3")
@@ -216,3 +217,16 @@ def test_timeout_holds_while_a_model_is_built(tmp_path: Path) -> None:
     )
     one_line(proc, 1, "time limit")
     assert took < 3 + 5
+
+
+@pytest.mark.parametrize("content", [b'{"a": 1}\n', b"\xff\xfe\n{}\n", b"[1, 2]\n", b'{"puzzle": 1}\n'])
+def test_corrupt_results_files(content: bytes, tmp_path: Path) -> None:
+    results = tmp_path / "runs.jsonl"
+    results.write_bytes(content)
+    proc, _ = cli("compare", "eternity", E4, "--strategies", "native-rowscan", "--results", str(results))
+    one_line(proc, 2, "runs.jsonl:1")
+
+
+def test_a_results_folder_is_refused(tmp_path: Path) -> None:
+    proc, _ = cli("compare", "eternity", E4, "--strategies", "native-rowscan", "--results", str(tmp_path))
+    one_line(proc, 2, "is a folder")

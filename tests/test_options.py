@@ -41,9 +41,11 @@ def test_values_are_read_strictly() -> None:
         Option("x", float, 1.0, "").convert("nan")
 
 
-@given(st.integers(min_value=-(10**30), max_value=10**30))
+@given(st.integers(min_value=-(10**18) + 1, max_value=10**18 - 1))
 def test_integers_round_trip(value: int) -> None:
     assert Option("n", int, 0, "").convert(str(value)) == value
+    with pytest.raises(OptionError):  # 19 digits and more: no option needs them
+        Option("n", int, 0, "").convert(str(value) + "0" * (19 - len(str(abs(value)))))
 
 
 @given(st.text(alphabet=st.characters(whitelist_categories=("Nd",)), min_size=1, max_size=4))

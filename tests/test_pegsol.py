@@ -463,7 +463,9 @@ def test_property_round_trip_and_native_matches_brute_force(seed: int, rows: int
 
 
 def test_native_refuses_boards_over_127_cells() -> None:
-    big = P.generate({"rows": 12, "cols": 12, "hole": "0,0"}, 0)
+    # built directly: parse and generate stop at MAX_CELLS, below the native limit
+    start = tuple(tuple(P.HOLE if (r, c) == (0, 0) else P.PEG for c in range(12)) for r in range(12))
+    big = P.Instance(12, 12, start)
     result = solve(big, "native-dfs", timeout=5, no_proofs=True)
     assert result.status is Status.UNKNOWN and "127 cells" in result.message
 

@@ -26,6 +26,7 @@ from puzzlesat.core.errors import (
 )
 from puzzlesat.core.options import Option, OptionError
 from puzzlesat.core.options import resolve as resolve_options
+from puzzlesat.core.text import check_length, int_tokens, is_int, read_text
 
 __all__ = [
     "BackendUnavailable",
@@ -42,11 +43,13 @@ __all__ = [
     "Status",
     "Strategy",
     "available_puzzles",
+    "check_length",
     "check_result",
     "get_puzzle",
     "int_tokens",
     "is_int",
     "load_target",
+    "read_text",
     "run_strategy",
 ]
 
@@ -329,35 +332,3 @@ def check_result(puzzle: Puzzle, instance: Any, result: Result) -> Result:
             f"verifier rejected {what}: " + "; ".join(problems[:3]),
         )
     return result
-
-
-def int_tokens(text: str, source: str) -> list[tuple[int, list[int]]]:
-    """Split text into lines of integers, keeping 1-based line numbers; blank lines dropped.
-
-    Raises:
-        ParseError: a token that is not an integer, naming ``source:line``.
-    """
-    rows: list[tuple[int, list[int]]] = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        parts = line.split()
-        if not parts:
-            continue
-        try:
-            rows.append((lineno, [int(p) for p in parts]))
-        except ValueError:
-            bad = next(p for p in parts if not is_int(p))
-            raise ParseError(f"{source}:{lineno}: expected integers, got {bad!r}") from None
-    return rows
-
-
-def is_int(token: str) -> bool:
-    """True when ``int(token)`` reads the token.
-
-    >>> is_int("-12"), is_int("x")
-    (True, False)
-    """
-    try:
-        int(token)
-    except ValueError:
-        return False
-    return True

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzlesat.core.errors import PuzzlesatError
+from puzzlesat.core.text import is_int
 
-_INTEGER = re.compile(r"[+-]?[0-9]+")
 _FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
@@ -36,7 +36,8 @@ class Option:
         help: one line for ``--help`` and ``puzzlesat list -v``.
         choices: the accepted values, for a closed set of strings; empty = any.
         low: the smallest accepted number, for ``int`` and ``float``; None = no bound.
-        high: the largest accepted number; None = no bound.
+        high: the largest accepted number (e.g. a size that would exhaust the machine);
+            None = no bound.
         writes: the value names a file the command writes, checked before any work.
     """
 
@@ -84,7 +85,7 @@ class Option:
         elif self.type is int:
             if isinstance(value, int) and not isinstance(value, bool):
                 return value
-            if isinstance(value, str) and _INTEGER.fullmatch(value):
+            if isinstance(value, str) and is_int(value):
                 return int(value)
         elif self.type is float:
             if isinstance(value, int | float) and not isinstance(value, bool) and value == value:

@@ -25,6 +25,7 @@ import time
 from typing import Any
 
 from puzzlesat.core import InvalidInstanceError, Limits, Result, Status
+from puzzlesat.core.horizon import raise_horizon
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
 from puzzlesat.encoders.sat import solve_limited, solver_stats
 from puzzlesat.puzzles.blacken import DIRECTIONS, Cell, Instance, Solution, greedy
@@ -179,8 +180,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
 
     The formula is built once with the greedy answer's length as horizon H; the question
     "N moves?" is the assumption ``not a[N+1]``, asked for N = lower bound, lower bound + 1,
-    ... on one incremental solver.  The first satisfiable N is optimal (the one below was
-    refuted), and H itself needs no call: the greedy answer already has H moves.
+    ... on one incremental solver (:func:`~puzzlesat.core.horizon.raise_horizon`).  The first
+    satisfiable N is optimal (the one below was refuted), and H itself needs no call: the
+    greedy answer already has H moves.
     """
     from pysat.formula import IDPool
     from pysat.solvers import Solver  # incremental: Kissat is not among the variants
@@ -205,38 +207,26 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     }
     conflicts = 0
     with Solver(name=variant or "cadical195", bootstrap_with=formula.clauses) as solver:
-        for n in range(lower, horizon):
-            left = limits.remaining(start)
-            if left is not None and left <= 0:
-                break
-            assumptions = [-formula.a(n + 1)]
+
+        def try_horizon(n: int) -> Result:
+            nonlocal conflicts
             stats["calls"] += 1
-            sat = solve_limited(solver, left, assumptions)
+            sat = solve_limited(solver, limits.remaining(start), [-formula.a(n + 1)])
             conflicts = solver_stats(solver).get("conflicts", 0)
             if sat is None:
-                break
-            if sat:
-                model = solver.get_model()
-                true = {lit for lit in model if lit > 0}
-                moves: list[Cell] = []
-                for t in range(1, n + 1):
-                    moves.extend(p for p in formula.frontier if formula.x(t, p) in true)
-                stats["conflicts"] = conflicts
-                return Result(Status.OPTIMAL, Solution(tuple(moves)), len(moves), time.perf_counter() - start, stats)
-            stats["refuted"] = n
-        else:
-            stats["conflicts"] = conflicts
-            if best is None:
-                return Result(Status.ERROR, None, None, time.perf_counter() - start, stats, message="no answer")
-            return Result(Status.OPTIMAL, Solution(best), len(best), time.perf_counter() - start, stats)
+                return Result(Status.UNKNOWN)
+            if not sat:
+                stats["refuted"] = n
+                return Result(Status.INFEASIBLE)
+            true = {lit for lit in solver.get_model() if lit > 0}
+            moves = [p for t in range(1, n + 1) for p in formula.frontier if formula.x(t, p) in true]
+            return Result(Status.SOLVED, Solution(tuple(moves)))
+
+        known = Solution(best) if best is not None else None
+        outcome = raise_horizon(try_horizon, range(lower, horizon), lambda: limits.remaining(start), known)
     stats["conflicts"] = conflicts
-    if best is None:
-        return Result(Status.UNKNOWN, None, None, time.perf_counter() - start, stats, message="timeout")
-    return Result(
-        Status.SOLVED,
-        Solution(best),
-        len(best),
-        time.perf_counter() - start,
-        stats,
-        message="timeout: best found, not proven",
-    )
+    wall = time.perf_counter() - start
+    if outcome.status is Status.INFEASIBLE:  # every horizon below H refuted, and greedy found no answer
+        return Result(Status.ERROR, None, None, wall, stats, message="no answer")
+    objective = len(outcome.solution.moves) if outcome.solution is not None else None
+    return Result(outcome.status, outcome.solution, objective, wall, stats, message=outcome.message)

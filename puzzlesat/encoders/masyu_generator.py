@@ -13,7 +13,17 @@ from typing import Any
 
 from puzzlesat.core import InvalidInstanceError
 from puzzlesat.encoders.masyu import LazySolver
-from puzzlesat.puzzles.masyu import BLACK, WHITE, Cell, Instance, Solution, allowed_clues, random_loop, verify
+from puzzlesat.puzzles.masyu import (
+    BLACK,
+    MAX_CELLS,
+    WHITE,
+    Cell,
+    Instance,
+    Solution,
+    allowed_clues,
+    random_loop,
+    verify,
+)
 
 
 def generate(options: dict[str, Any], seed: int) -> Instance:
@@ -34,6 +44,8 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
     fill = (options.get("fill") or 50) / 100
     if rows < 2 or cols < 2:
         raise InvalidInstanceError(f"grid must be at least 2x2, got {rows}x{cols}")
+    if rows * cols > MAX_CELLS:
+        raise InvalidInstanceError(f"a {rows}x{cols} grid has more cells than the limit of {MAX_CELLS}")
     rng = random.Random(seed)
     for _ in range(100):
         loop = random_loop(rows, cols, rng, fill)

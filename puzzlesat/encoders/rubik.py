@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 from puzzlesat.core import Limits, PuzzlesatError, Result, Status
+from puzzlesat.core.horizon import raise_horizon
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
 from puzzlesat.encoders.sat import solve_once
 from puzzlesat.puzzles.rubik import (
@@ -142,47 +143,28 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
 
     Options: ``metric``, ``max_depth`` (default 12 HTM / 14 QTM).
     """
-
     start = time.perf_counter()
     metric = (limits.options.get("metric") or "htm").lower()
     if metric not in METRICS:
         return Result(Status.ERROR, message=f"unknown metric {metric!r}; expected htm or qtm")
     max_depth = limits.options.get("max_depth") or (12 if metric == "htm" else 14)
-    horizon, step = start_depth(instance, metric)
+    first, step = start_depth(instance, metric)
     stats: dict[str, Any] = {"conflicts": 0, "variables": 0, "clauses": 0}
-    while horizon <= max_depth:
-        enc = encode(instance, {"horizon": horizon, "metric": metric})
-        stats.update(variables=enc.stats["variables"], clauses=enc.stats["clauses"], horizon=horizon)
-        left = limits.remaining(start)
-        if left is not None and left <= 0:
-            return Result(
-                Status.UNKNOWN,
-                None,
-                None,
-                time.perf_counter() - start,
-                stats,
-                message=f"time limit; no solution shorter than {horizon}",
-            )
-        sat, model, counts = solve_once(variant or "cadical195", enc.cnf.clauses, left)
+
+    def try_horizon(n: int) -> Result:
+        enc = encode(instance, {"horizon": n, "metric": metric})
+        stats.update(variables=enc.stats["variables"], clauses=enc.stats["clauses"], horizon=n)
+        sat, model, counts = solve_once(variant or "cadical195", enc.cnf.clauses, limits.remaining(start))
         stats["conflicts"] += counts.get("conflicts", 0)
         if sat is None:
-            return Result(
-                Status.UNKNOWN,
-                None,
-                None,
-                time.perf_counter() - start,
-                stats,
-                message=f"time limit at horizon {horizon}; no solution shorter than {horizon}",
-            )
-        if sat:
-            solution = enc.decode(enc.true_keys(model))
-            return Result(Status.OPTIMAL, solution, solution.length, time.perf_counter() - start, stats)
-        horizon += step
-    return Result(
-        Status.UNKNOWN,
-        None,
-        None,
-        time.perf_counter() - start,
-        stats,
-        message=f"no solution within {max_depth} moves (--max-depth)",
-    )
+            return Result(Status.UNKNOWN)
+        return Result(Status.SOLVED, enc.decode(enc.true_keys(model))) if sat else Result(Status.INFEASIBLE)
+
+    outcome = raise_horizon(try_horizon, range(first, max_depth + 1, step), lambda: limits.remaining(start))
+    wall = time.perf_counter() - start
+    if outcome.status is Status.INFEASIBLE:  # max_depth is a cap, not a proof
+        return Result(
+            Status.UNKNOWN, None, None, wall, stats, message=f"no solution within {max_depth} moves (--max-depth)"
+        )
+    objective = outcome.solution.length if outcome.solution is not None else None
+    return Result(outcome.status, outcome.solution, objective, wall, stats, message=outcome.message)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
+from puzzlesat.models.cpsat import model_size, solve_model
 from puzzlesat.puzzles.blacken import DIRECTIONS, Cell, Instance, Solution, greedy
 
 
@@ -128,8 +129,6 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, StepV
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """``cpsat-steps``: minimise the active steps; OPTIMAL when CP-SAT proves it."""
     del variant
-    from ortools.sat.python import cp_model
-
     from puzzlesat.puzzles.blacken_bound import move_lower_bound
 
     start = time.perf_counter()
@@ -142,36 +141,21 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if answer is not None:
         for t, p in enumerate(answer, start=1):
             model.add_hint(v.place[t, p], 1)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = max(1, limits.workers)
-    solver.parameters.random_seed = limits.seed
-    left = limits.remaining(start)
-    if left is not None:
-        solver.parameters.max_time_in_seconds = max(0.01, left)
-    code = solver.solve(model)
-    stats = {
-        "variables": len(model.proto.variables),
-        "constraints": len(model.proto.constraints),
-        "horizon": horizon,
-        "lower_bound": lower,
-        "conflicts": solver.num_conflicts,
-        "branches": solver.num_branches,
-        "workers": solver.parameters.num_workers,
-    }
+    run = solve_model(model, limits, limits.remaining(start), optimise=True)
+    stats = {**model_size(model), "horizon": horizon, "lower_bound": lower, **run.stats}
     wall = time.perf_counter() - start
-    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        moves = v.moves(lambda var: solver.boolean_value(var))
-        status = Status.OPTIMAL if code == cp_model.OPTIMAL else Status.SOLVED
+    if run.status is Status.OPTIMAL or run.status is Status.SOLVED:
+        moves = v.moves(run.solver.boolean_value)
         return Result(
-            status,
+            run.status,
             Solution(moves),
             len(moves),
             wall,
             stats,
-            message="" if status is Status.OPTIMAL else "timeout: best found, not proven",
+            message="" if run.status is Status.OPTIMAL else "timeout: best found, not proven",
         )
-    if answer is not None:
+    if run.status is Status.UNKNOWN and answer is not None:
         return Result(
             Status.SOLVED, Solution(answer), len(answer), wall, stats, message="timeout: the greedy answer, not proven"
         )
-    return Result(Status.UNKNOWN, None, None, wall, stats, message=solver.status_name(code))
+    return Result(run.status, None, None, wall, stats, message=run.message)

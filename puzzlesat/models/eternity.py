@@ -21,6 +21,7 @@ from ortools.sat.python import cp_model
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.options import defaults
+from puzzlesat.models.cpsat import model_size, solve_model
 from puzzlesat.puzzles.eternity import TABLE_OPTIONS, Instance, Solution, placements, rotated
 
 DEFAULTS = defaults(TABLE_OPTIONS)
@@ -85,31 +86,19 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Build the model and solve it with ``limits.workers`` CP-SAT workers."""
     start = time.perf_counter()
     model, board = build_model(instance, limits.options)
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = max(1, limits.workers)
-    solver.parameters.random_seed = limits.seed
-    remaining = limits.remaining(start)
-    if remaining is not None:
-        solver.parameters.max_time_in_seconds = remaining
-    status = solver.solve(model)
-    stats = {
-        "variables": len(model.proto.variables),
-        "constraints": len(model.proto.constraints),
-        "conflicts": solver.num_conflicts,
-        "branches": solver.num_branches,
-        "workers": solver.parameters.num_workers,
-    }
+    run = solve_model(model, limits, limits.remaining(start))
+    stats = {**model_size(model), **run.stats}
     elapsed = time.perf_counter() - start
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+    if run.status is Status.SOLVED:
         placed = []
         for cell in range(instance.cells):
-            tile = solver.value(board.tile[cell])
-            sides = tuple(solver.value(board.side(cell, s)) for s in range(4))
+            tile = run.solver.value(board.tile[cell])
+            sides = tuple(run.solver.value(board.side(cell, s)) for s in range(4))
             rot = next(r for r in range(4) if rotated(instance.tiles[tile], r) == sides)
             placed.append((tile, rot))
         return Result(Status.SOLVED, Solution(tuple(placed)), wall_time=elapsed, stats=stats)
-    if status == cp_model.INFEASIBLE:
+    if run.status is Status.INFEASIBLE:
         return Result(Status.INFEASIBLE, wall_time=elapsed, stats=stats)
-    if status == cp_model.UNKNOWN:
+    if run.status is Status.UNKNOWN:
         return Result(Status.UNKNOWN, wall_time=elapsed, stats=stats, message="time limit")
-    return Result(Status.ERROR, wall_time=elapsed, stats=stats, message=solver.status_name(status))
+    return Result(run.status, wall_time=elapsed, stats=stats, message=run.message)

@@ -16,6 +16,7 @@ from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.uniqueness import record_uniqueness
+from puzzlesat.models.cpsat import CpSatRun, solve_model
 from puzzlesat.puzzles.masyu import Instance, Solution, edge_cells, loops_of, solution_from_cycle, trivial_answer
 from puzzlesat.puzzles.masyu_rules import Grid, Key, Lit, cut_clause, rule_clauses
 
@@ -81,50 +82,36 @@ def build_circuit_model(instance: Instance, options: dict[str, Any] | None = Non
     return model, mv
 
 
-def _run(model: Any, mv: MasyuVars, grid: Grid, limits: Limits, deadline: float | None) -> tuple[Any, list[Any], Any]:
-    from ortools.sat.python import cp_model
-
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = max(1, limits.workers)
-    solver.parameters.random_seed = limits.seed
-    if deadline is not None:
-        solver.parameters.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
-    status = solver.solve(model)
+def _run(model: Any, mv: MasyuVars, grid: Grid, limits: Limits, deadline: float | None) -> tuple[CpSatRun, list[Any]]:
+    """One solve and the edges its answer uses (none unless SOLVED)."""
+    run = solve_model(model, limits, None if deadline is None else deadline - time.perf_counter())
     on: list[Any] = []
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        on = [k for k in grid.edges() if solver.boolean_value(mv.edge(k))]
-    return status, on, solver
+    if run.status is Status.SOLVED:
+        on = [k for k in grid.edges() if run.solver.boolean_value(mv.edge(k))]
+    return run, on
 
 
-def _status_of(code: Any) -> Status:
-    from ortools.sat.python import cp_model
-
-    if code in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Status.SOLVED
-    if code == cp_model.INFEASIBLE:
-        return Status.INFEASIBLE
-    if code == cp_model.UNKNOWN:
-        return Status.UNKNOWN
-    if code == cp_model.MODEL_INVALID:
-        return Status.ERROR
-    raise ValueError(f"unexpected CP-SAT status {code}")
+def _failure(run: CpSatRun) -> str:
+    """The message of a solve that found no loop."""
+    if run.status is Status.UNKNOWN:
+        return "timeout"
+    return "" if run.status is Status.INFEASIBLE else run.message
 
 
 def _lazy_loop(
     model: Any, mv: MasyuVars, instance: Instance, limits: Limits, deadline: float | None, counters: dict[str, int]
-) -> tuple[Status, Solution | None]:
+) -> tuple[Status, Solution | None, str]:
     grid = Grid(instance.rows, instance.cols)
     circles = frozenset(instance.circles)
     while True:
         counters["iterations"] += 1
-        code, on, solver = _run(model, mv, grid, limits, deadline)
-        counters["conflicts"] += int(solver.num_conflicts)
-        status = _status_of(code)
-        if status is not Status.SOLVED:
-            return status, None
+        run, on = _run(model, mv, grid, limits, deadline)
+        counters["conflicts"] += run.stats["conflicts"]
+        if run.status is not Status.SOLVED:
+            return run.status, None, _failure(run)
         loops = loops_of(on)
         if len(loops) == 1:
-            return Status.SOLVED, solution_from_cycle(loops[0])
+            return Status.SOLVED, solution_from_cycle(loops[0]), ""
         for i, loop in enumerate(loops):
             outside = [cell for j, other in enumerate(loops) if j != i for cell in other]
             model.add_bool_or([mv.literal(lit) for lit in cut_clause(circles, loop, outside, grid)])
@@ -168,19 +155,18 @@ def _finish(
 ) -> Result:
     grid = Grid(instance.rows, instance.cols)
 
-    def once() -> tuple[Status, Solution | None]:
+    def once() -> tuple[Status, Solution | None, str]:
         if lazy:
             return _lazy_loop(model, mv, instance, limits, deadline, counters)
         counters["iterations"] += 1
-        code, on, solver = _run(model, mv, grid, limits, deadline)
-        counters["conflicts"] += int(solver.num_conflicts)
-        status = _status_of(code)
-        if status is not Status.SOLVED:
-            return status, None
+        run, on = _run(model, mv, grid, limits, deadline)
+        counters["conflicts"] += run.stats["conflicts"]
+        if run.status is not Status.SOLVED:
+            return run.status, None, _failure(run)
         loops = loops_of(on)
-        return Status.SOLVED, solution_from_cycle(loops[0]) if len(loops) == 1 else None
+        return Status.SOLVED, solution_from_cycle(loops[0]) if len(loops) == 1 else None, ""
 
-    status, loop = once()
+    status, loop, failure = once()
     stats: dict[str, Any] = {"variables": len(mv.lits) + len(mv.arcs), **counters, "workers": limits.workers}
     if status is not Status.SOLVED or loop is None:
         return Result(
@@ -188,14 +174,14 @@ def _finish(
             None,
             wall_time=time.perf_counter() - start,
             stats=stats,
-            message="timeout" if status is Status.UNKNOWN else "",
+            message=failure,
         )
     if not limits.options.get("unique"):
         stats.update(counters)
         return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats)
     model.add_bool_or([~mv.edge(k) for k in loop.edge_keys()])
     model.clear_hints()
-    status2, other = once()
+    status2, other, _ = once()
     sat2 = None if status2 is Status.UNKNOWN else status2 is Status.SOLVED
     stats.update(counters)
     result = Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
+from puzzlesat.models.cpsat import model_size, solve_model
 from puzzlesat.puzzles.pegsol import PEG, Cell, Instance, Jump, Move, Solution, presolve, step_jumps
 
 
@@ -113,8 +114,6 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, PlanV
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """Build and solve the plan model; INFEASIBLE is CP-SAT's proof that no plan exists."""
-    from ortools.sat.python import cp_model
-
     start = time.perf_counter()
     early = presolve(instance, limits)
     if early is not None:
@@ -123,24 +122,12 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     model, pv = build_model(
         instance, {k: v for k, v in limits.options.items() if k in ("ordering", "redundant", "reach")}
     )
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = max(1, limits.workers)
-    solver.parameters.random_seed = limits.seed
-    remaining = limits.remaining(start)
-    if remaining is not None:
-        solver.parameters.max_time_in_seconds = max(0.01, remaining)
-    status = solver.solve(model)
-    stats = {
-        "variables": len(model.proto.variables),
-        "constraints": len(model.proto.constraints),
-        "conflicts": int(solver.num_conflicts),
-        "branches": int(solver.num_branches),
-        "workers": solver.parameters.num_workers,
-    }
+    run = solve_model(model, limits, limits.remaining(start))
+    stats = {**model_size(model), **run.stats}
     elapsed = time.perf_counter() - start
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return Result(Status.SOLVED, pv.decode(solver.boolean_value), wall_time=elapsed, stats=stats)
-    if status == cp_model.INFEASIBLE:
+    if run.status is Status.SOLVED:
+        return Result(Status.SOLVED, pv.decode(run.solver.boolean_value), wall_time=elapsed, stats=stats)
+    if run.status is Status.INFEASIBLE:
         return Result(
             Status.INFEASIBLE,
             None,
@@ -148,4 +135,4 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             stats=stats,
             message=f"no plan of {instance.moves_needed} jumps (CP-SAT: infeasible)",
         )
-    return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message=solver.status_name(status))
+    return Result(run.status, None, wall_time=elapsed, stats=stats, message=run.message)

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core.horizon import raise_horizon
+from puzzlesat.models.cpsat import solve_model
 from puzzlesat.puzzles.rubik import (
     METRICS,
     Instance,
@@ -119,46 +121,28 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, BmcVa
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """Ask N = 0, 1, 2, ... (QTM: by 2, keeping the parity) until feasible; OPTIMAL since every
     shorter N was proved infeasible.  Options: ``metric``, ``max_depth`` (default 10 / 12)."""
-    from ortools.sat.python import cp_model
-
     start = time.perf_counter()
     metric = (limits.options.get("metric") or "htm").lower()
     if metric not in METRICS:
         return Result(Status.ERROR, message=f"unknown metric {metric!r}; expected htm or qtm")
     max_depth = limits.options.get("max_depth") or (10 if metric == "htm" else 12)
-    horizon, step = (parity(instance.cube.cp), 2) if metric == "qtm" else (0, 1)
+    first, step = (parity(instance.cube.cp), 2) if metric == "qtm" else (0, 1)
     stats: dict[str, Any] = {"conflicts": 0, "workers": limits.workers}
-    while horizon <= max_depth:
-        left = limits.remaining(start)
-        if left is not None and left <= 0:
-            break
-        model, bv = build_model(instance, {"horizon": horizon, "metric": metric})
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = max(1, limits.workers)
-        solver.parameters.random_seed = limits.seed
-        if left is not None:
-            solver.parameters.max_time_in_seconds = left
-        status = solver.solve(model)
-        stats["conflicts"] += int(solver.num_conflicts)
-        stats["horizon"] = horizon
-        if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            solution = Solution((bv.maneuver(solver),), metric)
-            return Result(Status.OPTIMAL, solution, solution.length, time.perf_counter() - start, stats)
-        if status != cp_model.INFEASIBLE:
-            return Result(
-                Status.UNKNOWN,
-                None,
-                None,
-                time.perf_counter() - start,
-                stats,
-                message=f"time limit at horizon {horizon}; no solution shorter than {horizon}",
-            )
-        horizon += step
-    return Result(
-        Status.UNKNOWN,
-        None,
-        None,
-        time.perf_counter() - start,
-        stats,
-        message=f"no solution found within {min(horizon, max_depth)} moves",
-    )
+
+    def try_horizon(n: int) -> Result:
+        model, bv = build_model(instance, {**limits.options, "horizon": n, "metric": metric})
+        run = solve_model(model, limits, limits.remaining(start))
+        stats["conflicts"] += run.stats["conflicts"]
+        stats["horizon"] = n
+        if run.status is Status.SOLVED:
+            return Result(Status.SOLVED, Solution((bv.maneuver(run.solver),), metric))
+        return Result(run.status, message=run.message)
+
+    outcome = raise_horizon(try_horizon, range(first, max_depth + 1, step), lambda: limits.remaining(start))
+    wall = time.perf_counter() - start
+    if outcome.status is Status.INFEASIBLE:  # max_depth is a cap, not a proof
+        return Result(
+            Status.UNKNOWN, None, None, wall, stats, message=f"no solution within {max_depth} moves (--max-depth)"
+        )
+    objective = outcome.solution.length if outcome.solution is not None else None
+    return Result(outcome.status, outcome.solution, objective, wall, stats, message=outcome.message)

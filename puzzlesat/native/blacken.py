@@ -28,7 +28,8 @@ from typing import Any
 import numpy as np
 
 from puzzlesat.core import Limits, Result, Status
-from puzzlesat.puzzles.blacken import Cell, Instance, Solution, bfs_optimum, greedy
+from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED
+from puzzlesat.puzzles.blacken import BFS_POSITIONS, Cell, Instance, Solution, bfs_optimum, greedy
 from puzzlesat.puzzles.blacken_bound import MEMO_BITS, BoundBoard
 
 CHUNK = 100_000
@@ -105,7 +106,7 @@ class Search(BoundBoard):
         st[kern.DEPTH] = st[kern.ROOT] = depth
         if st[kern.WLEFT] == 0:
             if depth < best:
-                st[kern.BEST] = st[kern.FOUND] = depth
+                st[kern.BEST] = st[kern.ANSWER] = depth
                 self.best_path[:depth] = self.path[:depth]
             return False
         h = self.packing_bound(self.grid)
@@ -169,7 +170,7 @@ class Search(BoundBoard):
 
     def best_moves(self) -> tuple[Cell, ...] | None:
         """The best answer this search found, or None."""
-        found = int(self.st[self.kern.FOUND])
+        found = int(self.st[self.kern.ANSWER])
         if not found:
             return None
         return tuple(self.cell(i) for i in self.best_path[:found])
@@ -227,10 +228,10 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     seed_answer = greedy(instance, limits.seed)
     best = seed_answer if seed_answer is not None else None
     cut = len(best) if best is not None else search.maxd
-    status = search.kern.EXHAUSTED
+    status = EXHAUSTED
     if cut > lower and search.start((), best=cut, target=lower):
-        status = search.kern.BUDGET
-        while status == search.kern.BUDGET:
+        status = BUDGET
+        while status == BUDGET:
             left = limits.remaining(start)
             if left is not None and left <= 0:
                 break
@@ -241,10 +242,10 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     stats = _stats(search, {"lower_bound": lower, "compile_time": round(compile_time, 3)})
     wall = time.perf_counter() - start
     if best is None:
-        if status == search.kern.EXHAUSTED:
+        if status == EXHAUSTED:
             return Result(Status.INFEASIBLE, None, None, wall, stats, message="no sequence turns every stone black")
         return Result(Status.UNKNOWN, None, None, wall, stats, message="timeout")
-    proven = status != search.kern.BUDGET
+    proven = status != BUDGET
     return Result(
         Status.OPTIMAL if proven else Status.SOLVED,
         Solution(best),
@@ -260,6 +261,8 @@ def solve_bfs(instance: Instance, limits: Limits, variant: str | None = None) ->
     del limits, variant
     start = time.perf_counter()
     moves = bfs_optimum(instance)
+    if moves is None:
+        return Result(Status.UNKNOWN, message=f"breadth-first search passed {BFS_POSITIONS} positions: use native-bb")
     return Result(Status.OPTIMAL, Solution(moves), len(moves), time.perf_counter() - start, {})
 
 
@@ -287,8 +290,8 @@ def _worker(
             if moves is not None:
                 _share(moves, shared_best, answers, target, stop)
             continue
-        status = search.kern.BUDGET
-        while status == search.kern.BUDGET and not stop.is_set():
+        status = BUDGET
+        while status == BUDGET and not stop.is_set():
             search.set_best(shared_best.value)
             status = search.run(CHUNK // 4)
             moves = search.best_moves()
@@ -325,11 +328,11 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     cut = len(best) if best is not None else search.maxd
     stats: dict[str, Any] = {"lower_bound": lower, "workers": workers, "compile_time": round(compile_time, 3)}
     # a short serial run first: most boards are settled before processes would have started
-    status = search.kern.EXHAUSTED
+    status = EXHAUSTED
     if cut > lower and search.start((), best=cut, target=lower):
         serial_end = start + SERIAL_FIRST
-        status = search.kern.BUDGET
-        while status == search.kern.BUDGET and time.perf_counter() < serial_end:
+        status = BUDGET
+        while status == BUDGET and time.perf_counter() < serial_end:
             left = limits.remaining(start)
             if left is not None and left <= 0:
                 break
@@ -338,7 +341,7 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     if found is not None and (best is None or len(found) < len(best)):
         best = found
     stats["serial_nodes"] = search.nodes
-    if status != search.kern.BUDGET or (best is not None and len(best) <= lower):
+    if status != BUDGET or (best is not None and len(best) <= lower):
         assert best is not None
         return Result(Status.OPTIMAL, Solution(best), len(best), time.perf_counter() - start, stats)
     left = limits.remaining(start)

@@ -21,14 +21,12 @@ from __future__ import annotations
 
 from numba import njit
 
+from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.puzzles.blacken_bound_kernel import BLACK, EMPTY, WHITE, bound, split_bound
 
-# indices into the state vector ``st``
-DEPTH, BEST, NODES, H1, H2, ROOT, WLEFT, FTOP, TARGET, TTCUTS, FOUND, BOUNDCUTS = range(12)
+# indices into the state vector ``st``; ANSWER is the length of this search's best answer (0: none)
+DEPTH, BEST, NODES, H1, H2, ROOT, WLEFT, FTOP, TARGET, TTCUTS, ANSWER, BOUNDCUTS = range(12)
 STATE_SIZE = 12
-
-# search() return codes
-EXHAUSTED, BUDGET, TARGET_MET = 0, 1, 2
 
 
 @njit(cache=True)
@@ -153,7 +151,7 @@ def search(
 
     Returns:
         EXHAUSTED (the subtree below ``st[ROOT]`` is searched: the best is optimal there),
-        BUDGET (call again to continue) or TARGET_MET (an answer of ``st[TARGET]`` moves).
+        BUDGET (call again to continue) or FOUND (an answer of ``st[TARGET]`` moves).
     """
     limit = st[NODES] + budget
     mask = ttk1.shape[0] - 1
@@ -184,13 +182,13 @@ def search(
         # S3
         if st[WLEFT] == 0:
             st[BEST] = g + 1
-            st[FOUND] = g + 1
+            st[ANSWER] = g + 1
             for i in range(g + 1):
                 best_path[i] = path[i]
             pop(grid, zob, st, flipbuf, p, fstart[g])
             if st[BEST] <= st[TARGET]:
                 mark[0] = stamp
-                return TARGET_MET
+                return FOUND
             continue
         # S4
         # (keyed with the last move too: it decides which children the partial order allows)

@@ -17,6 +17,7 @@ import time
 import numpy as np
 
 from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core.kernel_status import decision_status
 from puzzlesat.native import eternity_kernel as kernel
 from puzzlesat.puzzles.eternity import GREY, Instance, Solution
 
@@ -125,11 +126,12 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
             spent += done
             nodes += done
             stats = {"nodes": nodes, "restarts": restarts, "compile_time": round(compile_time, 3)}
-            if status == kernel.SOLVED:
+            outcome = decision_status(status)
+            if outcome is Status.SOLVED:
                 solution = Solution(tuple((int(tile[i]), int(rot[i])) for i in placed))
-                return Result(Status.SOLVED, solution, wall_time=time.perf_counter() - start, stats=stats)
-            if status == kernel.EXHAUSTED:
-                return Result(Status.INFEASIBLE, wall_time=time.perf_counter() - start, stats=stats)
+                return Result(outcome, solution, wall_time=time.perf_counter() - start, stats=stats)
+            if outcome is Status.INFEASIBLE:
+                return Result(outcome, wall_time=time.perf_counter() - start, stats=stats)
             remaining = limits.remaining(start)
             if remaining is not None and remaining <= 0:
                 return Result(Status.UNKNOWN, wall_time=time.perf_counter() - start, stats=stats, message="time limit")

@@ -12,9 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-SOLVED = 1
-EXHAUSTED = 0
-BUDGET = 2
+from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 
 
 @njit(cache=True)
@@ -35,7 +33,7 @@ def search(
         budget: node budget for this call.
 
     Returns:
-        (status, nodes): SOLVED with the board in ``placed``; EXHAUSTED when no completion
+        (status, nodes): FOUND with the board in ``placed``; EXHAUSTED when no completion
         exists below the starting state; BUDGET when the budget ran out (resume by calling again).
     """
     n = cell_class.shape[0]
@@ -44,7 +42,7 @@ def search(
     while True:
         if d == n:
             depth[0] = d
-            return SOLVED, nodes
+            return FOUND, nodes
         if d < 0:
             depth[0] = d
             return EXHAUSTED, nodes

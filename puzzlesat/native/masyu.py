@@ -17,6 +17,7 @@ import time
 import numpy as np
 
 from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, decision_status
 from puzzlesat.core.uniqueness import record_uniqueness
 from puzzlesat.puzzles.masyu import Instance, solution_from_edges, trivial_answer
 
@@ -87,11 +88,13 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     loops = [solution_from_edges([edges[i] for i in np.nonzero(row == 1)[0]]) for row in sols]
     stats: dict = {"nodes": int(nodes), "compile_time": round(compile_time, 3)}
     if not loops:
-        st = Status.UNKNOWN if status == 2 else Status.INFEASIBLE
-        return Result(st, None, wall_time=wall, stats=stats, message="node budget spent" if status == 2 else "")
+        outcome = decision_status(status)
+        return Result(
+            outcome, None, wall_time=wall, stats=stats, message="node budget spent" if status == BUDGET else ""
+        )
     result = Result(Status.SOLVED, loops[0], wall_time=wall, stats=stats)
     if not limits.options.get("unique"):
         return result
     if len(loops) > 1:
         return record_uniqueness(result, True, loops[1], noun="loop")
-    return record_uniqueness(result, False if status == 0 else None, noun="loop", undecided="node budget")
+    return record_uniqueness(result, False if status == EXHAUSTED else None, noun="loop", undecided="node budget")

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
+
 UNKNOWN, OFF, ON = -1, 0, 1
 EMPTY, WHITE, BLACK = 0, 1, 2
 OPPOSITE = (1, 0, 3, 2)
@@ -357,8 +359,8 @@ def search(clue, inc, far, ea, eb, lines, line_start, want, node_limit, max_dept
     """Depth-first search for up to ``want`` loops.
 
     Returns:
-        (status, solutions, nodes): status 1 when ``want`` loops were found, 0 when the
-        search ended (fewer exist), 2 when the node budget ran out; ``solutions[i]`` is
+        (status, solutions, nodes): FOUND when ``want`` loops were found, EXHAUSTED when
+        the search ended (fewer exist), BUDGET when the node budget ran out; ``solutions[i]`` is
         the edge state array of loop i (the first ``count`` rows are filled).
     """
     ncell = clue.shape[0]
@@ -385,7 +387,7 @@ def search(clue, inc, far, ea, eb, lines, line_start, want, node_limit, max_dept
                 sols[count, :] = es
                 count += 1
                 if count >= want:
-                    return 1, sols[:count].copy(), nodes
+                    return FOUND, sols[:count].copy(), nodes
                 ok = False
             else:
                 e = _pick(es, other, clue, inc, last)
@@ -401,7 +403,7 @@ def search(clue, inc, far, ea, eb, lines, line_start, want, node_limit, max_dept
                     depth += 1
                     nodes += 1
                     if nodes > node_limit:
-                        return 2, sols[:count].copy(), nodes
+                        return BUDGET, sols[:count].copy(), nodes
                     # the new end: whichever end of e is not the one that was open before
                     last = eb[e] if _end_choice(es, inc, ea[e])[0] >= 0 else ea[e]
                     ok = _set_on(e, es, other, plen, sc, ea, eb, clue, inc, far)
@@ -414,7 +416,7 @@ def search(clue, inc, far, ea, eb, lines, line_start, want, node_limit, max_dept
         while depth > 0 and s_phase[depth - 1] == 1:
             depth -= 1
         if depth == 0:
-            return 0, sols[:count].copy(), nodes
+            return EXHAUSTED, sols[:count].copy(), nodes
         k = depth - 1
         es[:] = s_es[k]
         other[:] = s_other[k]

@@ -12,6 +12,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from puzzlesat.core import BackendUnavailable, Limits, Result, Status
+from puzzlesat.core.kernel_status import BUDGET, FOUND, MEET, decision_status
 from puzzlesat.puzzles.pegsol import DIRECTIONS, PEG, Instance, Jump, Move, Solution, presolve
 
 if TYPE_CHECKING:
@@ -115,7 +116,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     setup_start = time.perf_counter()
     import numpy as np
 
-    from puzzlesat.native.pegsol_kernel import BUDGET, EXHAUSTED, FOUND, MEET, rehash, search
+    from puzzlesat.native.pegsol_kernel import rehash, search
 
     fixed_order = limits.options.get("order")
     restarts = not limits.options.get("no_restarts") and not fixed_order
@@ -198,17 +199,18 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         status = FOUND
     elapsed = time.perf_counter() - search_start
     stats["compile_time"] = round(compile_time + import_time, 3)
-    if status == FOUND:
-        return Result(Status.SOLVED, Solution(moves), wall_time=elapsed, stats=stats)
-    if status == EXHAUSTED:
+    outcome = decision_status(status)
+    if outcome is Status.SOLVED:
+        return Result(outcome, Solution(moves), wall_time=elapsed, stats=stats)
+    if outcome is Status.INFEASIBLE:
         return Result(
-            Status.INFEASIBLE,
+            outcome,
             None,
             wall_time=elapsed,
             stats=stats,
             message="exhaustive search: every line of play fails",
         )
-    return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message="timeout")
+    return Result(outcome, None, wall_time=elapsed, stats=stats, message="timeout")
 
 
 class _Runner:

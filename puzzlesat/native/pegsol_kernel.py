@@ -16,10 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-FOUND = 1
-EXHAUSTED = 2
-BUDGET = 3
-MEET = 4
+from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND, MEET
 
 _MUL_LO = np.uint64(0x9E3779B97F4A7C15)
 _MUL_HI = np.uint64(0xC2B2AE3D27D4EB4F)

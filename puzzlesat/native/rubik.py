@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FULL
 from puzzlesat.puzzles.rubik import METRICS, Cube, Instance, Solution, parity, simplify
 
 if TYPE_CHECKING:
@@ -265,7 +266,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             total_weight = float(weights.sum()) or 1.0
             this_nodes = np.zeros(len(rows), np.int64)
             done_weight = 0.0
-            iteration_status = 0
+            iteration_status = EXHAUSTED
             solutions: list[np.ndarray] = []
             use_pool = pool is not None and bound >= PARALLEL_FROM
             if use_pool and pool is not None:
@@ -275,13 +276,13 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             for i in range(len(chunks)):
                 left = limits.remaining(start)
                 if left is not None and left <= 0:
-                    iteration_status = 2
+                    iteration_status = BUDGET
                     break
                 if use_pool and pool is not None:
                     try:
                         out = pool.next(timeout=None if left is None else left + 0.5)
                     except TimeoutError:
-                        iteration_status = 2
+                        iteration_status = BUDGET
                         break
                 else:
                     cap = 2**62 if left is None else max(1000, int(left * rate))
@@ -302,7 +303,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                     last_shown = now
                     printed = True
                     _progress(bound, done_weight / total_weight, stats["nodes"], elapsed)
-                if st != 0:
+                if st != EXHAUSTED:
                     iteration_status = st
                     break
             if printed:
@@ -312,11 +313,11 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                     found.append(tuple(int(x) for x in row))
             if found and best is None:
                 best = bound
-            if iteration_status == 2 and best is None:
+            if iteration_status == BUDGET and best is None:
                 message = f"time limit during depth {bound}; no solution shorter than {bound}"
                 stats["lower_bound"] = bound
                 break
-            if iteration_status in (2, 3):
+            if iteration_status in (BUDGET, FULL):
                 message = "time limit or solution cap reached while collecting extra solutions"
                 break
             stats["lower_bound"] = bound if best is None else best

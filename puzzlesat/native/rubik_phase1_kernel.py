@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND, FULL
 from puzzlesat.native.memory import prefetch
 from puzzlesat.native.rubik_phase1 import (
     INV_CMOVE,
@@ -274,8 +275,9 @@ def search(
         budget: node limit for the whole call; max_solutions: capacity of the solution array.
 
     Returns:
-        ``(status, solutions, count, nodes_per_prefix)``: status 0 = subtrees exhausted,
-        1 = stopped at the first solution, 2 = node budget spent, 3 = solution array full.
+        ``(status, solutions, count, nodes_per_prefix)``: status EXHAUSTED (every subtree
+        searched), FOUND (stopped at the first solution), BUDGET (node budget spent) or FULL
+        (the solution array is full).
     """
     nprefix, plen = prefixes.shape
     levels = bound + 2
@@ -356,7 +358,7 @@ def search(
             alive = False
             if not find_all or count >= max_solutions:
                 nodes_per_prefix[pi] = nodes
-                return (1 if not find_all else 3), solutions, count, nodes_per_prefix
+                return (FOUND if not find_all else FULL), solutions, count, nodes_per_prefix
         if alive:
             d = plen
             got = _expand(
@@ -402,13 +404,13 @@ def search(
                     count = _record(solutions, count, path, bound)
                     if not find_all or count >= max_solutions:
                         nodes_per_prefix[pi] = nodes
-                        return (1 if not find_all else 3), solutions, count, nodes_per_prefix
+                        return (FOUND if not find_all else FULL), solutions, count, nodes_per_prefix
                     continue
                 if _solved(dist, cp, d + 1):
                     continue
                 if total + nodes > budget:
                     nodes_per_prefix[pi] = nodes
-                    return 2, solutions, count, nodes_per_prefix
+                    return BUDGET, solutions, count, nodes_per_prefix
                 d += 1
                 got = _expand(
                     d,
@@ -443,4 +445,4 @@ def search(
                 nxt[d] = 0
         nodes_per_prefix[pi] = nodes
         total += nodes
-    return 0, solutions, count, nodes_per_prefix
+    return EXHAUSTED, solutions, count, nodes_per_prefix

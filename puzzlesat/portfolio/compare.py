@@ -24,7 +24,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Status
+from puzzlesat.core import Limits, ParseError, Puzzle, PuzzlesatError, Status
+from puzzlesat.core.text import decode_text
 from puzzlesat.portfolio.backends import Backend, open_pool
 from puzzlesat.portfolio.child import ChildSpec, puzzle_spec
 from puzzlesat.portfolio.report import key_stats
@@ -69,8 +70,22 @@ class Record:
         return self.status == Status.SOLVED.value and not optimisation
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Record:
-        """A record from one line of a results file."""
+    def from_json(cls, data: Any) -> Record:
+        """A record from one line of a results file.
+
+        Raises:
+            ValueError: not an object with the record's fields, of their types.
+        """
+        if not isinstance(data, dict):
+            raise ValueError("not a JSON object")
+        for key in ("puzzle", "instance", "strategy", "status"):
+            if not isinstance(data.get(key), str):
+                raise ValueError(f"no text field {key!r}")
+        for key in ("time", "elapsed", "objective", "timeout"):
+            if not isinstance(data.get(key), int | float | None) or isinstance(data.get(key), bool):
+                raise ValueError(f"field {key!r} is not a number")
+        if not isinstance(data.get("stats", {}), dict):
+            raise ValueError("field 'stats' is not an object")
         names = cls.__dataclass_fields__.keys()
         return cls(**{k: v for k, v in data.items() if k in names})
 
@@ -81,17 +96,30 @@ def default_strategies(puzzle: Puzzle) -> list[str]:
 
 
 def load_results(path: Path) -> list[Record]:
-    """The records of a JSON-lines results file; a torn last line (an interrupted write) is skipped."""
+    """The records of a JSON-lines results file; a torn line (an interrupted write) is skipped.
+
+    Raises:
+        ParseError: a folder, an unreadable file, or a line that is not UTF-8, or JSON that is
+            not a record, naming the file and line.
+    """
     if not path.exists():
         return []
+    try:
+        lines = path.read_bytes().splitlines()
+    except OSError as exc:
+        raise ParseError(f"{path}: cannot read the results file: {exc.strerror or exc}") from None
     records = []
-    for line in path.read_text().splitlines():
-        if not line.strip():
+    for lineno, raw in enumerate(lines, start=1):
+        if not raw.strip():
             continue
         try:
-            records.append(Record.from_json(json.loads(line)))
-        except (json.JSONDecodeError, TypeError):
+            records.append(Record.from_json(json.loads(decode_text(raw, f"{path}:{lineno}"))))
+        except ParseError:
+            raise
+        except json.JSONDecodeError:  # torn by an interrupted write; later runs append after it
             continue
+        except ValueError as exc:
+            raise ParseError(f"{path}:{lineno}: not a results record ({exc})") from None
     return records
 
 

@@ -18,6 +18,10 @@ Output (the seed's): ``The result is N.``, the moves ``x: X y: Y`` in play order
 line, then the final board, one row a line, each cell as wide as the largest move number:
 the move number on a placed stone, ``B`` on a flipped stone, ``W`` on a stone still white
 (never in a valid answer) and a blank on an empty cell.
+
+Size limits (checked before any board is built): a board of at most :data:`MAX_SIZE` x
+:data:`MAX_SIZE`, at most :data:`MAX_WHITES` white stones and :data:`MAX_INPUT_CHARS`
+characters of text.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from puzzlesat.core import InvalidInstanceError, Option, ParseError, Puzzle, Strategy
+from puzzlesat.core import InvalidInstanceError, Option, ParseError, Puzzle, Strategy, check_length, is_int
 
 Cell = tuple[int, int]
 
@@ -36,9 +40,20 @@ EMPTY, WHITE, BLACK = 0, 1, 2
 DIRECTIONS: tuple[Cell, ...] = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
 SOLVERS = ("cadical195", "cadical153", "cadical300", "glucose4", "glucose3", "maplechrono", "minisat22", "lingeling")
 
-_PAIR = re.compile(r"^\s*(-?\d+)\s*[,;\s]\s*(-?\d+)\s*$")
-_MOVE = re.compile(r"^\s*x:\s*(-?\d+)\s+y:\s*(-?\d+)\s*$")
-_RESULT = re.compile(r"^\s*The result is\s+(-?\d+)\s*\.?\s*$")
+# the native search indexes a framed (k+2)^2 board in 12 bits: k <= 61; the public boards
+# are at most 12x12
+MAX_SIZE = 61
+# The time-indexed models hold a board per step, up to 2q steps: 150 stones on a 30x30
+# board measured 633 MB for the cnf-steps encoding (cpsat-steps 387 MB).  The public boards
+# have at most 25.
+MAX_WHITES = 150
+# a stone is one short line: a megabyte is far more than MAX_WHITES stones need
+MAX_INPUT_CHARS = 1_000_000
+
+# ASCII digits only (``\d`` would also match '３'), no more than an int64 holds
+_PAIR = re.compile(r"^\s*(-?[0-9]{1,18})\s*[,;\s]\s*(-?[0-9]{1,18})\s*$")
+_MOVE = re.compile(r"^\s*x:\s*(-?[0-9]{1,18})\s+y:\s*(-?[0-9]{1,18})\s*$")
+_RESULT = re.compile(r"^\s*The result is\s+(-?[0-9]{1,18})\s*\.?\s*$")
 
 
 @dataclass(frozen=True)
@@ -258,6 +273,7 @@ def parse(text: str, source: str = "<input>") -> Instance:
         ParseError: malformed lines, a wrong count, a stone off the board, on the frame or
             given twice, naming the source and line.
     """
+    check_length(text, source, MAX_INPUT_CHARS)
     lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
         raise ParseError(f"{source}:1: empty input, expected 'k q' then one 'x,y' line per white stone")
@@ -266,13 +282,17 @@ def parse(text: str, source: str = "<input>") -> Instance:
     first_no, first = lines[0]
     if "," not in first:
         parts = first.split()
-        if len(parts) != 2 or not all(p.lstrip("-").isdigit() for p in parts):
+        if len(parts) != 2 or not all(is_int(p) for p in parts):
             raise ParseError(f"{source}:{first_no}: expected 'k q' (board size, white stones), got {first!r}")
         size, count = int(parts[0]), int(parts[1])
         if size < 3:
             raise ParseError(f"{source}:{first_no}: board size must be at least 3, got {size}")
+        if size > MAX_SIZE:
+            raise ParseError(f"{source}:{first_no}: board size {size} is larger than the limit of {MAX_SIZE}")
         if count < 0:
             raise ParseError(f"{source}:{first_no}: number of white stones must not be negative, got {count}")
+        if count > MAX_WHITES:
+            raise ParseError(f"{source}:{first_no}: {count} white stones, more than the limit of {MAX_WHITES}")
         lines = lines[1:]
     cells: list[Cell] = []
     seen: dict[Cell, int] = {}
@@ -281,6 +301,10 @@ def parse(text: str, source: str = "<input>") -> Instance:
         if match is None:
             raise ParseError(f"{source}:{lineno}: expected 'x,y', got {line!r}")
         x, y = int(match.group(1)), int(match.group(2))
+        if len(cells) == MAX_WHITES:
+            raise ParseError(f"{source}:{lineno}: more white stones than the limit of {MAX_WHITES}")
+        if count is not None and len(cells) == count:
+            raise ParseError(f"{source}:{lineno}: header says {count} white stones, the file lists more")
         cell = (y - 1, x - 1)
         if cell in seen:
             raise ParseError(f"{source}:{lineno}: stone {x},{y} already given on line {seen[cell]}")
@@ -292,6 +316,8 @@ def parse(text: str, source: str = "<input>") -> Instance:
                 raise ParseError(f"{source}:{lineno}: stone {x},{y} lies on the frame of the {size}x{size} board")
         elif x < 2 or y < 2:
             raise ParseError(f"{source}:{lineno}: stone {x},{y} lies on the frame (coordinates start at 1)")
+        elif max(x, y) + 1 > MAX_SIZE:
+            raise ParseError(f"{source}:{lineno}: stone {x},{y} needs a board larger than the limit {MAX_SIZE}")
         cells.append(cell)
     if count is not None and len(cells) != count:
         raise ParseError(f"{source}:{first_no}: header says {count} white stones, the file lists {len(cells)}")
@@ -377,11 +403,18 @@ def verify(instance: Instance, solution: Solution) -> list[str]:
     return problems
 
 
-def bfs_optimum(instance: Instance, max_states: int = 2_000_000) -> tuple[Cell, ...]:
+# the positions breadth-first search may hold (a few hundred MB of Python bytes objects)
+BFS_POSITIONS = 2_000_000
+
+
+def bfs_optimum(instance: Instance, max_states: int = BFS_POSITIONS) -> tuple[Cell, ...] | None:
     """A shortest answer by breadth-first search over positions: the reference for tests.
 
+    Returns:
+        The moves, or None when the search passed ``max_states`` positions first.
+
     Raises:
-        InvalidInstanceError: more than ``max_states`` positions, or no answer.
+        InvalidInstanceError: no sequence of moves turns every stone black.
     """
     k = instance.size
     start = bytearray(k * k)
@@ -433,7 +466,7 @@ def bfs_optimum(instance: Instance, max_states: int = 2_000_000) -> tuple[Cell, 
                     return tuple(path[::-1])
                 following.append(key)
                 if len(parent) > max_states:
-                    raise InvalidInstanceError(f"breadth-first search passed {max_states} positions")
+                    return None
         frontier = following
     raise InvalidInstanceError("no sequence of moves turns every stone black")
 
@@ -566,9 +599,9 @@ PUZZLE = Puzzle(
     ),
     portfolio=("native-bb", "cpsat-steps", "cnf-steps:cadical195"),
     generator_options=(
-        Option("size", int, None, "board size k (k x k), default 7", low=1),
-        Option("whites", int, None, "number of white stones q, default 6", low=0),
-        Option("components", int, None, "number of 8-connected white groups, default 2", low=1),
+        Option("size", int, None, "board size k (k x k), default 7", low=1, high=MAX_SIZE),
+        Option("whites", int, None, "number of white stones q, default 6", low=0, high=MAX_WHITES),
+        Option("components", int, None, "number of 8-connected white groups, default 2", low=1, high=MAX_WHITES),
     ),
     optimisation=True,
 )

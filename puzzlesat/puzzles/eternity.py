@@ -9,10 +9,14 @@ Input (the seed's format): ``g c`` then g*g lines ``N E S W``; tile ids are the 
 order; c counts the colours with grey (the seed) or without it (Heule's benchmark files).
 Rectangles use the header ``rows cols c``.  Output: one ``tile rotations`` line per cell,
 left to right, top to bottom, or ``SOLUTION NOT FOUND``.
+
+Size limits (checked before anything is allocated): at most :data:`MAX_CELLS` cells and
+:data:`MAX_COLOURS` colours, and :data:`MAX_INPUT_CHARS` characters of text.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Any
@@ -23,6 +27,7 @@ from puzzlesat.core import (
     ParseError,
     Puzzle,
     Strategy,
+    check_length,
     int_tokens,
 )
 
@@ -42,6 +47,17 @@ SOLVERS = (
 )
 
 Tile = tuple[int, int, int, int]
+
+# The Heule CNF grows with the square of the cells (every tile on every cell in four turns):
+# measured 263 MB at 16x16, 680 MB at 20x20 and past 1.2 GB at 24x24 for the encoding
+# alone, so 21x21 (about 830 MB) is the largest board kept under 1 GB.  The largest public
+# sets (Owen's graded boards) are 20x20.
+MAX_CELLS = 441
+# The native lookup holds 9 classes x colours^2 slots of int64 (a header of 20 000 colours
+# asked for 27 GiB); 1000 colours cost about 220 MB.  Public sets use at most 29.
+MAX_COLOURS = 1000
+# 441 tile lines take about 10 kB; a megabyte leaves room for any spacing or comment.
+MAX_INPUT_CHARS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -152,6 +168,7 @@ def parse(text: str, source: str = "<input>") -> Instance:
         ParseError: malformed text, a wrong tile count or a colour out of range, naming the
             source and line.
     """
+    check_length(text, source, MAX_INPUT_CHARS)
     rows_of_ints = int_tokens(text, source)
     if not rows_of_ints:
         raise ParseError(f"{source}:1: empty input, expected a header 'g c' or 'rows cols c'")
@@ -166,9 +183,16 @@ def parse(text: str, source: str = "<input>") -> Instance:
         raise ParseError(f"{source}:{lineno}: board must be at least 2x2, got {rows}x{cols}")
     if colours < 2:
         raise ParseError(f"{source}:{lineno}: need at least 2 colours (grey and one more), got {colours}")
+    if rows * cols > MAX_CELLS:
+        raise ParseError(
+            f"{source}:{lineno}: a {rows}x{cols} board has {rows * cols} cells, more than the limit of {MAX_CELLS}"
+        )
+    if colours > MAX_COLOURS:
+        raise ParseError(f"{source}:{lineno}: {colours} colours, more than the limit of {MAX_COLOURS}")
     body = rows_of_ints[1:]
     if len(body) != rows * cols:
-        where = body[-1][0] if body else lineno
+        # too many: the first line beyond the board; too few: the last line there is
+        where = body[rows * cols][0] if len(body) > rows * cols else (body[-1][0] if body else lineno)
         raise ParseError(
             f"{source}:{where}: expected {rows * cols} tile lines for a {rows}x{cols} board, got {len(body)}"
         )
@@ -212,14 +236,15 @@ def parse_solution(instance: Instance, text: str, source: str = "<solution>") ->
     """
     if text.strip() == NOT_FOUND:
         return None
-    placements = []
-    for lineno, values in int_tokens(text, source):
+    check_length(text, source, MAX_INPUT_CHARS)
+    lines = int_tokens(text, source)
+    for lineno, values in lines:
         if len(values) != 2:
             raise ParseError(f"{source}:{lineno}: expected 'tile rotations', got {len(values)} numbers")
-        placements.append((values[0], values[1]))
-    if len(placements) != instance.cells:
-        raise ParseError(f"{source}: expected {instance.cells} lines, got {len(placements)}")
-    return Solution(tuple(placements))
+    if len(lines) != instance.cells:
+        where = lines[instance.cells][0] if len(lines) > instance.cells else (lines[-1][0] if lines else 1)
+        raise ParseError(f"{source}:{where}: expected {instance.cells} 'tile rotations' lines, got {len(lines)}")
+    return Solution(tuple((values[0], values[1]) for _, values in lines))
 
 
 def verify(instance: Instance, solution: Solution) -> list[str]:
@@ -280,6 +305,10 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
     inner_colours = options.get("inner_colours") or 1
     if rows < 2 or cols < 2:
         raise InvalidInstanceError(f"board must be at least 2x2, got {rows}x{cols}")
+    if rows * cols > MAX_CELLS:
+        raise InvalidInstanceError(f"a {rows}x{cols} board has more cells than the limit of {MAX_CELLS}")
+    if 1 + frame_colours + inner_colours > MAX_COLOURS:
+        raise InvalidInstanceError(f"{1 + frame_colours + inner_colours} colours, more than the limit of {MAX_COLOURS}")
     if frame_colours < 1 or inner_colours < 1:
         raise InvalidInstanceError("need at least one frame colour and one inner colour")
     rng = random.Random(seed)
@@ -363,10 +392,10 @@ PUZZLE = Puzzle(
     # two members for a 2-core machine: measured with benchmarks/portfolio.py
     portfolio=("native-rowscan", "cnf-heule:cadical195"),
     generator_options=(
-        Option("size", int, None, "board size g (g x g), default 4", low=1),
-        Option("rows", int, None, "rows, for a rectangle (overrides --size)", low=1),
-        Option("cols", int, None, "columns, for a rectangle (overrides --size)", low=1),
-        Option("frame_colours", int, None, "colours on edges along the frame, default 1", low=1),
-        Option("inner_colours", int, None, "colours on the other inside edges, default 1", low=1),
+        Option("size", int, None, "board size g (g x g), default 4", low=1, high=math.isqrt(MAX_CELLS)),
+        Option("rows", int, None, "rows, for a rectangle (overrides --size)", low=1, high=MAX_CELLS // 2),
+        Option("cols", int, None, "columns, for a rectangle (overrides --size)", low=1, high=MAX_CELLS // 2),
+        Option("frame_colours", int, None, "colours on edges along the frame, default 1", low=1, high=MAX_COLOURS),
+        Option("inner_colours", int, None, "colours on the other inside edges, default 1", low=1, high=MAX_COLOURS),
     ),
 )

@@ -13,11 +13,15 @@ it, 40 a line, back to the start; ``NO SOLUTION`` when no loop exists.
 
 Edges are named by the cell they leave to the right or downwards: ``("h", r, c)`` joins
 (r, c) and (r, c+1), ``("v", r, c)`` joins (r, c) and (r+1, c).
+
+Size limits (checked before any grid is built): at most :data:`MAX_CELLS` cells, sides up
+to :data:`MAX_SIDE`, and :data:`MAX_INPUT_CHARS` characters of text.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import random
 import re
 import sys
@@ -34,6 +38,7 @@ from puzzlesat.core import (
     Result,
     Status,
     Strategy,
+    check_length,
     is_int,
 )
 from puzzlesat.core.uniqueness import record_uniqueness
@@ -45,7 +50,13 @@ STEP = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose3", "maplechrono", "minisat22", "cadical300")
 FULL_SOLVERS = ("cadical195", "kissat404", "cadical153", "glucose4", "maplechrono", "minisat22", "cadical300")
 PZPR_DIGITS = "0123456789abcdefghijklmnopq"  # base 27: three cells per character, weights 9, 3, 1
+# The complete encodings grow faster than the cells (cnf-rank: a binary rank per cell; a
+# 1000x1000 grid took 5.6 GB): the cnf-rank encoding measured 165 MB at 60x60 and 481 MB at
+# 100x100 (cpsat-circuit 170 MB).  The largest public puzzles are 40x58 and 35x65.
+MAX_CELLS = 10_000
 MAX_SIDE = 1000
+# a grid of MAX_CELLS cells, every one a circle, is about 100 kB in the challenge format
+MAX_INPUT_CHARS = 1_000_000
 
 Cell = tuple[int, int]
 EdgeKey = tuple[str, int, int]
@@ -275,6 +286,7 @@ def parse(text: str, source: str = "<input>") -> Instance:
     >>> parse("3 3\\nW\\n2 2 0 0\\nB\\n1 1 0 0\\n").black
     ((0, 0),)
     """
+    check_length(text, source, MAX_INPUT_CHARS)
     lines = [(n, line.split()) for n, line in enumerate(text.splitlines(), start=1)]
     lines = [(n, parts) for n, parts in lines if parts]
     if not lines:
@@ -283,8 +295,7 @@ def parse(text: str, source: str = "<input>") -> Instance:
     if len(header) != 2 or not all(is_int(t) for t in header):
         raise ParseError(f"{source}:{lineno}: expected 'rows cols', got {' '.join(header)!r}")
     rows, cols = int(header[0]), int(header[1])
-    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
-        raise ParseError(f"{source}:{lineno}: grid size {rows}x{cols} out of range 1..{MAX_SIDE}")
+    _check_size(rows, cols, f"{source}:{lineno}")
     groups: dict[str, list[Cell]] = {}
     owner: dict[Cell, tuple[str, int]] = {}
     i = 1
@@ -303,6 +314,8 @@ def parse(text: str, source: str = "<input>") -> Instance:
         while i < len(lines) and not ended:
             lineno, parts = lines[i]
             if not is_int(parts[0]):
+                if parts[0].upper() not in ("B", "W"):
+                    raise ParseError(f"{source}:{lineno}: expected integers, got {parts[0]!r}")
                 break
             for token in parts:
                 if not is_int(token):
@@ -368,6 +381,7 @@ def parse_solution(instance: Instance, text: str, source: str = "<solution>") ->
     Raises:
         ParseError: no start line, or a character other than U, D, L, R in the moves.
     """
+    check_length(text, source, MAX_INPUT_CHARS)
     lines = [(n, line.strip()) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
     if not lines:
         raise ParseError(f"{source}:1: empty answer, expected 'row col' and the moves")
@@ -389,7 +403,15 @@ def parse_solution(instance: Instance, text: str, source: str = "<solution>") ->
 # ---------------------------------------------------------------- puzz.link URLs
 
 
-def from_url(url: str, source: str = "<url>") -> Instance:
+def _check_size(rows: int, cols: int, where: str) -> None:
+    """Refuse a grid outside the size limits, before anything is allocated for it."""
+    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
+        raise ParseError(f"{where}: grid size {rows}x{cols} out of range 1..{MAX_SIDE}")
+    if rows * cols > MAX_CELLS:
+        raise ParseError(f"{where}: a {rows}x{cols} grid has {rows * cols} cells, more than the limit of {MAX_CELLS}")
+
+
+def from_url(url: str, source: str = "<url>", lineno: int = 1) -> Instance:
     """Read a puzz.link / pzprxs URL (``?masyu/W/H/BODY`` or ``?mashu/...``).
 
     >>> from_url("https://puzz.link/p?masyu/3/2/i0").black
@@ -398,17 +420,19 @@ def from_url(url: str, source: str = "<url>") -> Instance:
     Raises:
         ParseError: not a masyu URL, bad size or a character outside base 27.
     """
+    where = f"{source}:{lineno}"
     match = re.search(r"[?/](?:masyu|mashu)/(.*)$", url.strip())
     if match is None:
-        raise ParseError(f"{source}: expected a puzz.link masyu URL '...?masyu/W/H/BODY', got {url!r}")
+        raise ParseError(f"{where}: expected a puzz.link masyu URL '...?masyu/W/H/BODY', got {url!r}")
     parts = [p for p in match.group(1).split("/") if p != ""]
     while parts and not is_int(parts[0]):
+        if any(ch.isdigit() for ch in parts[0]):
+            raise ParseError(f"{where}: expected width and height in ASCII digits, got {parts[0]!r} in {url!r}")
         parts.pop(0)  # editor flags such as 'v:'
     if len(parts) < 2 or not (is_int(parts[0]) and is_int(parts[1])):
-        raise ParseError(f"{source}: expected width and height after 'masyu/' in {url!r}")
+        raise ParseError(f"{where}: expected width and height after 'masyu/' in {url!r}")
     cols, rows = int(parts[0]), int(parts[1])
-    if not (1 <= rows <= MAX_SIDE and 1 <= cols <= MAX_SIDE):
-        raise ParseError(f"{source}: grid size {rows}x{cols} out of range")
+    _check_size(rows, cols, where)
     body = parts[2] if len(parts) > 2 else ""
     cells = [EMPTY] * (rows * cols)
     pos = 0
@@ -417,7 +441,7 @@ def from_url(url: str, source: str = "<url>") -> Instance:
             break
         digit = PZPR_DIGITS.find(ch)
         if digit < 0:
-            raise ParseError(f"{source}: character {ch!r} is not a base-27 digit in {url!r}")
+            raise ParseError(f"{where}: character {ch!r} is not a base-27 digit in {url!r}")
         for weight in (9, 3, 1):
             if pos < len(cells):
                 cells[pos] = (digit // weight) % 3
@@ -441,9 +465,11 @@ def to_url(instance: Instance, host: str = "https://puzz.link/p?") -> str:
 
 def parse_any(text: str, source: str = "<input>") -> Instance:
     """Read either the challenge format or a puzz.link URL (a file holding one line)."""
+    check_length(text, source, MAX_INPUT_CHARS)
     stripped = text.strip()
     if re.search(r"[?/](masyu|mashu)/", stripped) and "\n" not in stripped:
-        return from_url(stripped, source)
+        lineno = text[: text.index(stripped)].count("\n") + 1
+        return from_url(stripped, source, lineno)
     return parse(text, source)
 
 
@@ -749,10 +775,10 @@ PUZZLE = Puzzle(
     ),
     portfolio=("cnf-lazy:cadical195", "cnf-lazy:glucose4", "cpsat-lazy"),
     generator_options=(
-        Option("size", int, None, "grid size (size x size), default 10", low=2),
-        Option("rows", int, None, "rows (overrides --size)", low=2),
-        Option("cols", int, None, "columns (overrides --size)", low=2),
-        Option("fill", int, None, "percent of the grid's squares inside the loop (default 50)", low=1),
+        Option("size", int, None, "grid size (size x size), default 10", low=2, high=math.isqrt(MAX_CELLS)),
+        Option("rows", int, None, "rows (overrides --size)", low=2, high=MAX_SIDE),
+        Option("cols", int, None, "columns (overrides --size)", low=2, high=MAX_SIDE),
+        Option("fill", int, None, "percent of the grid's squares inside the loop (default 50)", low=1, high=100),
     ),
     solve_options=(
         Option("unique", bool, False, "prove the solution unique, or show a second one"),

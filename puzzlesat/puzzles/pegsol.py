@@ -17,6 +17,9 @@ Before any search, :func:`prove_impossible` tries three cheap proofs: peg counts
 position-class parity of the (r+c) mod 3 and (r-c) mod 3 classes, and a pagoda function
 found by linear programming (Berlekamp, Conway & Guy, *Winning Ways* ch. 23; Kiyomi &
 Matsui, *Integer programming based algorithms for peg solitaire problems*, 2001).
+
+Size limits (checked before the board is built): a matrix of at most :data:`MAX_SIDE` rows
+and columns, at most :data:`MAX_CELLS` board cells, and :data:`MAX_INPUT_CHARS` characters.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ from puzzlesat.core import (
     Result,
     Status,
     Strategy,
+    check_length,
     is_int,
 )
 
@@ -54,6 +58,16 @@ SOLVERS = (
     "minisat22",
     "cadical300",
 )
+
+# The SAT plans hold a copy of the board per jump, and there are about as many jumps as
+# cells, so they grow with the cube of the cells: the cnf-plan encoding alone measured
+# 171 MB at 64 cells, 356 MB at 81 and 694 MB at 100 (a 12x12 board's solve took 3.8-5.5 GB).
+# The public boards have at most 45 cells (German, 9x9).
+MAX_CELLS = 81
+# bounds the matrix read before the board cells are counted (off-board cells are cheap)
+MAX_SIDE = 100
+# MAX_SIDE rows of MAX_SIDE values, twice (start and goal), with room for comments
+MAX_INPUT_CHARS = 1_000_000
 
 Matrix = tuple[tuple[int, ...], ...]
 Cell = tuple[int, int]
@@ -116,7 +130,8 @@ class Move:
         return f"{self.r1}:{self.c1}-{self.r2}:{self.c2}"
 
 
-_MOVE_RE = re.compile(r"(-?\d+)\s*:\s*(-?\d+)\s*-\s*(-?\d+)\s*:\s*(-?\d+)")
+# ASCII digits only (``\d`` would also match '３'), no more than an int64 holds
+_MOVE_RE = re.compile(r"(-?[0-9]{1,18})\s*:\s*(-?[0-9]{1,18})\s*-\s*(-?[0-9]{1,18})\s*:\s*(-?[0-9]{1,18})")
 
 
 @dataclass(frozen=True)
@@ -289,6 +304,7 @@ def parse(text: str, source: str = "<input>") -> Instance:
         ParseError: malformed text, ragged rows, values other than 1/-1/0, or a goal whose
             off-board cells differ from the start's; the message names source and line.
     """
+    check_length(text, source, MAX_INPUT_CHARS)
     lines = _rows(text)
     if not lines:
         raise ParseError(f"{source}:1: empty input, expected a header 'm n'")
@@ -296,11 +312,15 @@ def parse(text: str, source: str = "<input>") -> Instance:
     if len(header) != 2 or not all(is_int(t) for t in header):
         raise ParseError(f"{source}:{lineno}: expected header 'm n' (rows cols), got {' '.join(header)!r}")
     rows, cols = int(header[0]), int(header[1])
+    header_no = lineno
     if rows < 1 or cols < 1:
         raise ParseError(f"{source}:{lineno}: board must have at least 1 row and 1 column, got {rows}x{cols}")
+    if rows > MAX_SIDE or cols > MAX_SIDE:
+        raise ParseError(f"{source}:{lineno}: a {rows}x{cols} matrix is larger than the limit of {MAX_SIDE} a side")
     body = lines[1:]
     if len(body) not in (rows, 2 * rows):
-        where = body[-1][0] if body else lineno
+        # too many: the first line beyond the goal; too few: the last line there is
+        where = body[2 * rows][0] if len(body) > 2 * rows else (body[-1][0] if body else lineno)
         raise ParseError(
             f"{source}:{where}: expected {rows} rows (start) or {2 * rows} rows (start and goal) "
             f"of {cols} values, got {len(body)} rows"
@@ -317,6 +337,9 @@ def parse(text: str, source: str = "<input>") -> Instance:
         matrix.append(tuple(values))
     start = tuple(matrix[:rows])
     goal = tuple(matrix[rows:]) if len(matrix) == 2 * rows else None
+    cells = sum(v != OFF for row in start for v in row)
+    if cells > MAX_CELLS:
+        raise ParseError(f"{source}:{header_no}: the board has {cells} cells, more than the limit of {MAX_CELLS}")
     if goal is not None:
         for r in range(rows):
             for c in range(cols):
@@ -352,6 +375,7 @@ def parse_solution(instance: Instance, text: str, source: str = "<solution>") ->
     """
     if text.strip().lower() in (IMPOSSIBLE.lower(), "impossível"):
         return None
+    check_length(text, source, MAX_INPUT_CHARS)
     moves = []
     for lineno, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -568,6 +592,8 @@ def named_board(name: str, rows: int | None = None, cols: int | None = None) -> 
         rows, cols = rows or 6, cols or rows or 6
         if rows < 1 or cols < 1:
             raise InvalidInstanceError(f"rect board needs positive --rows and --cols, got {rows}x{cols}")
+        if rows * cols > MAX_CELLS:
+            raise InvalidInstanceError(f"a {rows}x{cols} board has more cells than the limit of {MAX_CELLS}")
         return [[PEG] * cols for _ in range(rows)]
     if name in ("english", "german"):
         size, arm = (7, 2) if name == "english" else (9, 3)
@@ -684,10 +710,17 @@ PUZZLE = Puzzle(
         Option(
             "board", str, None, "english, french, german, diamond or rect (default english; rect with --rows/--cols)"
         ),
-        Option("rows", int, None, "rows of a rect board", low=1),
-        Option("cols", int, None, "columns of a rect board", low=1),
+        Option("rows", int, None, "rows of a rect board", low=1, high=MAX_CELLS),
+        Option("cols", int, None, "columns of a rect board", low=1, high=MAX_CELLS),
         Option("hole", str, None, "the start hole R,C (default: the centre)"),
-        Option("holes", int, None, "instead of --hole: this many holes at random cells (uses --seed)", low=1),
+        Option(
+            "holes",
+            int,
+            None,
+            "instead of --hole: this many holes at random cells (uses --seed)",
+            low=1,
+            high=MAX_CELLS,
+        ),
         Option("goal", str, None, "'complement' (default, the seed's goal) or R,C: finish with one peg there"),
     ),
     solve_options=(

@@ -26,6 +26,9 @@ Input (auto-detected):
 
 Output: one maneuver per line followed by its length, e.g. ``R U2 F'  (3f)`` in HTM or
 ``R U2 F'  (4q)`` in QTM.  Lines starting with ``#`` are comments in every input form.
+
+Size limits: an input of at most :data:`MAX_INPUT_CHARS` characters and a maneuver of at
+most :data:`MAX_MANEUVER_MOVES` moves, checked before any move is applied.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from puzzlesat.core import InvalidInstanceError, Option, ParseError, Puzzle, Strategy
+from puzzlesat.core import InvalidInstanceError, Option, ParseError, Puzzle, Strategy, check_length
 
 FACES = "URFDLB"
 U, R, F, D, L, B = range(6)
@@ -57,6 +60,12 @@ SOLVERS = (
 
 Move = tuple[int, int]
 Maneuver = tuple[Move, ...]
+
+# Every position is at most 20 moves (HTM) from solved and published scrambles run to a few
+# dozen moves; 10 000 moves take about 0.1 s to apply (a 10 MB maneuver took 26 s).
+MAX_MANEUVER_MOVES = 10_000
+# a 10 000-move maneuver is about 30 kB of text: 100 kB leaves room for comments
+MAX_INPUT_CHARS = 100_000
 
 
 def _facelet(face: str, n: int) -> int:
@@ -293,17 +302,27 @@ def __getattr__(name: str) -> Any:
 _MOVE_RE = re.compile(r"^([URFDLB])(2'|'2|2|'|3|)$")
 
 
-def parse_maneuver(text: str, source: str = "<maneuver>", lineno: int = 1) -> Maneuver:
+def parse_maneuver(text: str, source: str = "<maneuver>", lineno: int = 1, limit: int = MAX_MANEUVER_MOVES) -> Maneuver:
     """Read a maneuver such as ``R U2 F'`` (also ``U2'``, ``U3`` and ``U'2``).
 
     >>> parse_maneuver("R U2 F'")
     ((1, 1), (0, 2), (2, 3))
 
+    Args:
+        text: the moves, separated by spaces.
+        source: the file, for messages.
+        lineno: the line, for messages.
+        limit: the most moves accepted (what is left of :data:`MAX_MANEUVER_MOVES` when a
+            maneuver runs over several lines).
+
     Raises:
-        ParseError: a token that is not a move.
+        ParseError: a token that is not a move, or more than ``limit`` moves.
     """
     moves = []
-    for token in text.replace("(", " ").replace(")", " ").split():
+    tokens = text.replace("(", " ").replace(")", " ").split()
+    if len(tokens) > limit:
+        raise ParseError(f"{source}:{lineno}: a maneuver longer than the limit of {MAX_MANEUVER_MOVES} moves")
+    for token in tokens:
         match = _MOVE_RE.match(token.replace("’", "'"))
         if not match:
             raise ParseError(f"{source}:{lineno}: expected a move like R, U2 or F', got {token!r}")
@@ -394,17 +413,22 @@ def forbidden_triples(metric: str) -> list[tuple[int, int, int]]:
 # ---------------------------------------------------------------------------- facelets
 
 
-def facelets_to_cube(facelets: str, source: str = "<input>") -> Cube:
+def facelets_to_cube(facelets: str, source: str = "<input>", lineno: int = 1) -> Cube:
     """Read a 54-character URFDLB facelet string into a cube (legality not checked here).
 
     Raises:
+        ParseError: not 54 letters from URFDLB.
         InvalidInstanceError: a wrong centre, or stickers that form no cubie.
     """
     if len(facelets) != 54 or any(ch not in FACES for ch in facelets):
-        raise ParseError(f"{source}: expected 54 letters from URFDLB, got {facelets!r}")
+        raise ParseError(
+            f"{source}:{lineno}: expected a facelet string of 54 letters from URFDLB, "
+            f"got {len(facelets)} characters: {facelets!r}"
+        )
+    where = f"{source}:{lineno}"
     for i, ch in enumerate(FACES):
         if facelets[4 + 9 * i] != ch:
-            raise InvalidInstanceError(f"{source}: the centre of face {ch} must be {ch}, got {facelets[4 + 9 * i]!r}")
+            raise InvalidInstanceError(f"{where}: the centre of face {ch} must be {ch}, got {facelets[4 + 9 * i]!r}")
     # colour counts are not checked here: a cubie missing or twice (reported by
     # Cube.problems with its name) is the clearer message for the same mistake
     col = [FACES.index(ch) for ch in facelets]
@@ -421,7 +445,7 @@ def facelets_to_cube(facelets: str, source: str = "<input>") -> Cube:
                 break
         if not found:
             raise InvalidInstanceError(
-                f"{source}: the stickers at corner {CORNER_NAMES[i]} "
+                f"{where}: the stickers at corner {CORNER_NAMES[i]} "
                 f"({''.join(FACES[s] for s in stickers)}) form no corner cubie"
             )
     for i in range(12):
@@ -435,7 +459,7 @@ def facelets_to_cube(facelets: str, source: str = "<input>") -> Cube:
                 break
         else:
             raise InvalidInstanceError(
-                f"{source}: the stickers at edge {EDGE_NAMES[i]} ({FACES[a]}{FACES[b]}) form no edge cubie"
+                f"{where}: the stickers at edge {EDGE_NAMES[i]} ({FACES[a]}{FACES[b]}) form no edge cubie"
             )
     return Cube(tuple(cp), tuple(co), tuple(ep), tuple(eo))
 
@@ -554,10 +578,13 @@ class Solution:
     Attributes:
         maneuvers: each one solves the position.
         metric: ``htm`` or ``qtm``, the metric lengths are counted in.
+        claimed: from a parsed answer, each maneuver's length annotation ``(Nf)``/``(Nq)``
+            as (length, metric), or None where the line has none; empty when not parsed.
     """
 
     maneuvers: tuple[Maneuver, ...]
     metric: str = "htm"
+    claimed: tuple[tuple[int, str] | None, ...] = ()
 
     @property
     def length(self) -> int:
@@ -587,6 +614,7 @@ def parse(text: str, source: str = "<input>") -> Instance:
         InvalidInstanceError: a position that cannot be reached (twisted corner, flipped edge,
             swapped pair, a cubie missing or twice), naming what is wrong.
     """
+    check_length(text, source, MAX_INPUT_CHARS)
     lines = _strip_comments(text)
     if not lines:
         raise ParseError(
@@ -599,23 +627,25 @@ def parse(text: str, source: str = "<input>") -> Instance:
     maneuver = None
     if all(":" in t for t in tokens):
         form = "position"
-        cube = facelets_to_cube(position_to_facelets(joined, source, lineno), source)
-    elif len(tokens) == 1 and len(tokens[0]) == 54 and set(tokens[0]) <= set(FACES):
+        cube = facelets_to_cube(position_to_facelets(joined, source, lineno), source, lineno)
+    elif len(tokens) == 1 and len(tokens[0]) > 3 and set(tokens[0]) <= set(FACES):
+        # one word of face letters is no move (a move is one letter and a suffix): a facelet
+        # string, maybe of the wrong length
         form = "facelets"
-        cube = facelets_to_cube(tokens[0], source)
+        cube = facelets_to_cube(tokens[0], source, lineno)
     elif tokens and all(len(t) in (2, 3) and set(t) <= set(FACES) for t in tokens):
         form = "singmaster"
-        cube = facelets_to_cube(singmaster_to_facelets(tokens, source, lineno), source)
+        cube = facelets_to_cube(singmaster_to_facelets(tokens, source, lineno), source, lineno)
     else:
         form = "maneuver"
         moves: list[Move] = []
         for ln, line in lines:
-            moves.extend(parse_maneuver(line, source, ln))
+            moves.extend(parse_maneuver(line, source, ln, MAX_MANEUVER_MOVES - len(moves)))
         maneuver = tuple(moves)
         cube = SOLVED.apply(maneuver)
     problems = cube.problems()
     if problems:
-        raise InvalidInstanceError(f"{source}: illegal cube: " + "; ".join(problems))
+        raise InvalidInstanceError(f"{source}:{lineno}: illegal cube: " + "; ".join(problems))
     return Instance(cube, form, maneuver)
 
 
@@ -646,7 +676,8 @@ def format_solution(instance: Instance, solution: Solution | None) -> str:
     return "\n".join(lines) + "\n"
 
 
-_LENGTH_RE = re.compile(r"\(\s*(\d+)\s*([fhqFHQ]|htm|qtm)\*?\s*\)\s*$")
+# ASCII digits only (``\d`` would also match '３'), no more than an int64 holds
+_LENGTH_RE = re.compile(r"\(\s*([0-9]{1,18})\s*([fhqFHQ]|htm|qtm)\*?\s*\)\s*$")
 
 
 def parse_solution(instance: Instance, text: str, source: str = "<solution>") -> Solution | None:
@@ -658,16 +689,20 @@ def parse_solution(instance: Instance, text: str, source: str = "<solution>") ->
     if text.strip() == "NO SOLUTION FOUND":
         return None
     maneuvers = []
+    claimed: list[tuple[int, str] | None] = []
     metric = "htm"
     for lineno, line in _strip_comments(text):
         match = _LENGTH_RE.search(line)
         if match:
             metric = "qtm" if match.group(2).lower() in ("q", "qtm") else "htm"
+            claimed.append((int(match.group(1)), metric))
             line = line[: match.start()]
+        else:
+            claimed.append(None)
         maneuvers.append(parse_maneuver(line, source, lineno))
     if not maneuvers:
         raise ParseError(f"{source}:1: expected at least one maneuver line")
-    return Solution(tuple(maneuvers), metric)
+    return Solution(tuple(maneuvers), metric, tuple(claimed))
 
 
 def verify(instance: Instance, solution: Solution) -> list[str]:
@@ -684,6 +719,13 @@ def verify(instance: Instance, solution: Solution) -> list[str]:
     for k, man in enumerate(solution.maneuvers):
         if not instance.cube.apply(man).is_solved:
             problems.append(f"maneuver {k + 1} ({format_maneuver(man) or 'empty'}) does not solve the cube")
+    for k, (man, claim) in enumerate(zip(solution.maneuvers, solution.claimed, strict=False)):
+        if claim is not None and claim[0] != maneuver_length(man, claim[1]):
+            unit = "q" if claim[1] == "qtm" else "f"
+            problems.append(
+                f"maneuver {k + 1} is annotated ({claim[0]}{unit}) but is "
+                f"{maneuver_length(man, claim[1])} moves long in {claim[1].upper()}"
+            )
     if len(set(solution.maneuvers)) != len(solution.maneuvers):
         problems.append("the same maneuver is listed twice")
     return problems
@@ -771,7 +813,11 @@ PUZZLE = Puzzle(
         ),
     ),
     portfolio=("native-ida", "cnf-bmc:cadical195"),
-    generator_options=(Option("moves", int, None, "scramble length (default: a uniformly random position)", low=0),),
+    generator_options=(
+        Option(
+            "moves", int, None, "scramble length (default: a uniformly random position)", low=0, high=MAX_MANEUVER_MOVES
+        ),
+    ),
     solve_options=(
         Option("metric", str, "htm", "htm (half turns count 1) or qtm (half turns count 2)", choices=METRICS),
         Option("all", bool, False, "every shortest solution"),

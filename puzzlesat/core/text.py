@@ -1,0 +1,89 @@
+"""Reading user text at the edge: files as UTF-8 with a size cap, integers in ASCII digits.
+
+Every parser goes through these, so a hostile file (too large, not UTF-8, full-width digits,
+a 5000-digit number) ends in one ParseError naming the file and line, never a traceback or
+an allocation the machine cannot make.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from puzzlesat.core.errors import ParseError
+
+# The largest public instance file is under 5 kB and a rubik --all answer can reach a few
+# MB; anything past 16 MB is not an instance.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+_INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
+
+
+def read_text(path: str | os.PathLike[str], source: str, limit: int = MAX_FILE_BYTES) -> str:
+    """The file's text, read as UTF-8, refused when longer than ``limit`` bytes.
+
+    Raises:
+        OSError: the file cannot be opened or read.
+        ParseError: too large, or not UTF-8 (naming the line of the first bad byte).
+    """
+    with open(path, "rb") as fp:
+        return decode_text(fp.read(limit + 1), source, limit)
+
+
+def decode_text(data: bytes, source: str, limit: int = MAX_FILE_BYTES) -> str:
+    """Bytes read from a file or a stream (at most ``limit + 1`` of them) as UTF-8 text.
+
+    Raises:
+        ParseError: more than ``limit`` bytes, or not UTF-8 (naming the line of the first bad byte).
+    """
+    if len(data) > limit:
+        raise ParseError(f"{source}: file larger than the limit of {limit} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        lineno = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise ParseError(
+            f"{source}:{lineno}: not UTF-8 text (byte 0x{data[exc.start]:02x} at column {column})"
+        ) from None
+
+
+def check_length(text: str, source: str, limit: int) -> None:
+    """Refuse a text longer than ``limit`` characters before any of it is split or converted.
+
+    Raises:
+        ParseError: naming the line on which the limit is passed.
+    """
+    if len(text) > limit:
+        lineno = text.count("\n", 0, limit) + 1
+        raise ParseError(f"{source}:{lineno}: input longer than the limit of {limit} characters")
+
+
+def is_int(token: str) -> bool:
+    """True when the token is an integer of at most 18 ASCII digits, with an optional sign.
+
+    Python's ``int`` also reads other digits (``'３'``) and refuses more than 4300 digits
+    with a ValueError; no count or coordinate here needs more than an int64 holds.
+
+    >>> is_int("-12"), is_int("x"), is_int("３"), is_int("1" * 19)
+    (True, False, False, False)
+    """
+    return _INTEGER.fullmatch(token) is not None
+
+
+def int_tokens(text: str, source: str) -> list[tuple[int, list[int]]]:
+    """Split text into lines of integers, keeping 1-based line numbers; blank lines dropped.
+
+    Raises:
+        ParseError: a token that is not an integer (see :func:`is_int`), naming ``source:line``.
+    """
+    rows: list[tuple[int, list[int]]] = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        parts = line.split()
+        if not parts:
+            continue
+        bad = next((p for p in parts if not is_int(p)), None)
+        if bad is not None:
+            raise ParseError(f"{source}:{lineno}: expected integers, got {bad!r}")
+        rows.append((lineno, [int(p) for p in parts]))
+    return rows

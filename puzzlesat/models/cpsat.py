@@ -1,0 +1,99 @@
+"""One CP-SAT solve for every model: the limits applied, every status mapped, the statistics read.
+
+Models build their ``CpModel`` and call :func:`solve_model`; nothing else in ``models/``
+creates a ``CpSolver`` or reads its status codes.  A status CP-SAT adds in a later release
+is an ERROR, never UNKNOWN: UNKNOWN claims that only the time ran out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from puzzlesat.core import Limits, Status
+
+MIN_TIME = 0.01  # seconds: a limit of 0 would make CP-SAT return before it reads the model
+
+
+@dataclass(frozen=True)
+class CpSatRun:
+    """How one solve ended.
+
+    Attributes:
+        status: SOLVED (a solution; OPTIMAL for an objective proven optimal), INFEASIBLE,
+            UNKNOWN (time ran out) or ERROR (an invalid model or a status not known here).
+        solver: the ``CpSolver``, to read the solution's values from.
+        message: CP-SAT's status name, with the validation message for an invalid model.
+    """
+
+    status: Status
+    solver: Any
+    message: str
+
+    @property
+    def stats(self) -> dict[str, int]:
+        """The search statistics every model reports: conflicts, branches, workers."""
+        return {
+            "conflicts": int(self.solver.num_conflicts),
+            "branches": int(self.solver.num_branches),
+            "workers": int(self.solver.parameters.num_workers),
+        }
+
+
+def model_size(model: Any) -> dict[str, int]:
+    """The ``variables`` and ``constraints`` statistics of a model."""
+    return {"variables": len(model.proto.variables), "constraints": len(model.proto.constraints)}
+
+
+def status_of(code: Any, optimise: bool = False) -> Status:
+    """The Status of a ``CpSolverStatus``.
+
+    Args:
+        code: what ``CpSolver.solve`` returned.
+        optimise: the model has an objective, so OPTIMAL is a proof of optimality; without
+            one CP-SAT says OPTIMAL for any solution of a feasibility model.
+
+    Returns:
+        OPTIMAL (``optimise`` only) or SOLVED for a solution, INFEASIBLE, UNKNOWN, or ERROR
+        for MODEL_INVALID and for any code not known here.
+    """
+    from ortools.sat.python import cp_model
+
+    if code == cp_model.OPTIMAL:
+        return Status.OPTIMAL if optimise else Status.SOLVED
+    if code == cp_model.FEASIBLE:
+        return Status.SOLVED
+    if code == cp_model.INFEASIBLE:
+        return Status.INFEASIBLE
+    if code == cp_model.UNKNOWN:
+        return Status.UNKNOWN
+    return Status.ERROR
+
+
+def solve_model(model: Any, limits: Limits, time_left: float | None, optimise: bool = False) -> CpSatRun:
+    """Solve a model with the run's seed and workers, for at most ``time_left`` seconds.
+
+    Args:
+        model: a ``CpModel``.
+        limits: the run's seed and workers (at least one worker).
+        time_left: seconds the solve may take (at least :data:`MIN_TIME`), None for no limit.
+        optimise: the model minimises an objective (see :func:`status_of`).
+
+    Returns:
+        The mapped status, the solver and a message.
+    """
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = max(1, limits.workers)
+    solver.parameters.random_seed = limits.seed
+    if time_left is not None:
+        solver.parameters.max_time_in_seconds = max(MIN_TIME, time_left)
+    code = solver.solve(model)
+    status = status_of(code, optimise)
+    message = solver.status_name(code)
+    if code == cp_model.MODEL_INVALID:
+        message = f"CP-SAT: invalid model: {solver.solution_info() or model.validate()}"
+    elif status is Status.ERROR:
+        message = f"CP-SAT: unexpected status {message} ({int(code)})"
+    return CpSatRun(status, solver, message)

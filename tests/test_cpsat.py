@@ -1,0 +1,87 @@
+"""The shared CP-SAT run: limits applied, every solver status mapped, statistics read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from puzzlesat.core import Limits, Status
+from puzzlesat.models import cpsat
+
+cp_model = pytest.importorskip("ortools.sat.python.cp_model")
+
+
+def small_model(lower: int, minimise: bool = False) -> tuple[Any, Any]:
+    """x in 0..3 with x >= lower, optionally minimising x."""
+    model = cp_model.CpModel()
+    x = model.new_int_var(0, 3, "x")
+    model.add(x >= lower)
+    if minimise:
+        model.minimize(x)
+    return model, x
+
+
+@pytest.mark.parametrize(
+    ("code", "optimise", "status"),
+    [
+        (cp_model.OPTIMAL, False, Status.SOLVED),
+        (cp_model.OPTIMAL, True, Status.OPTIMAL),
+        (cp_model.FEASIBLE, False, Status.SOLVED),
+        (cp_model.FEASIBLE, True, Status.SOLVED),
+        (cp_model.INFEASIBLE, False, Status.INFEASIBLE),
+        (cp_model.UNKNOWN, False, Status.UNKNOWN),
+        (cp_model.MODEL_INVALID, False, Status.ERROR),
+        (99, False, Status.ERROR),
+    ],
+)
+def test_status_of(code: Any, optimise: bool, status: Status) -> None:
+    assert cpsat.status_of(code, optimise) is status
+
+
+def test_feasible_model_is_solved() -> None:
+    model, x = small_model(2)
+    run = cpsat.solve_model(model, Limits(workers=0), None)
+    assert run.status is Status.SOLVED and run.solver.value(x) >= 2
+    assert set(run.stats) == {"conflicts", "branches", "workers"} and run.stats["workers"] == 1
+    assert cpsat.model_size(model) == {"variables": 1, "constraints": 1}
+
+
+def test_proven_optimum() -> None:
+    model, x = small_model(2, minimise=True)
+    run = cpsat.solve_model(model, Limits(), 10.0, optimise=True)
+    assert run.status is Status.OPTIMAL and run.solver.value(x) == 2
+
+
+def test_infeasible_model() -> None:
+    model, _ = small_model(5)
+    assert cpsat.solve_model(model, Limits(), None).status is Status.INFEASIBLE
+
+
+def test_invalid_model_is_an_error_naming_the_problem() -> None:
+    model, _ = small_model(0)
+    domain = model.proto.variables[0].domain
+    domain[0], domain[1] = 3, 1  # an empty interval: CP-SAT refuses the model
+    run = cpsat.solve_model(model, Limits(), None)
+    assert run.status is Status.ERROR
+    assert "invalid model" in run.message and "domain" in run.message
+
+
+def test_unknown_status_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    real_solver = cp_model.CpSolver
+
+    class FutureSolver:
+        """A CpSolver of a later release, answering with a status this code does not know."""
+
+        def __init__(self) -> None:
+            self.parameters = real_solver().parameters
+
+        def solve(self, model: Any) -> int:
+            return 7
+
+        def status_name(self, code: int) -> str:
+            return "NEW_STATUS"
+
+    monkeypatch.setattr(cp_model, "CpSolver", FutureSolver)
+    run = cpsat.solve_model(small_model(0)[0], Limits(), None)
+    assert run.status is Status.ERROR and "NEW_STATUS" in run.message
