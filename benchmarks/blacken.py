@@ -19,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from puzzlesat.core import Limits, Status, run_strategy  # noqa: E402
-from puzzlesat.puzzles import blacken as bl  # noqa: E402
+from puzzlesat.domains import blacken as bl  # noqa: E402
 
 CLASSES = [
     (7, 6, 2),

@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _runner import print_table, run_command, run_strategy, summary  # noqa: E402
 
-from puzzlesat.puzzles import eternity  # noqa: E402
+from puzzlesat.domains import eternity  # noqa: E402
 
 STRATEGIES = ["native-rowscan", "cpsat-table", "cnf-heule:cadical195", "cnf-heule:kissat404"]
 

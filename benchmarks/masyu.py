@@ -21,7 +21,7 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from puzzlesat.core import Limits, Status, run_strategy  # noqa: E402
-from puzzlesat.puzzles import masyu  # noqa: E402
+from puzzlesat.domains import masyu  # noqa: E402
 
 SHIPPED = ["seed_7x7.txt", "seed_16x33.txt", "gen_20x20_s1.txt", "gen_30x30_s1.txt"]
 PUBLIC = REPO.parent / "shared" / "instances" / "masyu"

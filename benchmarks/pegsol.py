@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _runner import print_table, summary  # noqa: E402
 
 from puzzlesat.core import Limits, Status, run_strategy  # noqa: E402
-from puzzlesat.puzzles import pegsol  # noqa: E402
+from puzzlesat.domains import pegsol  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "instances" / "pegsol"

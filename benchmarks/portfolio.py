@@ -36,7 +36,7 @@ QUICK_SET = [(4, 2, 2)]
 
 def instances(sizes: list[tuple[int, int, int]], seeds: int) -> list[tuple[str, object]]:
     """Generated boards: (size, frame colours, inner colours) for each seed."""
-    from puzzlesat.puzzles import eternity
+    from puzzlesat.domains import eternity
 
     out = []
     for size, frame, inner in sizes:

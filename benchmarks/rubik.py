@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from puzzlesat.core import Limits, Status, run_strategy  # noqa: E402
-from puzzlesat.puzzles import rubik as rk  # noqa: E402
+from puzzlesat.domains import rubik as rk  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "instances" / "rubik" / "benchmarks.tsv"
 PUBLISHED: dict[str, str] = {}  # label -> the time another solver took, from the shared file

@@ -33,7 +33,7 @@ class Instance:
 
     Attributes:
         puzzle: the puzzle's name (``eternity``, ``masyu``, ...).
-        data: the puzzle's own instance object (e.g. :class:`puzzlesat.puzzles.eternity.Instance`).
+        data: the puzzle's own instance object (e.g. :class:`puzzlesat.domains.eternity.Instance`).
         source: where it came from, as error messages and tables name it.
     """
 

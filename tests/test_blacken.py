@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from puzzlesat import cli
 from puzzlesat.core import InvalidInstanceError, Limits, ParseError, Status, run_strategy
-from puzzlesat.puzzles import blacken as bl
+from puzzlesat.domains import blacken as bl
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = ROOT / "instances" / "blacken" / "seed_7x7.txt"
@@ -255,8 +255,8 @@ def test_empty_board_needs_no_move() -> None:
 
 
 def test_component_bound_is_tight_on_seed() -> None:
+    from puzzlesat.domains.blacken_bound import move_lower_bound
     from puzzlesat.native.blacken import Search
-    from puzzlesat.puzzles.blacken_bound import move_lower_bound
 
     inst = seed_instance()
     assert move_lower_bound(inst) == 6  # the seed's own bound (components) says 4
@@ -264,7 +264,7 @@ def test_component_bound_is_tight_on_seed() -> None:
 
 
 def test_component_bound_never_exceeds_bfs() -> None:
-    from puzzlesat.puzzles.blacken_bound import move_lower_bound
+    from puzzlesat.domains.blacken_bound import move_lower_bound
 
     for inst in small_boards(8):
         assert move_lower_bound(inst) <= bfs_moves(inst), inst

@@ -156,7 +156,7 @@ def _eternity_ready() -> bool:
 
 @pytest.mark.skipif(not _eternity_ready(), reason="eternity strategies not available")
 def test_cli_compare_on_generated_edge_matching(tmp_path):
-    from puzzlesat.puzzles import eternity
+    from puzzlesat.domains import eternity
 
     files = []
     for seed in (1,):

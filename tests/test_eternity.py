@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from puzzlesat import core
 from puzzlesat.core import Limits, ParseError, Status
-from puzzlesat.puzzles import eternity
+from puzzlesat.domains import eternity
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = ROOT / "instances" / "eternity" / "seed_4x4.txt"

@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from puzzlesat import api, core
 from puzzlesat.core import OptionError, PuzzlesatError
-from puzzlesat.puzzles import eternity, masyu, pegsol, rubik
+from puzzlesat.domains import eternity, masyu, pegsol, rubik
 
 ROOT = Path(__file__).resolve().parents[1]
 INSTANCES = ROOT / "instances"

@@ -1,4 +1,4 @@
-"""The import graph flows one way: core <- puzzles <- (models | encoders | native) <- portfolio <- API/CLI.
+"""The import graph flows one way: core <- domains <- (models | encoders | native) <- portfolio <- API/CLI.
 
 Every module of the package is parsed (not imported) and every ``import`` statement in it
 counts, at module level or inside a function or an ``if TYPE_CHECKING:`` block.  A module may
@@ -17,7 +17,7 @@ import pytest
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[1] / "puzzlesat"
 
-LAYERS = {"core": 0, "puzzles": 1, "models": 2, "encoders": 2, "native": 2, "portfolio": 3}
+LAYERS = {"core": 0, "domains": 1, "models": 2, "encoders": 2, "native": 2, "portfolio": 3}
 TOP = 4  # the public API (puzzlesat/__init__.py, puzzlesat/api*.py) and the CLI
 
 
@@ -53,7 +53,7 @@ def group(module: str) -> str:
 
 
 def layer(module: str) -> int | None:
-    """0 core, 1 puzzles, 2 models/encoders/native, 3 portfolio, 4 API and CLI; None if unknown."""
+    """0 core, 1 domains, 2 models/encoders/native, 3 portfolio, 4 API and CLI; None if unknown."""
     name = group(module)
     return TOP if name == "top" else LAYERS.get(name)
 
@@ -186,7 +186,7 @@ def test_no_import_cycle() -> None:
 def test_resolve_names_submodules_and_packages() -> None:
     assert resolve("puzzlesat.core") == "puzzlesat.core"
     assert resolve("puzzlesat.core.Result") == "puzzlesat.core"
-    assert resolve("puzzlesat.puzzles.masyu.Instance") == "puzzlesat.puzzles.masyu"
+    assert resolve("puzzlesat.domains.masyu.Instance") == "puzzlesat.domains.masyu"
     assert resolve("puzzlesat") == "puzzlesat"
     assert [layer(m) for m in ("puzzlesat.core", "puzzlesat.native.masyu", "puzzlesat.cli", "puzzlesat")] == [
         0,

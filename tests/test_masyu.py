@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from puzzlesat import cli
 from puzzlesat.core import Limits, ParseError, Status, check_result, run_strategy
-from puzzlesat.puzzles import masyu
-from puzzlesat.puzzles.masyu import Instance, Solution
+from puzzlesat.domains import masyu
+from puzzlesat.domains.masyu import Instance, Solution
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 SEEDS = REPO / "instances" / "masyu"

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from puzzlesat import cli
 from puzzlesat.core import Limits, ParseError, Status, run_strategy
-from puzzlesat.puzzles import pegsol as P
+from puzzlesat.domains import pegsol as P
 
 ROOT = Path(__file__).resolve().parents[1]
 INSTANCES = ROOT / "instances" / "pegsol"

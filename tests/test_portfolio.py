@@ -268,7 +268,7 @@ def _cli(*args: str) -> list[str]:
 
 @needs_eternity
 def test_cli_portfolio_solves_generated_edge_matching(tmp_path):
-    from puzzlesat.puzzles import eternity
+    from puzzlesat.domains import eternity
 
     inst = eternity.generate({"size": 4, "frame_colours": 2, "inner_colours": 2}, 3)
     path = tmp_path / "e4.txt"
@@ -300,7 +300,7 @@ def test_cli_portfolio_solves_generated_edge_matching(tmp_path):
 
 @needs_eternity
 def test_cli_sigint_stops_the_portfolio_and_its_children(tmp_path):
-    from puzzlesat.puzzles import eternity
+    from puzzlesat.domains import eternity
 
     inst = eternity.generate({"size": 12, "frame_colours": 4, "inner_colours": 9}, 1)
     path = tmp_path / "e12.txt"

@@ -130,7 +130,7 @@ def test_the_kissat_child_dies_with_a_killed_parent():
 
 def test_blacken_parallel_workers_die_with_a_killed_parent(tmp_path):
     pytest.importorskip("numba")
-    from puzzlesat.puzzles import blacken
+    from puzzlesat.domains import blacken
 
     board = tmp_path / "b14.txt"
     board.write_text(blacken.write_instance(blacken.generate({"size": 14, "whites": 35, "components": 6}, 1)))
@@ -141,7 +141,7 @@ def test_blacken_parallel_workers_die_with_a_killed_parent(tmp_path):
 RUBIK = """
 from puzzlesat.core import Limits
 from puzzlesat.native import rubik
-from puzzlesat.puzzles import rubik as rk
+from puzzlesat.domains import rubik as rk
 rubik.PARALLEL_FROM = 0
 inst = rk.parse("R U F' L2 D B' R2 U' F D2 L B2")
 rubik.solve(inst, Limits(workers=2, options={{"tables": "small", "progress": False}}))
@@ -155,7 +155,7 @@ def test_rubik_parallel_workers_die_with_a_killed_parent():
 
 def test_portfolio_members_and_their_children_die_with_a_killed_parent(tmp_path):
     pytest.importorskip("pysat")
-    from puzzlesat.puzzles import blacken
+    from puzzlesat.domains import blacken
 
     board = tmp_path / "b14.txt"
     board.write_text(blacken.write_instance(blacken.generate({"size": 14, "whites": 35, "components": 6}, 1)))

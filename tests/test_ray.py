@@ -87,7 +87,7 @@ def _shape(table: str) -> str:
 
 
 def test_local_and_ray_give_the_same_compare_table(tmp_path):
-    from puzzlesat.puzzles import eternity
+    from puzzlesat.domains import eternity
 
     files = _eternity_files(tmp_path)
     instances = [(path, eternity.PUZZLE.parse(Path(path).read_text(), path)) for path in files]

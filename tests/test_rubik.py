@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from puzzlesat.core import InvalidInstanceError, Limits, ParseError, PuzzlesatError, Status, run_strategy
-from puzzlesat.puzzles import rubik as rk
+from puzzlesat.domains import rubik as rk
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "instances" / "rubik"

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from puzzlesat.core import Limits, Status, run_strategy
+from puzzlesat.domains import rubik as rk
 from puzzlesat.native import rubik_phase1 as p1
 from puzzlesat.native import rubik_symmetry as sy
-from puzzlesat.puzzles import rubik as rk
 
 
 @pytest.fixture(scope="module")

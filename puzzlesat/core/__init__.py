@@ -1,6 +1,6 @@
 """Core types shared by every puzzle: statuses, limits, results, errors and the registries.
 
-A *puzzle* is a module in :mod:`puzzlesat.puzzles` that exposes a :class:`Puzzle` named
+A *puzzle* is a module in :mod:`puzzlesat.domains` that exposes a :class:`Puzzle` named
 ``PUZZLE``.  A *strategy* is a function ``solve(instance, limits, variant) -> Result`` that
 lives in ``models/``, ``encoders/`` or ``native/``; puzzles name their strategies and their
 generator by dotted path, so that listing them never imports a solver library and the
@@ -248,7 +248,7 @@ def get_puzzle(name: str) -> Puzzle:
     if name not in PUZZLE_NAMES:
         raise BackendUnavailable(f"unknown puzzle {name!r}; expected one of: {', '.join(PUZZLE_NAMES)}")
     try:
-        module = importlib.import_module(f"puzzlesat.puzzles.{name}")
+        module = importlib.import_module(f"puzzlesat.domains.{name}")
     except ModuleNotFoundError as exc:
         raise BackendUnavailable(f"puzzle {name!r} is not built yet") from exc
     return module.PUZZLE  # type: ignore[no-any-return]

@@ -26,9 +26,9 @@ from typing import Any
 
 from puzzlesat.core import InvalidInstanceError, Limits, Result, Status
 from puzzlesat.core.horizon import raise_horizon
+from puzzlesat.domains.blacken import DIRECTIONS, Cell, Instance, Solution, greedy
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
 from puzzlesat.encoders.sat import solve_limited, solver_stats
-from puzzlesat.puzzles.blacken import DIRECTIONS, Cell, Instance, Solution, greedy
 
 
 class StepFormula:
@@ -187,7 +187,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     from pysat.formula import IDPool
     from pysat.solvers import Solver  # incremental: Kissat is not among the variants
 
-    from puzzlesat.puzzles.blacken_bound import move_lower_bound
+    from puzzlesat.domains.blacken_bound import move_lower_bound
 
     start = time.perf_counter()
     if not instance.whites:

@@ -33,9 +33,9 @@ from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.options import defaults
+from puzzlesat.domains.eternity import HEULE_OPTIONS, E, Instance, N, S, Solution, W, placements, rotated
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
 from puzzlesat.encoders.sat import solve_once
-from puzzlesat.puzzles.eternity import HEULE_OPTIONS, E, Instance, N, S, Solution, W, placements, rotated
 
 DEFAULTS = defaults(HEULE_OPTIONS)
 

@@ -1,7 +1,7 @@
 """CNF formulations of Masyu: the local rules as clauses, lazy loop cuts, and a complete encoding.
 
 The local rules (every cell has degree 0 or 2, the circle rules) are written once, as
-clauses over named literals, in :mod:`puzzlesat.puzzles.masyu_rules`; both the pysat
+clauses over named literals, in :mod:`puzzlesat.domains.masyu_rules`; both the pysat
 encodings here and the CP-SAT models in :mod:`puzzlesat.models.masyu` read them.
 
 ``cnf-lazy`` gives the local rules to an incremental solver; each model that splits into
@@ -27,9 +27,7 @@ from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.uniqueness import record_uniqueness
-from puzzlesat.encoders.dimacs import Encoding, cnf_stats
-from puzzlesat.encoders.sat import solve_limited, solve_once
-from puzzlesat.puzzles.masyu import (
+from puzzlesat.domains.masyu import (
     Cell,
     Instance,
     Solution,
@@ -38,7 +36,9 @@ from puzzlesat.puzzles.masyu import (
     solution_from_edges,
     trivial_answer,
 )
-from puzzlesat.puzzles.masyu_rules import Grid, Key, Lit, circle_clauses, degree_clauses, rule_clauses, used
+from puzzlesat.domains.masyu_rules import Grid, Key, Lit, circle_clauses, degree_clauses, rule_clauses, used
+from puzzlesat.encoders.dimacs import Encoding, cnf_stats
+from puzzlesat.encoders.sat import solve_limited, solve_once
 
 
 class LazySolver:

@@ -1,6 +1,6 @@
 """The Masyu generator: a random loop, then circles that make it the only answer.
 
-The loop comes from :func:`puzzlesat.puzzles.masyu.random_loop`; the circles are chosen by
+The loop comes from :func:`puzzlesat.domains.masyu.random_loop`; the circles are chosen by
 :func:`unique_clues`, which proves uniqueness with the incremental solver of ``cnf-lazy``
 (:class:`puzzlesat.encoders.masyu.LazySolver`).  The puzzle registry names :func:`generate`
 by dotted path, so the domain module never imports this solver-backed layer.
@@ -12,8 +12,7 @@ import random
 from typing import Any
 
 from puzzlesat.core import InvalidInstanceError
-from puzzlesat.encoders.masyu import LazySolver
-from puzzlesat.puzzles.masyu import (
+from puzzlesat.domains.masyu import (
     BLACK,
     MAX_CELLS,
     WHITE,
@@ -24,6 +23,7 @@ from puzzlesat.puzzles.masyu import (
     random_loop,
     verify,
 )
+from puzzlesat.encoders.masyu import LazySolver
 
 
 def generate(options: dict[str, Any], seed: int) -> Instance:

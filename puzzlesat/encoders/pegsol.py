@@ -34,8 +34,8 @@ import time
 from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
+from puzzlesat.domains.pegsol import PEG, Cell, Instance, Jump, Move, Solution, presolve, step_jumps
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
-from puzzlesat.puzzles.pegsol import PEG, Cell, Instance, Jump, Move, Solution, presolve, step_jumps
 
 
 def _disjoint(j1: Jump, j2: Jump) -> bool:

@@ -6,7 +6,7 @@ planning encodings; for the cube see Chen, "Solving Rubik's Cube using SAT solve
 - ``("c", t, p, c)``: corner cubie ``c`` sits in corner position ``p`` after ``t`` moves;
 - ``("co", t, p, o)``: the corner in position ``p`` has twist ``o``;
 - ``("e", t, p, e)`` and ``("eo", t, p)``: the same for edges (flip as a single variable);
-- ``("m", t, j)``: move ``j`` of the metric (:func:`~puzzlesat.puzzles.rubik.metric_moves`)
+- ``("m", t, j)``: move ``j`` of the metric (:func:`~puzzlesat.domains.rubik.metric_moves`)
   is step ``t``; exactly one per step.
 
 A chosen move makes each position's block at ``t + 1`` equal to its source position's block
@@ -22,9 +22,7 @@ from typing import Any
 
 from puzzlesat.core import Limits, PuzzlesatError, Result, Status
 from puzzlesat.core.horizon import raise_horizon
-from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
-from puzzlesat.encoders.sat import solve_once
-from puzzlesat.puzzles.rubik import (
+from puzzlesat.domains.rubik import (
     METRICS,
     Cube,
     Instance,
@@ -36,6 +34,8 @@ from puzzlesat.puzzles.rubik import (
     parity,
     simplify,
 )
+from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
+from puzzlesat.encoders.sat import solve_once
 
 
 def encode(instance: Instance, options: dict[str, Any]) -> Encoding:

@@ -21,8 +21,8 @@ from ortools.sat.python import cp_model
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.options import defaults
+from puzzlesat.domains.eternity import TABLE_OPTIONS, Instance, Solution, placements, rotated
 from puzzlesat.models.cpsat import model_size, solve_model
-from puzzlesat.puzzles.eternity import TABLE_OPTIONS, Instance, Solution, placements, rotated
 
 DEFAULTS = defaults(TABLE_OPTIONS)
 

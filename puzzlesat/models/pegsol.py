@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
+from puzzlesat.domains.pegsol import PEG, Cell, Instance, Jump, Move, Solution, presolve, step_jumps
 from puzzlesat.models.cpsat import model_size, solve_model
-from puzzlesat.puzzles.pegsol import PEG, Cell, Instance, Jump, Move, Solution, presolve, step_jumps
 
 
 @dataclass

@@ -2,7 +2,7 @@
 
 Integer state per step: ``cp[t][i]`` (the corner in position i after t moves), ``co[t][i]``
 (its twist), ``ep[t][i]`` and ``eo[t][i]`` for edges, and ``mv[t]`` the move index of step t
-(:func:`~puzzlesat.puzzles.rubik.metric_moves`).  A move replaces position i by the cubie
+(:func:`~puzzlesat.domains.rubik.metric_moves`).  A move replaces position i by the cubie
 of a source position that depends on the move: ``src = SRC[mv][i]`` (an element over a
 constant table), ``cp[t+1][i] = cp[t][src]`` (an element over variables), and the new
 orientation is a table constraint over ``(mv, old orientation, new orientation)``.
@@ -16,8 +16,7 @@ from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.horizon import raise_horizon
-from puzzlesat.models.cpsat import solve_model
-from puzzlesat.puzzles.rubik import (
+from puzzlesat.domains.rubik import (
     METRICS,
     Instance,
     Solution,
@@ -28,6 +27,7 @@ from puzzlesat.puzzles.rubik import (
     parity,
     simplify,
 )
+from puzzlesat.models.cpsat import solve_model
 
 
 @dataclass

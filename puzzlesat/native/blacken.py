@@ -4,10 +4,10 @@
 flip, cut at the best answer found, stop at the lower bound) with a transposition table, a
 partial-order reduction (two moves next to disjoint sets of white components commute, so only
 one order is searched) and two lower bounds: the packing bound of
-:func:`puzzlesat.puzzles.blacken_bound_kernel.bound` and the component bound of
-:func:`puzzlesat.puzzles.blacken_bound_kernel.split_bound` (every white component solved
+:func:`puzzlesat.domains.blacken_bound_kernel.bound` and the component bound of
+:func:`puzzlesat.domains.blacken_bound_kernel.split_bound` (every white component solved
 alone, exactly and memoised, a move next to m components costing 1/m), shared with the step
-models through :class:`puzzlesat.puzzles.blacken_bound.BoundBoard`.  It starts from the best of
+models through :class:`puzzlesat.domains.blacken_bound.BoundBoard`.  It starts from the best of
 a few greedy plays, so it always holds an answer.
 
 ``native-bb-par`` splits the same search into subtrees (the positions after the first one or
@@ -29,8 +29,8 @@ import numpy as np
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED
-from puzzlesat.puzzles.blacken import BFS_POSITIONS, Cell, Instance, Solution, bfs_optimum, greedy
-from puzzlesat.puzzles.blacken_bound import MEMO_BITS, BoundBoard
+from puzzlesat.domains.blacken import BFS_POSITIONS, Cell, Instance, Solution, bfs_optimum, greedy
+from puzzlesat.domains.blacken_bound import MEMO_BITS, BoundBoard
 
 CHUNK = 100_000
 POR = True  # partial-order reduction of commuting moves
@@ -41,7 +41,7 @@ TT_BITS = 20
 class Search(BoundBoard):
     """The kernel's arrays for one instance: set up a root (with a move prefix), then run.
 
-    >>> from puzzlesat.puzzles.blacken import Instance
+    >>> from puzzlesat.domains.blacken import Instance
     >>> s = Search(Instance(5, ((2, 2),)))
     >>> s.start((), best=3, target=0)
     True

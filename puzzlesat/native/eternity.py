@@ -18,8 +18,8 @@ import numpy as np
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.kernel_status import decision_status
+from puzzlesat.domains.eternity import GREY, Instance, Solution
 from puzzlesat.native import eternity_kernel as kernel
-from puzzlesat.puzzles.eternity import GREY, Instance, Solution
 
 FIRST_RESTART_NODES = 200_000
 RESTART_GROWTH = 1.5

@@ -19,7 +19,7 @@ import numpy as np
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, decision_status
 from puzzlesat.core.uniqueness import record_uniqueness
-from puzzlesat.puzzles.masyu import Instance, solution_from_edges, trivial_answer
+from puzzlesat.domains.masyu import Instance, solution_from_edges, trivial_answer
 
 CELL_NODES_PER_SECOND = 5_000_000  # nodes/s times cells, measured: ~10k nodes/s on 16x33
 MAX_DEPTH = 4096

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from puzzlesat.core import BackendUnavailable, Limits, Result, Status
 from puzzlesat.core.kernel_status import BUDGET, FOUND, MEET, decision_status
-from puzzlesat.puzzles.pegsol import DIRECTIONS, PEG, Instance, Jump, Move, Solution, presolve
+from puzzlesat.domains.pegsol import DIRECTIONS, PEG, Instance, Jump, Move, Solution, presolve
 
 if TYPE_CHECKING:
     import numpy as np

@@ -25,7 +25,7 @@ import numpy as np
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FULL
-from puzzlesat.puzzles.rubik import METRICS, Cube, Instance, Solution, parity, simplify
+from puzzlesat.domains.rubik import METRICS, Cube, Instance, Solution, parity, simplify
 
 if TYPE_CHECKING:
     from puzzlesat.core.processes import TaskPool

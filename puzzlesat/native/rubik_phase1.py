@@ -1,6 +1,6 @@
 """Coordinates, symmetries and pruning tables for the phase-1 optimal solver (Reid, Kociemba).
 
-Coordinates of a cube (Kociemba's cubie model, see :mod:`puzzlesat.puzzles.rubik`):
+Coordinates of a cube (Kociemba's cubie model, see :mod:`puzzlesat.domains.rubik`):
 
 - ``twist`` (3^7 = 2187): the corner orientations;
 - ``flip`` (2^11 = 2048): the edge orientations;
@@ -39,10 +39,10 @@ import numpy as np
 from numba import njit, prange
 
 from puzzlesat.core import PuzzlesatError
+from puzzlesat.domains.rubik import SOLVED, Cube, move_cubes
 from puzzlesat.native.memory import huge_page_copy
 from puzzlesat.native.rubik_symmetry import axis_symmetries, edge_maps, move_index, symmetry_inverses, ud_symmetries
 from puzzlesat.native.rubik_tables import cache_dir, file_digest, move_set
-from puzzlesat.puzzles.rubik import SOLVED, Cube, move_cubes
 
 VERSION = 2  # 1: distances mod 3 in 2 bits
 N_TWIST, N_FLIP, N_SLICE, N_CORNERS = 2187, 2048, 11880, 40320

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from puzzlesat.puzzles.rubik import SOLVED, Cube, move_cubes
+from puzzlesat.domains.rubik import SOLVED, Cube, move_cubes
 
 # left-right mirror: position i goes to MIRROR_*[i]
 MIRROR_CORNERS = (1, 0, 3, 2, 5, 4, 7, 6)

@@ -27,8 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from puzzlesat.domains.rubik import Cube, move_cubes
 from puzzlesat.native.rubik_symmetry import rotations
-from puzzlesat.puzzles.rubik import Cube, move_cubes
 
 VERSION = 1
 DIGEST_BLOCK = 1 << 20  # bytes per summed block in file_digest

@@ -669,7 +669,7 @@ PUZZLE = Puzzle(
     format=format_solution,
     parse_solution=parse_solution,
     verify=verify,
-    generator="puzzlesat.puzzles.pegsol:generate",
+    generator="puzzlesat.domains.pegsol:generate",
     write_instance=write_instance,
     strategies=(
         Strategy(

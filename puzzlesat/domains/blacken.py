@@ -221,7 +221,7 @@ def lower_bound(instance: Instance) -> int:
 
     Not a true lower bound: one stone can serve up to four lone white stones, and the
     16 lone stones of ``instances/blacken/lattice_10x10.txt`` need only 12 moves.  The
-    solvers start from :func:`puzzlesat.puzzles.blacken_bound.move_lower_bound` instead.
+    solvers start from :func:`puzzlesat.domains.blacken_bound.move_lower_bound` instead.
     """
     return len(components(instance.whites))
 
@@ -560,7 +560,7 @@ PUZZLE = Puzzle(
     format=format_solution,
     parse_solution=parse_solution,
     verify=verify,
-    generator="puzzlesat.puzzles.blacken:generate",
+    generator="puzzlesat.domains.blacken:generate",
     write_instance=write_instance,
     strategies=(
         Strategy(

@@ -1,7 +1,7 @@
 """The blacken lower bound on moves, shared by the native search and the CNF and CP-SAT step models.
 
 A :class:`BoundBoard` holds an instance as the flat padded board of
-:mod:`puzzlesat.puzzles.blacken_bound_kernel` and the arrays of its two bounds: the packing
+:mod:`puzzlesat.domains.blacken_bound_kernel` and the arrays of its two bounds: the packing
 bound (white stones whose line ends are disjoint need distinct moves) and the component
 bound (every white component solved alone, exactly and memoised, a move next to m
 components costing 1/m).  The native branch and bound extends it with its search state;
@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from puzzlesat.core import InvalidInstanceError
-from puzzlesat.puzzles.blacken import DIRECTIONS, Cell, Instance, components
+from puzzlesat.domains.blacken import DIRECTIONS, Cell, Instance, components
 
 MEMO_BITS = 21
 SPLIT_WORK = 200_000  # moves tried when one component's exact value is first computed
@@ -25,13 +25,13 @@ SPLIT_WORK = 200_000  # moves tried when one component's exact value is first co
 class BoundBoard:
     """The padded board of an instance and the arrays of its lower bounds.
 
-    >>> from puzzlesat.puzzles.blacken import Instance
+    >>> from puzzlesat.domains.blacken import Instance
     >>> BoundBoard(Instance(5, ((2, 2),))).root_bound()
     2
     """
 
     def __init__(self, instance: Instance, memo_bits: int = MEMO_BITS, split: bool = True) -> None:
-        from puzzlesat.puzzles import blacken_bound_kernel as bk
+        from puzzlesat.domains import blacken_bound_kernel as bk
 
         self.bk: Any = bk
         self.instance = instance
@@ -136,7 +136,7 @@ class BoundBoard:
 def move_lower_bound(instance: Instance) -> int:
     """At least this many moves turn every stone black (0 without white stones).
 
-    >>> from puzzlesat.puzzles.blacken import Instance
+    >>> from puzzlesat.domains.blacken import Instance
     >>> move_lower_bound(Instance(5, ((2, 2),))), move_lower_bound(Instance(5, ()))
     (2, 0)
     """

@@ -364,7 +364,7 @@ PUZZLE = Puzzle(
     format=format_solution,
     parse_solution=parse_solution,
     verify=verify,
-    generator="puzzlesat.puzzles.eternity:generate",
+    generator="puzzlesat.domains.eternity:generate",
     write_instance=write_instance,
     strategies=(
         Strategy(

@@ -785,7 +785,7 @@ PUZZLE = Puzzle(
     format=format_solution,
     parse_solution=parse_solution,
     verify=verify,
-    generator="puzzlesat.puzzles.rubik:generate",
+    generator="puzzlesat.domains.rubik:generate",
     write_instance=write_instance,
     strategies=(
         Strategy(
