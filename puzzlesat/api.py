@@ -250,13 +250,16 @@ def format(instance: Instance, answer: Result | Any) -> str:
 
     Args:
         instance: the instance.
-        answer: a :class:`Result` (nothing is printed for one without a final answer), a
-            solution object, or None for "no solution".
+        answer: a :class:`Result` (nothing is printed for one without a final answer; a
+            count, ``solve(..., count=True)``, prints as one number), a solution object, or
+            None for "no solution".
     """
     puzzle = instance._puzzle
     if isinstance(answer, Result):
         if answer.status not in (Status.SOLVED, Status.OPTIMAL, Status.INFEASIBLE):
             return ""
+        if answer.count is not None:
+            return f"{answer.count}\n"
         answer = answer.solution
     return puzzle.format(instance.data, answer)
 

@@ -108,6 +108,9 @@ class Result:
         message: a short human-readable note (errors, reasons for UNKNOWN).
         second_solution: another Solution, found when a strategy was asked to prove its
             answer unique and it is not (see :mod:`puzzlesat.core.uniqueness`); None otherwise.
+        count: the number of solutions, when a strategy was asked to count them and searched
+            to the end (then ``solution`` is one of them, or the status is INFEASIBLE for 0);
+            None otherwise.  What counts as one solution is the puzzle's to say.
     """
 
     status: Status
@@ -118,6 +121,7 @@ class Result:
     strategy: str = ""
     message: str = ""
     second_solution: Any = None
+    count: int | None = None
 
     def to_json(self, puzzle: Puzzle, instance: Any) -> dict[str, Any]:
         """A JSON-ready dict; the solutions are given in the puzzle's text format."""
@@ -131,6 +135,7 @@ class Result:
             "message": self.message,
             "solution": puzzle.format(instance, self.solution) if self.solution is not None else None,
             "second_solution": puzzle.format(instance, second) if second is not None else None,
+            "count": self.count,
         }
 
 

@@ -161,6 +161,33 @@ def placements(instance: Instance) -> dict[int, list[tuple[int, int]]]:
     return by_cell
 
 
+def board_rotations(instance: Instance) -> int:
+    """How many rotations map the board onto itself: 4 on a square, 2 on a rectangle (the half turn).
+
+    Each of them maps a solution onto a solution, and every one but the identity moves every
+    corner cell to another corner cell, so it moves the tile there: the rotations of a
+    solution are all different solutions (no solution is its own rotation, since a tile lies
+    on one cell only; identical pieces are told apart by their ids).
+    """
+    return 4 if instance.square else 2
+
+
+def first_corner(instance: Instance) -> tuple[int, tuple[int, ...]] | None:
+    """Symmetry breaking: (the first corner tile, the cells it may lie on), None without corner tiles.
+
+    The cells are the top-left one on a square and the two top corners on a rectangle: of the
+    :func:`board_rotations` of any solution, exactly one puts the first corner tile there, so
+    the solutions kept are one per class of rotations.
+
+    >>> first_corner(Instance(2, 3, 2, ((0, 1, 1, 0),) * 6))
+    (0, (0, 2))
+    """
+    corners = [t for t in range(instance.cells) if instance.grey_count(t) == 2]
+    if not corners:
+        return None
+    return corners[0], (0,) if instance.square else (0, instance.cols - 1)
+
+
 def parse(text: str, source: str = "<input>") -> Instance:
     """Read the seed format (``g c`` header) or the rectangle form (``rows cols c``).
 
@@ -348,7 +375,7 @@ def make_unsolvable(instance: Instance) -> Instance:
     return Instance(instance.rows, instance.cols, instance.colours, tuple(tiles))
 
 
-SYMMETRY = Option("symmetry", bool, True, "square boards: one corner tile fixed in the top-left cell")
+SYMMETRY = Option("symmetry", bool, True, "one corner tile fixed top-left (square) or in the top row (rectangle)")
 # cnf-heule's clause families (Heule 2008); the defaults are the fastest measured
 HEULE_OPTIONS = (
     Option("amo", bool, True, "at most one tile per cell and one cell per tile (redundant)"),
@@ -387,6 +414,14 @@ PUZZLE = Puzzle(
             default_variant="cadical195",
             encoder="puzzlesat.encoders.eternity:encode",
             options=HEULE_OPTIONS,
+        ),
+    ),
+    solve_options=(
+        Option(
+            "count",
+            bool,
+            False,
+            "count every solution (a board and its rotations once) and print the number; native-rowscan, cnf-heule",
         ),
     ),
     # two members for a 2-core machine: measured with benchmarks/portfolio.py

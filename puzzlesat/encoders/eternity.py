@@ -21,8 +21,12 @@ Constraints:
         side that shows that colour;
     forbidden (option ``forbidden``, off): a placement excludes the other colours of its edges,
         directly rather than through the one-hot;
-    symmetry (option ``symmetry``, on): on square boards the first corner tile sits top-left
-        (every solution has a rotation of the board that does this).
+    symmetry (option ``symmetry``, on): the first corner tile sits top-left on a square board,
+        in the top row on a rectangle (every solution has one rotation of the board that does
+        this: :func:`~puzzlesat.domains.eternity.first_corner`).
+
+Counting (``--count``): solve, block the placements of the board found, solve again, until
+the formula is unsatisfiable; a solver must take clauses between calls (not Kissat).
 """
 
 from __future__ import annotations
@@ -33,9 +37,21 @@ from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.options import defaults
-from puzzlesat.domains.eternity import HEULE_OPTIONS, E, Instance, N, S, Solution, W, placements, rotated
+from puzzlesat.domains.eternity import (
+    HEULE_OPTIONS,
+    E,
+    Instance,
+    N,
+    S,
+    Solution,
+    W,
+    board_rotations,
+    first_corner,
+    placements,
+    rotated,
+)
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
-from puzzlesat.encoders.sat import solve_once
+from puzzlesat.encoders.sat import open_solver, solve_limited, solve_once, solver_stats
 
 DEFAULTS = defaults(HEULE_OPTIONS)
 
@@ -74,10 +90,12 @@ def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encodin
     cnf = CNF()
     frame_colours, inner_colours = instance.colour_domains()
     by_cell = placements(instance)
-    if opts["symmetry"] and instance.square:
-        corners = [t for t in range(instance.cells) if instance.grey_count(t) == 2]
-        if corners:
-            by_cell[0] = [(t, r) for t, r in by_cell[0] if t == corners[0]]
+    fixed = first_corner(instance) if opts["symmetry"] else None
+    if fixed is not None:
+        corner, cells = fixed
+        for cell in (0, instance.cols - 1, instance.cells - instance.cols, instance.cells - 1):
+            if cell not in cells or len(cells) == 1:
+                by_cell[cell] = [(t, r) for t, r in by_cell[cell] if (t == corner) == (cell in cells)]
 
     def colour(edge: tuple[str, int, int], k: int) -> int:
         return pool.id((edge[0], edge[1], edge[2], k))
@@ -139,10 +157,12 @@ def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encodin
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
-    """Encode, solve with the pysat solver named by ``variant`` and decode."""
+    """Encode, solve with the pysat solver named by ``variant`` and decode (or count)."""
     start = time.perf_counter()
     encoding = encode(instance, limits.options)
     stats: dict[str, Any] = dict(encoding.stats)
+    if limits.options.get("count"):
+        return count(instance, encoding, variant or "cadical195", limits, start, stats)
     outcome, model, solver_counts = solve_once(variant or "cadical195", encoding.cnf.clauses, limits.remaining(start))
     stats.update(solver_counts)
     elapsed = time.perf_counter() - start
@@ -151,3 +171,42 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     if not outcome:
         return Result(Status.INFEASIBLE, wall_time=elapsed, stats=stats)
     return Result(Status.SOLVED, encoding.decode(encoding.true_keys(model)), wall_time=elapsed, stats=stats)
+
+
+def count(
+    instance: Instance, encoding: Encoding, solver_name: str, limits: Limits, start: float, stats: dict[str, Any]
+) -> Result:
+    """Count the solutions by blocking clauses: one solver call per board, and one to prove the end.
+
+    A board is its placement variables (the edge colours follow from them), so each
+    blocking clause forbids exactly the board found.  Without the ``symmetry`` option every
+    rotation of a board is found, and the count divides by :func:`board_rotations`, so
+    that it means the same with and without it.
+    """
+    if "kissat" in solver_name or solver_name.startswith("ks"):
+        return Result(
+            Status.ERROR, stats=stats, message=f"{solver_name} cannot count (it takes no clauses between calls)"
+        )
+    per_class = 1 if limits.options.get("symmetry", True) else board_rotations(instance)
+    placed = {var for var, key in encoding.named_vars().items() if key[0] == "x"}
+    first: Solution | None = None
+    found = 0
+    with open_solver(solver_name, encoding.cnf.clauses) as solver:
+        while True:
+            outcome = solve_limited(solver, limits.remaining(start))
+            if not outcome:
+                break
+            model = solver.get_model()
+            if first is None:
+                first = encoding.decode(encoding.true_keys(model))
+            found += 1
+            solver.add_clause([-lit for lit in model if lit in placed])
+        stats.update(solver_stats(solver))
+    stats["solutions"] = found
+    elapsed = time.perf_counter() - start
+    if outcome is None:
+        message = f"time limit; {found} solutions found before it"
+        return Result(Status.UNKNOWN, wall_time=elapsed, stats=stats, message=message)
+    if first is None:
+        return Result(Status.INFEASIBLE, wall_time=elapsed, stats=stats, count=0)
+    return Result(Status.SOLVED, first, wall_time=elapsed, stats=stats, count=found // per_class)

@@ -9,7 +9,10 @@ Constraints:
     cell: (tile[c], N, E, S, W) is one of the turned tiles whose grey sides are exactly the
         cell's rim sides (a table constraint; it also restricts frame cells to frame tiles);
     tiles: AllDifferent(tile);
-    symmetry (option ``symmetry``, on): on square boards the first corner tile lies top-left.
+    symmetry (option ``symmetry``, on): the first corner tile lies top-left on a square board,
+        in the top row on a rectangle (:func:`~puzzlesat.domains.eternity.first_corner`).
+
+It cannot count solutions (``--count``): native-rowscan and cnf-heule can.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from ortools.sat.python import cp_model
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.options import defaults
-from puzzlesat.domains.eternity import TABLE_OPTIONS, Instance, Solution, placements, rotated
+from puzzlesat.domains.eternity import TABLE_OPTIONS, Instance, Solution, first_corner, placements, rotated
 from puzzlesat.models.cpsat import model_size, solve_model
 
 DEFAULTS = defaults(TABLE_OPTIONS)
@@ -74,16 +77,22 @@ def build_model(instance: Instance, options: dict[str, Any] | None = None) -> tu
     # tiles: each tile is used once
     model.add_all_different(board.tile)
 
-    # symmetry: turn the board so that the first corner tile is top-left
-    if opts["symmetry"] and instance.square:
-        corners = [t for t in range(instance.cells) if instance.grey_count(t) == 2]
-        if corners:
-            model.add(board.tile[0] == corners[0])
+    # symmetry: turn the board so that the first corner tile is top-left (a rectangle: in the top row)
+    fixed = first_corner(instance) if opts["symmetry"] else None
+    if fixed is not None:
+        corner, cells = fixed
+        for cell in (0, instance.cols - 1, instance.cells - instance.cols, instance.cells - 1):
+            if cell not in cells:
+                model.add(board.tile[cell] != corner)
+        if len(cells) == 1:
+            model.add(board.tile[cells[0]] == corner)
     return model, board
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Build the model and solve it with ``limits.workers`` CP-SAT workers."""
+    if limits.options.get("count"):
+        return Result(Status.ERROR, message="cpsat-table cannot count solutions; native-rowscan and cnf-heule can")
     start = time.perf_counter()
     model, board = build_model(instance, limits.options)
     run = solve_model(model, limits, limits.remaining(start))

@@ -6,8 +6,12 @@ list of tiles turned to fit, frame tiles kept apart from inside ones by the clas
 restart shuffles the order within every list with the run's seed, so different seeds (and
 different restarts) explore differently; the node budget of a restart grows by half each
 time, so the last restart always runs to the end and an exhausted search is a proof that
-no solution exists.  On square boards the first corner tile is placed top-left (the board's
-rotations map solutions onto each other).
+no solution exists.  The first corner tile is placed top-left on a square board, in the top
+row on a rectangle (the board's rotations map solutions onto each other:
+:func:`~puzzlesat.domains.eternity.first_corner`).
+
+Counting (``--count``): one search, no restarts, runs to the end in the kernel, which adds up
+the completed boards; with the corner fixed, that is one board per class of rotations.
 """
 
 from __future__ import annotations
@@ -17,13 +21,14 @@ import time
 import numpy as np
 
 from puzzlesat.core import Limits, Result, Status
-from puzzlesat.core.kernel_status import decision_status
-from puzzlesat.domains.eternity import GREY, Instance, Solution
+from puzzlesat.core.kernel_status import EXHAUSTED, FOUND, decision_status
+from puzzlesat.domains.eternity import GREY, Instance, Solution, first_corner
 from puzzlesat.native import eternity_kernel as kernel
 
 FIRST_RESTART_NODES = 200_000
 RESTART_GROWTH = 1.5
 SLICE_NODES = 20_000_000  # nodes between two looks at the clock (well under a second)
+COUNT_LIMIT = 2**62  # a count's limit of boards: more than any search can reach
 
 
 # frame class of a cell from its rim sides as a bit pattern (N=1, E=2, S=4, W=8);
@@ -50,7 +55,6 @@ class Lookup:
         self.colours = instance.colours
         self.classes = np.array([cell_class(instance, c) for c in range(instance.cells)], dtype=np.int64)
         tiles = np.array(instance.tiles, dtype=np.int64)
-        n = len(tiles)
         sides = np.arange(4)
         turned = np.stack([tiles[:, (sides - r) % 4] for r in range(4)])  # (rotation, tile, side)
         pattern = ((turned == GREY) << sides).sum(axis=2)
@@ -62,10 +66,13 @@ class Lookup:
         looks = turned[rot, tile]
         cls = CLASS_OF_PATTERN[pattern[rot, tile]]
         keep = np.isin(cls, self.classes)
-        if instance.square:
-            corners = [t for t in range(n) if instance.grey_count(t) == 2]
-            if corners:  # symmetry: the board's rotations map solutions onto each other
-                keep &= (cls != self.classes[0]) | (tile == corners[0])
+        fixed = first_corner(instance)
+        if fixed is not None:  # symmetry: the board's rotations map solutions onto each other
+            corner, cells = fixed
+            allowed = self.classes[list(cells)]
+            keep &= (tile != corner) | np.isin(cls, allowed)
+            if len(cells) == 1:
+                keep &= (cls != allowed[0]) | (tile == corner)
         self.rows = np.stack(
             [cls, looks[:, 3] * self.colours + looks[:, 0], tile, rot, looks[:, 1], looks[:, 2]], axis=1
         )[keep]
@@ -84,52 +91,73 @@ class Lookup:
         return (off2d, *(np.ascontiguousarray(rows[:, i]) for i in (2, 3, 4, 5)))
 
 
+class Search:
+    """One search of the kernel from the empty board, resumable call after call."""
+
+    def __init__(self, instance: Instance, lookup: Lookup, rng: np.random.Generator) -> None:
+        n = instance.cells
+        self.instance = instance
+        self.classes = lookup.classes
+        self.off, self.tile, self.rot, self.east_c, self.south_c = lookup.arrays(rng)
+        self.used = np.zeros(n, dtype=np.int64)
+        self.choice = np.full(n, -1, dtype=np.int64)
+        self.east = np.zeros(n, dtype=np.int64)
+        self.south = np.zeros(n, dtype=np.int64)
+        self.placed = np.zeros(n, dtype=np.int64)
+        self.depth = np.zeros(1, dtype=np.int64)
+        self.found = np.zeros(1, dtype=np.int64)
+
+    def run(self, budget: int, limit: int = 1) -> tuple[int, int]:
+        """(kernel status, nodes) of at most ``budget`` more nodes, stopping at the ``limit``-th board."""
+        status, nodes = kernel.search(
+            self.instance.cols,
+            self.instance.colours,
+            self.classes,
+            self.off,
+            self.tile,
+            self.east_c,
+            self.south_c,
+            self.used,
+            self.choice,
+            self.east,
+            self.south,
+            self.placed,
+            self.depth,
+            max(1, budget),
+            self.found,
+            limit,
+        )
+        return int(status), int(nodes)
+
+    def board(self) -> Solution:
+        """The board the last FOUND stopped at."""
+        return Solution(tuple((int(self.tile[i]), int(self.rot[i])) for i in self.placed))
+
+
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
-    """Search with restarts until solved, exhausted, or out of time."""
+    """Search with restarts until solved, exhausted, or out of time (or count: :func:`count`)."""
     compile_start = time.perf_counter()
     kernel.warm_up()
     compile_time = time.perf_counter() - compile_start
     start = time.perf_counter()
     lookup = Lookup(instance)
     rng = np.random.default_rng(limits.seed)
-    n = instance.cells
+    if limits.options.get("count"):
+        return count(Search(instance, lookup, rng), limits, start, compile_time)
     nodes = 0
     restarts = 0
     restart_budget = float(FIRST_RESTART_NODES)
     while True:
-        off, tile, rot, east_c, south_c = lookup.arrays(rng)
-        used = np.zeros(n, dtype=np.int64)
-        choice = np.full(n, -1, dtype=np.int64)
-        east = np.zeros(n, dtype=np.int64)
-        south = np.zeros(n, dtype=np.int64)
-        placed = np.zeros(n, dtype=np.int64)
-        depth = np.zeros(1, dtype=np.int64)
+        search = Search(instance, lookup, rng)
         spent = 0
         while True:
-            slice_nodes = int(min(SLICE_NODES, restart_budget - spent))
-            status, done = kernel.search(
-                instance.cols,
-                instance.colours,
-                lookup.classes,
-                off,
-                tile,
-                east_c,
-                south_c,
-                used,
-                choice,
-                east,
-                south,
-                placed,
-                depth,
-                max(1, slice_nodes),
-            )
+            status, done = search.run(int(min(SLICE_NODES, restart_budget - spent)))
             spent += done
             nodes += done
             stats = {"nodes": nodes, "restarts": restarts, "compile_time": round(compile_time, 3)}
             outcome = decision_status(status)
             if outcome is Status.SOLVED:
-                solution = Solution(tuple((int(tile[i]), int(rot[i])) for i in placed))
-                return Result(outcome, solution, wall_time=time.perf_counter() - start, stats=stats)
+                return Result(outcome, search.board(), wall_time=time.perf_counter() - start, stats=stats)
             if outcome is Status.INFEASIBLE:
                 return Result(outcome, wall_time=time.perf_counter() - start, stats=stats)
             remaining = limits.remaining(start)
@@ -139,3 +167,35 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
                 break
         restarts += 1
         restart_budget *= RESTART_GROWTH
+
+
+def count(search: Search, limits: Limits, start: float, compile_time: float) -> Result:
+    """Count every board: one search to the end, in slices between looks at the clock.
+
+    What is counted: the boards (a tile id and a turn that looks different per cell) with the
+    first corner tile top-left on a square, in the top row on a rectangle, which is one per
+    class of the board's rotations (a solution is never its own rotation: see
+    :func:`~puzzlesat.domains.eternity.board_rotations`).  The count is proved only when the
+    search is exhausted: SOLVED with the count and the first board (which the verifier
+    checks), INFEASIBLE for 0; at the time limit UNKNOWN, with the boards found so far in
+    ``stats["solutions"]``.
+    """
+    first: Solution | None = None
+    nodes = 0
+    while True:
+        status, done = search.run(SLICE_NODES, limit=1 if first is None else COUNT_LIMIT)
+        nodes += done
+        found = int(search.found[0])
+        stats = {"nodes": nodes, "solutions": found, "compile_time": round(compile_time, 3)}
+        if status == FOUND:  # the first board; the search goes on from it
+            first = search.board()
+            continue
+        elapsed = time.perf_counter() - start
+        if status == EXHAUSTED:
+            if first is None:
+                return Result(Status.INFEASIBLE, wall_time=elapsed, stats=stats, count=0)
+            return Result(Status.SOLVED, first, wall_time=elapsed, stats=stats, count=found)
+        remaining = limits.remaining(start)
+        if remaining is not None and remaining <= 0:
+            message = f"time limit; {found} solutions found before it"
+            return Result(Status.UNKNOWN, wall_time=elapsed, stats=stats, message=message)

@@ -5,6 +5,10 @@ four corners, four sides, inside) and looks up its candidates by the colour pair
 (west, north) already fixed by its left and upper neighbours: the candidates of class ``k``
 and pair ``key = west * C + north`` are ``cand_*[off[k, key]:off[k, key + 1]]``, each a tile
 pre-rotated so that its west and north colours match and its grey sides face the rim.
+
+The same search counts: every completed board adds one to ``found[0]``, and the search
+stops at the ``limit``-th (a decision search asks for 1; a count for more than there can be,
+and runs on to exhaustion).
 """
 
 from __future__ import annotations
@@ -17,7 +21,22 @@ from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 
 @njit(cache=True)
 def search(
-    cols, ncolours, cell_class, off, cand_tile, cand_east, cand_south, used, choice, east, south, placed, depth, budget
+    cols,
+    ncolours,
+    cell_class,
+    off,
+    cand_tile,
+    cand_east,
+    cand_south,
+    used,
+    choice,
+    east,
+    south,
+    placed,
+    depth,
+    budget,
+    found,
+    limit,
 ):  # pragma: no cover - compiled
     """Depth-first row-scan search, resumable.
 
@@ -31,18 +50,26 @@ def search(
         placed: per depth, the candidate index placed there.
         depth: the state's current depth, in ``depth[0]`` (updated in place).
         budget: node budget for this call.
+        found: boards completed so far, in ``found[0]`` (int64, updated in place).
+        limit: stop at a completed board once ``found[0]`` reaches it.
 
     Returns:
-        (status, nodes): FOUND with the board in ``placed``; EXHAUSTED when no completion
-        exists below the starting state; BUDGET when the budget ran out (resume by calling again).
+        (status, nodes): FOUND with the ``limit``-th board in ``placed``; EXHAUSTED when the
+        search below the starting state is done (every board in it counted); BUDGET when the
+        budget ran out (resume by calling again, with the same or a higher limit).
     """
     n = cell_class.shape[0]
     d = depth[0]
     nodes = 0
     while True:
         if d == n:
-            depth[0] = d
-            return FOUND, nodes
+            if found[0] >= limit:
+                depth[0] = d
+                return FOUND, nodes
+            # counted when it was completed: take the last tile off and go on
+            d -= 1
+            used[cand_tile[placed[d]]] = 0
+            continue
         if d < 0:
             depth[0] = d
             return EXHAUSTED, nodes
@@ -66,6 +93,8 @@ def search(
             d += 1
             if d < n:
                 choice[d] = -1
+            else:
+                found[0] += 1
             nodes += 1
             if nodes >= budget:
                 depth[0] = d
@@ -96,6 +125,8 @@ def warm_up() -> None:
         state[2],
         state[3],
         state[4],
+        np.zeros(1, dtype=np.int64),
+        1,
         np.zeros(1, dtype=np.int64),
         1,
     )
