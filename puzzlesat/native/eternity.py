@@ -29,6 +29,8 @@ FIRST_RESTART_NODES = 200_000
 RESTART_GROWTH = 1.5
 SLICE_NODES = 20_000_000  # nodes between two looks at the clock (well under a second)
 COUNT_LIMIT = 2**62  # a count's limit of boards: more than any search can reach
+COUNT_SLICE_NODES = 1_000_000  # a count's first slice, then sized to take COUNT_SLICE_SECONDS
+COUNT_SLICE_SECONDS = 0.2
 
 
 # frame class of a cell from its rim sides as a bit pattern (N=1, E=2, S=4, W=8);
@@ -143,7 +145,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     lookup = Lookup(instance)
     rng = np.random.default_rng(limits.seed)
     if limits.options.get("count"):
-        return count(Search(instance, lookup, rng), limits, start, compile_time)
+        return count(Search(instance, lookup, rng), limits, compile_start, compile_time)
     nodes = 0
     restarts = 0
     restart_budget = float(FIRST_RESTART_NODES)
@@ -160,7 +162,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
                 return Result(outcome, search.board(), wall_time=time.perf_counter() - start, stats=stats)
             if outcome is Status.INFEASIBLE:
                 return Result(outcome, wall_time=time.perf_counter() - start, stats=stats)
-            remaining = limits.remaining(start)
+            remaining = limits.remaining(compile_start)  # the limit holds for the compilation too
             if remaining is not None and remaining <= 0:
                 return Result(Status.UNKNOWN, wall_time=time.perf_counter() - start, stats=stats, message="time limit")
             if spent >= restart_budget:
@@ -169,7 +171,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
         restart_budget *= RESTART_GROWTH
 
 
-def count(search: Search, limits: Limits, start: float, compile_time: float) -> Result:
+def count(search: Search, limits: Limits, compile_start: float, compile_time: float) -> Result:
     """Count every board: one search to the end, in slices between looks at the clock.
 
     What is counted: the boards (a tile id and a turn that looks different per cell) with the
@@ -182,20 +184,27 @@ def count(search: Search, limits: Limits, start: float, compile_time: float) -> 
     """
     first: Solution | None = None
     nodes = 0
+    slice_nodes = COUNT_SLICE_NODES
     while True:
-        status, done = search.run(SLICE_NODES, limit=1 if first is None else COUNT_LIMIT)
+        began = time.perf_counter()
+        status, done = search.run(slice_nodes, limit=1 if first is None else COUNT_LIMIT)
+        took = time.perf_counter() - began
+        if done >= slice_nodes:  # a slice of about COUNT_SLICE_SECONDS: a node's cost varies with the board
+            slice_nodes = int(
+                min(SLICE_NODES, max(COUNT_SLICE_NODES, slice_nodes * COUNT_SLICE_SECONDS / max(took, 1e-3)))
+            )
         nodes += done
         found = int(search.found[0])
         stats = {"nodes": nodes, "solutions": found, "compile_time": round(compile_time, 3)}
         if status == FOUND:  # the first board; the search goes on from it
             first = search.board()
             continue
-        elapsed = time.perf_counter() - start
+        elapsed = time.perf_counter() - compile_start - compile_time
         if status == EXHAUSTED:
             if first is None:
                 return Result(Status.INFEASIBLE, wall_time=elapsed, stats=stats, count=0)
             return Result(Status.SOLVED, first, wall_time=elapsed, stats=stats, count=found)
-        remaining = limits.remaining(start)
+        remaining = limits.remaining(compile_start)
         if remaining is not None and remaining <= 0:
             message = f"time limit; {found} solutions found before it"
             return Result(Status.UNKNOWN, wall_time=elapsed, stats=stats, message=message)
