@@ -65,7 +65,7 @@ def strategies(puzzle: str) -> list[Strategy]:
     return list(core.get_puzzle(puzzle).strategies)
 
 
-def load(puzzle: str, source: Source) -> Instance:
+def load(puzzle: str, source: Source, **options: Any) -> Instance:
     """Read an instance of ``puzzle``.
 
     Args:
@@ -73,13 +73,19 @@ def load(puzzle: str, source: Source) -> Instance:
         source: a path (a :class:`~pathlib.Path`, or a one-line string naming an existing file
             or ending in ``.txt``), an open text file, or the text itself (an instance file's
             contents, a masyu puzz.link URL, a rubik maneuver or facelet string).
+        options: the puzzle's instance options (eternity: ``hints="hints.txt"``).
 
     Raises:
         PuzzlesatError: an unreadable file, or a ParseError naming the source and line.
+        OptionError: an option the puzzle does not declare, or a bad value.
     """
     target = core.get_puzzle(puzzle)
+    resolved = resolve_options(target.instance_options, options, f"{puzzle} instance")
     text, name = read_source(source)
-    return Instance(target.name, target.parse(text, name), name)
+    data = target.parse(text, name)
+    if target.amend is not None:
+        data = target.amend(data, resolved)
+    return Instance(target.name, data, name)
 
 
 def solve(
@@ -261,18 +267,23 @@ def format(instance: Instance, answer: Result | Any) -> str:
     return puzzle.format(instance.data, answer)
 
 
-def check(instance: Instance, answer: Any, source: str = "<solution>") -> list[str]:
+def check(instance: Instance, answer: Any, source: str = "<solution>", **options: Any) -> list[str]:
     """The verifier's findings on an answer; an empty list means it is accepted.
 
     Args:
         instance: the instance.
         answer: a solution object, or text in the puzzle's output format.
         source: names the text in messages.
+        options: the puzzle's check options (eternity: ``score=True`` accepts mismatched
+            edges and prints the score on stderr, ``svg="board.svg"`` draws the board).
     """
     puzzle = instance._puzzle
+    resolved = resolve_options(puzzle.check_options, options, f"{puzzle.name} check")
     solution = puzzle.parse_solution(instance.data, answer, source) if isinstance(answer, str) else answer
     if solution is None:
         return ["claims no solution; only a solver's proof can check that"]
+    if puzzle.check is not None:
+        return puzzle.check(instance.data, solution, resolved)
     return puzzle.verify(instance.data, solution)
 
 

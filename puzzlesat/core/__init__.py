@@ -188,6 +188,12 @@ class Puzzle:
         after_solve: ``(instance, result, options) -> None``, run after a verified answer
             (e.g. draw the grid on stderr or into an SVG file); may be None.
         optimisation: True when the puzzle minimises an objective.
+        instance_options: what completes an instance beside its file (eternity: ``hints``,
+            a hints file), given to ``load`` and as flags of solve, check and export.
+        amend: ``(instance, instance options) -> instance``, the instance they complete.
+        check_options: the flags of ``check`` (eternity: ``score``, ``svg``).
+        check: ``(instance, solution, check options) -> problems``, the verifier as ``check``
+            runs it with its options (it may relax a rule, report or draw); None: ``verify``.
     """
 
     name: str
@@ -203,6 +209,10 @@ class Puzzle:
     solve_options: tuple[Option, ...] = ()
     after_solve: Callable[[Any, Result, dict[str, Any]], None] | None = None
     optimisation: bool = False
+    instance_options: tuple[Option, ...] = ()
+    amend: Callable[[Any, dict[str, Any]], Any] | None = None
+    check_options: tuple[Option, ...] = ()
+    check: Callable[[Any, Any, dict[str, Any]], list[str]] | None = None
 
     def generate(self, options: dict[str, Any], seed: int) -> Any:
         """A new instance from the generator; the same options and seed give the same one."""

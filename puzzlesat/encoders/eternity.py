@@ -21,8 +21,10 @@ Constraints:
         side that shows that colour;
     forbidden (option ``forbidden``, off): a placement excludes the other colours of its edges,
         directly rather than through the one-hot;
-    symmetry (option ``symmetry``, on): on square boards the first corner tile sits top-left
-        (every solution has a rotation of the board that does this).
+    hints: a hinted cell has one placement variable, its hint, and a hinted tile no other
+        (the cell's at-least-one clause becomes a unit clause);
+    symmetry (option ``symmetry``, on): on square boards without hints the first corner tile
+        sits top-left (every solution has a rotation of the board that does this).
 """
 
 from __future__ import annotations
@@ -33,7 +35,18 @@ from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.options import defaults
-from puzzlesat.domains.eternity import HEULE_OPTIONS, E, Instance, N, S, Solution, W, placements, rotated
+from puzzlesat.domains.eternity import (
+    HEULE_OPTIONS,
+    E,
+    Instance,
+    N,
+    S,
+    Solution,
+    W,
+    placements,
+    rotated,
+    symmetry_corner,
+)
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
 from puzzlesat.encoders.sat import solve_once
 
@@ -74,10 +87,9 @@ def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encodin
     cnf = CNF()
     frame_colours, inner_colours = instance.colour_domains()
     by_cell = placements(instance)
-    if opts["symmetry"] and instance.square:
-        corners = [t for t in range(instance.cells) if instance.grey_count(t) == 2]
-        if corners:
-            by_cell[0] = [(t, r) for t, r in by_cell[0] if t == corners[0]]
+    corner = symmetry_corner(instance)
+    if opts["symmetry"] and corner is not None:
+        by_cell[0] = [(t, r) for t, r in by_cell[0] if t == corner]
 
     def colour(edge: tuple[str, int, int], k: int) -> int:
         return pool.id((edge[0], edge[1], edge[2], k))

@@ -9,7 +9,9 @@ Constraints:
     cell: (tile[c], N, E, S, W) is one of the turned tiles whose grey sides are exactly the
         cell's rim sides (a table constraint; it also restricts frame cells to frame tiles);
     tiles: AllDifferent(tile);
-    symmetry (option ``symmetry``, on): on square boards the first corner tile lies top-left.
+    hints: a hinted cell's table holds the hinted tile alone (its tile and colours are fixed);
+    symmetry (option ``symmetry``, on): on square boards without hints the first corner tile
+        lies top-left.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from ortools.sat.python import cp_model
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.options import defaults
-from puzzlesat.domains.eternity import TABLE_OPTIONS, Instance, Solution, placements, rotated
+from puzzlesat.domains.eternity import TABLE_OPTIONS, Instance, Solution, placements, rotated, symmetry_corner
 from puzzlesat.models.cpsat import model_size, solve_model
 
 DEFAULTS = defaults(TABLE_OPTIONS)
@@ -74,11 +76,14 @@ def build_model(instance: Instance, options: dict[str, Any] | None = None) -> tu
     # tiles: each tile is used once
     model.add_all_different(board.tile)
 
+    # hints: the hinted cells' tiles are fixed (their tables also fix the colours)
+    for hint in instance.hints:
+        model.add(board.tile[hint.cell] == hint.tile)
+
     # symmetry: turn the board so that the first corner tile is top-left
-    if opts["symmetry"] and instance.square:
-        corners = [t for t in range(instance.cells) if instance.grey_count(t) == 2]
-        if corners:
-            model.add(board.tile[0] == corners[0])
+    corner = symmetry_corner(instance)
+    if opts["symmetry"] and corner is not None:
+        model.add(board.tile[0] == corner)
     return model, board
 
 
