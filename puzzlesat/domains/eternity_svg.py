@@ -90,8 +90,12 @@ def draw_board(
     for cell in sorted(set(hinted)):
         x, y = cell % cols * CELL, cell // cols * CELL
         parts.append(
-            f'<rect x="{x + 2}" y="{y + 2}" width="{CELL - 4}" height="{CELL - 4}" fill="none" '
-            f'stroke="{HINT}" stroke-width="4"/>'
+            f'<rect x="{x + 3}" y="{y + 3}" width="{CELL - 6}" height="{CELL - 6}" fill="none" '
+            f'stroke="{HINT}" stroke-width="5"/>'
+        )
+        parts.append(
+            f'<rect x="{x + 6}" y="{y + 6}" width="{CELL - 12}" height="{CELL - 12}" fill="none" '
+            'stroke="white" stroke-width="1.5"/>'
         )
     for first, second in mismatched:
         x, y = first % cols * CELL, first // cols * CELL
