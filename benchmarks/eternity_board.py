@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 
 from puzzlesat.domains import eternity
-from puzzlesat.domains.eternity import E, N, S, W, Instance, Solution, rotated
+from puzzlesat.domains.eternity import E, Instance, N, S, Solution, W, rotated
 
 
 def fitting_turn(instance: Instance, tile: int, cell: int) -> list[int]:
