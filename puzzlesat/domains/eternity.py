@@ -251,7 +251,7 @@ def parse(text: str, source: str = "<input>") -> Instance:
     if any(colours in tile for tile in tiles):
         colours += 1
     instance = Instance(rows, cols, colours, tuple(tiles))
-    if section < len(lines):
+    if section < len(lines):  # blank lines in place of the others keep the file's line numbers
         instance = with_hints(instance, "\n" * (section + 1) + "\n".join(lines[section + 1 :]), source)
     return instance
 
@@ -279,16 +279,14 @@ def parse_hints(
     check_length(text, source, MAX_INPUT_CHARS)
     lines = []  # (line number, tile, row, col, rotation, stated colours or None)
     for lineno, line in enumerate(text.splitlines(), start=1):
-        parts = line.split("#", 1)[0].split()
-        if not parts:
+        head, arrow, tail = line.split("#", 1)[0].partition("->")
+        parts, colours = head.split(), tail.split()
+        if not parts and not arrow:
             continue
-        stated: tuple[int, ...] | None = None
-        if len(parts) == 9 and parts[4] == "->":
-            stated, parts = tuple(int(p) if is_int(p) else -1 for p in parts[5:]), parts[:4]
-        if len(parts) != 4 or not all(is_int(p) for p in parts) or (stated is not None and -1 in stated):
+        if len(parts) != 4 or (arrow and len(colours) != 4) or not all(is_int(p) for p in parts + colours):
             raise ParseError(f"{source}:{lineno}: expected 'TILE ROW COL ROTATION [-> N E S W]', got {line.strip()!r}")
         tile, row, col, rot = (int(p) for p in parts)
-        lines.append((lineno, tile, row, col, rot, stated))
+        lines.append((lineno, tile, row, col, rot, tuple(int(c) for c in colours) if arrow else None))
 
     def shows(tile: int, rot: int, stated: tuple[int, ...] | None) -> bool:
         return stated is None or (0 <= tile < instance.cells and rotated(instance.tiles[tile], rot) == stated)
@@ -296,8 +294,8 @@ def parse_hints(
     one_based = (
         bool(lines)
         and all(stated is not None for *_, stated in lines)
-        and not all(shows(tile, rot % 4, stated) for _, tile, _, _, rot, stated in lines)
-        and all(shows(tile - 1, rot % 4, stated) for _, tile, _, _, rot, stated in lines)
+        and not all(shows(tile, rot, stated) for _, tile, _, _, rot, stated in lines)
+        and all(shows(tile - 1, rot, stated) for _, tile, _, _, rot, stated in lines)
     )
     hints: list[Hint] = []
     for lineno, tile, row, col, rot, stated in lines:
