@@ -290,3 +290,15 @@ def test_score_rejects_an_illegal_board(capsys: pytest.CaptureFixture[str]) -> N
     twice = Solution((solution.placements[1], *solution.placements[1:]))
     assert "used twice" in api.check(board, twice, score=True)[0]
     assert "c score" not in capsys.readouterr().err
+
+
+def test_load_accepts_only_declared_instance_options(tmp_path: Path) -> None:
+    seed = ROOT / "instances" / "eternity" / "seed_4x4.txt"
+    with pytest.raises(core.OptionError, match="unknown option 'hint' for eternity instance; valid options: hints"):
+        api.load("eternity", seed, hint="h.txt")
+    with pytest.raises(core.OptionError, match="for masyu instance; valid options: none"):
+        api.load("masyu", ROOT / "instances" / "masyu" / "seed_7x7.txt", hints="h.txt")
+    hints = tmp_path / "h.txt"
+    hints.write_text("0 0 0 0\n")  # the seed's tile 0 is the corner (0, 1, 2, 0): grey N and W as it lies
+    board = api.load("eternity", seed, hints=str(hints))
+    assert board.data.hints == (Hint(0, 0, 0),) and api.load("eternity", board.text).data == board.data
