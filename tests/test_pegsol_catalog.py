@@ -9,6 +9,7 @@ import json
 import re
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -105,7 +106,10 @@ def small(tmp_path_factory) -> tuple[api.Catalog, Path, str]:
 
 def test_small_catalog_verdicts(small):
     done, _, log = small
-    assert len(done) == 15 and "15 classes of 81 problems, 13 ruled out by proofs, 2 to search" in log
+    assert (
+        len(done) == 15
+        and "15 classes of 81 problems, 13 ruled out by proofs, 0 settled in the results file, 2 to search" in log
+    )
     reasons = {(e.start, e.finish): e.reason for e in done}
     assert reasons[("1:1", "1:1")] == "pagoda" and reasons[("0:0", "0:0")] == "search"
     assert all(e.verdict == "impossible" for e in done)
@@ -132,11 +136,25 @@ def test_csv_header_and_cells(small):
 def test_resume_reruns_nothing(small):
     done, results, _ = small
     before = results.read_bytes()
+    for timeout in (30, 5):  # a settled problem holds under any time limit
+        log = io.StringIO()
+        again = api.catalog("pegsol", "rect", rows=3, cols=3, jobs=2, timeout=timeout, results=results, stream=log)
+        assert results.read_bytes() == before  # nothing appended: nothing ran
+        assert "2 settled in the results file, 0 to search" in log.getvalue()
+        assert [(e.verdict, e.evidence) for e in again] == [(e.verdict, e.evidence) for e in done]
+        searched = [(e.seconds, e.strategy) for e in again if e.strategy != "proofs"]
+        assert searched == [(e.seconds, e.strategy) for e in done if e.strategy != "proofs"]
+
+
+def test_resume_retries_the_undecided(tmp_path):
+    results = tmp_path / "runs.jsonl"
+    late = cat.Record("pegsol", "rect1x4 0:1>0:2", "native-dfs", "UNKNOWN", None, 1.0, message="timeout", timeout=1.0)
+    results.write_text(json.dumps(asdict(late)) + "\n")
     log = io.StringIO()
-    again = api.catalog("pegsol", "rect", rows=3, cols=3, jobs=2, timeout=30, results=results, stream=log)
-    assert results.read_bytes() == before  # nothing appended: nothing ran
-    assert "2 of 2 runs taken from the results file" in log.getvalue()
-    assert [(e.verdict, e.reason, e.evidence) for e in again] == [(e.verdict, e.reason, e.evidence) for e in done]
+    done = api.catalog("pegsol", "rect", rows=1, cols=4, timeout=30, results=results, stream=log)
+    assert "0 settled in the results file, 1 to search" in log.getvalue()
+    assert [e.verdict for e in done if e.start == "0:1" and e.finish == "0:2"] == ["solvable"]
+    assert len(results.read_text().splitlines()) == 2  # the new run appended
 
 
 def test_solvable_entries_replay():

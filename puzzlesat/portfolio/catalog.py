@@ -5,9 +5,9 @@ The proofs (peg count, position-class parity, pagoda; see
 :mod:`puzzlesat.domains.pegsol_catalog`) take milliseconds and run here, in the parent.  The
 problems they leave are a :func:`~puzzlesat.portfolio.compare.compare` grid with a chain of
 strategies: each goes to the first (``native-dfs``), and only those it leaves undecided go to
-the next (``cnf-plan:cadical195``).  Every run is its own process under
-the per-problem time limit, ``jobs`` at once, and the runs go to the compare results file, so
-an interrupted catalog resumes where it stopped.
+the next (``cnf-plan:cadical195``).  Every run is its own process under the per-problem time
+limit, ``jobs`` at once, and the runs go to the compare results file, so an interrupted catalog
+resumes where it stopped, and a rerun with a longer limit retries only the undecided problems.
 
 Each entry's evidence is checked here in the parent: a solution is replayed by the
 verifier, a pagoda proof is written out with its weights (the LP's answer re-checked in
@@ -37,7 +37,7 @@ from puzzlesat.domains.pegsol_catalog import (
     proof,
 )
 from puzzlesat.portfolio.backends import Backend
-from puzzlesat.portfolio.compare import FORMATS, Record, compare
+from puzzlesat.portfolio.compare import FORMATS, Record, compare, load_results
 
 CHAIN = ("native-dfs", "cnf-plan:cadical195")
 CSV_COLUMNS = ("start", "finish", "verdict", "evidence", "seconds")
@@ -94,7 +94,9 @@ def catalog(
         limits: each run's ``timeout`` (None: no limit) and ``seed``.  Default 60 s.
         backend: its ``jobs`` are the runs at once.
         strategies: the chain; a problem goes to the next strategy only while undecided.
-        results: the compare results file (JSON lines): runs found there are reused.
+        results: the compare results file (JSON lines): a problem settled there (solved or
+            refuted, under any time limit) is reused, as are the undecided runs made under
+            the same time limit and seed; new runs are appended.
         stream: where the progress lines go.
 
     Raises:
@@ -115,12 +117,19 @@ def catalog(
             seconds = round(time.perf_counter() - began, 4)
             settled[name] = _entry(p, "impossible", found[0], found[1], seconds, "proofs")
     pending = [item for item in items if item[0] not in settled]
+    runs: dict[str, list[Record]] = {name: [] for name, _, _ in pending}
+    if results is not None:  # a settled answer holds whatever the time limit it was found under
+        for rec in load_results(results):
+            if rec.puzzle == puzzle.name and rec.instance in runs and rec.strategy in strategies and rec.solved(False):
+                runs[rec.instance] = [rec]
+    searched = len(pending)
+    pending = [item for item in pending if not runs[item[0]]]
     if stream is not None:
         stream.write(
             f"c catalog: {len(items)} classes of {sum(p.orbit for _, p, _ in items)} problems, "
-            f"{len(settled)} ruled out by proofs, {len(pending)} to search\n"
+            f"{len(settled)} ruled out by proofs, {searched - len(pending)} settled in the results file, "
+            f"{len(pending)} to search\n"
         )
-    runs: dict[str, list[Record]] = {name: [] for name, _, _ in pending}
     for strategy in strategies:
         if not pending:
             break
