@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from puzzlesat import api
+from puzzlesat.core import InvalidInstanceError
 from puzzlesat.domains import pegsol as P
 from puzzlesat.domains.pegsol_catalog import (
     board_cells,
@@ -88,6 +89,15 @@ def test_symmetric_problems_share_the_proofs():
 
     for p in problems(height, width, cells):
         assert len({reason(m(p.start), m(p.finish)) for m in maps}) == 1
+
+
+@pytest.mark.parametrize(
+    ("board", "rows", "cols", "says"),
+    [("english", 5, None, "own shape"), ("rect", 0, 3, "--rows must be at least 1"), ("hex", None, None, "unknown")],
+)
+def test_bad_boards(board, rows, cols, says):
+    with pytest.raises(InvalidInstanceError, match=says):
+        board_cells(board, rows, cols)
 
 
 def test_pagoda_evidence_lists_weights():

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from puzzlesat.core import InvalidInstanceError
 from puzzlesat.domains.pegsol import (
     HOLE,
     OFF,
@@ -50,8 +51,13 @@ def board_cells(board: str, rows: int | None = None, cols: int | None = None) ->
     """The matrix size and the cells of a named board (see :func:`pegsol.named_board`).
 
     Raises:
-        InvalidInstanceError: an unknown name or a bad size.
+        InvalidInstanceError: an unknown name, a bad size, or a size given for a named board.
     """
+    if board != "rect" and (rows is not None or cols is not None):
+        raise InvalidInstanceError(f"--rows and --cols size a rect board; the {board} board has its own shape")
+    for flag, value in (("--rows", rows), ("--cols", cols)):
+        if value is not None and value < 1:
+            raise InvalidInstanceError(f"{flag} must be at least 1, got {value}")
     shape = named_board(board, rows, cols)
     height, width = len(shape), len(shape[0])
     return height, width, [(r, c) for r in range(height) for c in range(width) if shape[r][c] != OFF]
