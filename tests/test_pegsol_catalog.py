@@ -18,10 +18,13 @@ from puzzlesat import api
 from puzzlesat.core import InvalidInstanceError
 from puzzlesat.domains import pegsol as P
 from puzzlesat.domains.pegsol_catalog import (
+    Problem,
     board_cells,
     problem_instance,
     problems,
     proof,
+    reverse,
+    reversed_solution,
     symmetries,
 )
 from puzzlesat.portfolio import catalog as cat
@@ -116,10 +119,9 @@ def small(tmp_path_factory) -> tuple[api.Catalog, Path, str]:
 
 def test_small_catalog_verdicts(small):
     done, _, log = small
-    assert (
-        len(done) == 15
-        and "15 classes of 81 problems, 13 ruled out by proofs, 0 settled in the results file, 2 to search" in log
-    )
+    assert len(done) == 15
+    assert "15 classes of 81 problems, 13 ruled out by proofs, 0 answered by their reverses, " in log
+    assert "0 settled in the results file, 2 to search" in log
     reasons = {(e.start, e.finish): e.reason for e in done}
     assert reasons[("1:1", "1:1")] == "pagoda" and reasons[("0:0", "0:0")] == "search"
     assert all(e.verdict == "impossible" for e in done)
@@ -177,6 +179,17 @@ def test_solvable_entries_replay():
         inst = problem_instance(height, width, cells, start, finish)  # type: ignore[arg-type]
         moves = P.parse_solution(inst, "\n".join(e.evidence.split()))
         assert moves is not None and P.verify(inst, moves) == []
+        # each is its own reverse up to symmetry: the solution played backwards solves it too
+        rs, rf, back = reverse(height, width, cells, Problem(start, finish, e.orbit))  # type: ignore[arg-type]
+        assert (rs, rf) == (start, finish)
+        assert P.verify(inst, reversed_solution(moves, back)) == []
+
+
+def test_a_problem_takes_its_reverses_answer():
+    done = api.catalog("pegsol", "rect", rows=1, cols=5, jobs=2, timeout=30)
+    derived = [e for e in done if e.strategy.endswith("reversed")]
+    assert [(e.start, e.finish, e.verdict) for e in derived] == [("0:0", "0:1", "impossible")]
+    assert derived[0].evidence.startswith("as its reverse 0:1>0:0 (the same game played backwards): exhausted search")
 
 
 def test_a_forged_answer_is_not_solvable():

@@ -24,6 +24,8 @@ from puzzlesat.domains.pegsol import (
     PEG,
     Cell,
     Instance,
+    Move,
+    Solution,
     named_board,
     pagoda_certificate,
     prove_impossible,
@@ -145,3 +147,23 @@ def proof(instance: Instance) -> tuple[str, str] | None:
         return ("parity" if cheap.startswith("position-class parity") else "count"), cheap
     pagoda = pagoda_evidence(instance)
     return None if pagoda is None else ("pagoda", pagoda)
+
+
+def reverse(rows: int, cols: int, cells: list[Cell], problem: Problem) -> tuple[Cell, Cell, Map]:
+    """The representative of the reversed problem (``finish`` -> ``start``), and the map that
+    takes its cells back to this problem's.
+
+    A game played backwards is the same game on the complemented board: the jumps that take
+    the board with one hole on ``f`` to one peg on ``s``, played in reverse order, take the
+    board with one hole on ``s`` to one peg on ``f``.  So a problem and its reverse are both
+    solvable or both not, and a solution of one, reversed, solves the other.
+    """
+    maps = symmetries(rows, cols, cells)
+    (start, finish), m = min((((m(problem.finish), m(problem.start)), m) for m in maps), key=lambda x: x[0])
+    back = next(k for k in maps if all(k(m(x)) == x for x in cells))
+    return start, finish, back
+
+
+def reversed_solution(solution: Solution, back: Map) -> Solution:
+    """The reverse problem's solution played backwards, its cells mapped by ``back``."""
+    return Solution(tuple(Move(*back(mv.source), *back(mv.target)) for mv in reversed(solution.moves)))

@@ -2,11 +2,13 @@
 one per symmetry class, with its verdict and the evidence for it.
 
 The proofs (peg count, position-class parity, pagoda; see
-:mod:`puzzlesat.domains.pegsol_catalog`) take milliseconds and run here, in the parent.  The
-problems they leave are a :func:`~puzzlesat.portfolio.compare.compare` grid with a chain of
-strategies: each goes to the first (``native-dfs``), and only those it leaves undecided go to
-the next (``cnf-plan:cadical195``).  Every run is its own process under the per-problem time
-limit, ``jobs`` at once, and the runs go to the compare results file, so an interrupted catalog
+:mod:`puzzlesat.domains.pegsol_catalog`) take milliseconds and run here, in the parent.  Of a
+problem and its reverse (finish -> start: the same game played backwards) only the first is
+searched, and the other takes its answer, replayed backwards.  The problems left are a
+:func:`~puzzlesat.portfolio.compare.compare` grid with a chain of strategies: each goes to the
+first (``native-dfs``), and only those it leaves undecided go to the next
+(``cnf-plan:cadical195``).  Every run is its own process under the per-problem time limit,
+``jobs`` at once, and the runs go to the compare results file, so an interrupted catalog
 resumes where it stopped, and a rerun with a longer limit retries only the undecided problems.
 
 Each entry's evidence is checked here in the parent: a solution is replayed by the
@@ -29,12 +31,15 @@ from typing import TextIO
 from puzzlesat.core import Limits, PuzzlesatError, Status, get_puzzle
 from puzzlesat.domains import pegsol
 from puzzlesat.domains.pegsol_catalog import (
+    Map,
     Problem,
     board_cells,
     cell_text,
     problem_instance,
     problems,
     proof,
+    reverse,
+    reversed_solution,
 )
 from puzzlesat.portfolio.backends import Backend
 from puzzlesat.portfolio.compare import FORMATS, Record, compare, load_results
@@ -122,13 +127,23 @@ def catalog(
         for rec in load_results(results):
             if rec.puzzle == puzzle.name and rec.instance in runs and rec.strategy in strategies and rec.solved(False):
                 runs[rec.instance] = [rec]
+    # a problem whose reverse comes earlier among those left is answered by its reverse
+    by_pair = {(p.start, p.finish): name for name, p, _ in items}
+    left = {name for name, _, _ in pending}
+    reversals: dict[str, tuple[str, Map]] = {}
+    for name, p, _ in pending:
+        start, finish, back = reverse(height, width, cells, p)
+        other = by_pair[start, finish]
+        if other != name and other in left and other not in reversals:
+            reversals[name] = (other, back)
+    pending = [item for item in pending if item[0] not in reversals]
     searched = len(pending)
     pending = [item for item in pending if not runs[item[0]]]
     if stream is not None:
         stream.write(
             f"c catalog: {len(items)} classes of {sum(p.orbit for _, p, _ in items)} problems, "
-            f"{len(settled)} ruled out by proofs, {searched - len(pending)} settled in the results file, "
-            f"{len(pending)} to search\n"
+            f"{len(settled)} ruled out by proofs, {len(reversals)} answered by their reverses, "
+            f"{searched - len(pending)} settled in the results file, {len(pending)} to search\n"
         )
     for strategy in strategies:
         if not pending:
@@ -146,7 +161,31 @@ def catalog(
         for rec in records:
             runs[rec.instance].append(rec)
         pending = [item for item in pending if not runs[item[0]] or not runs[item[0]][-1].solved(False)]
-    return [settled[name] if name in settled else entry(p, inst, runs[name]) for name, p, inst in items]
+    for name, p, inst in items:
+        if name not in settled and name not in reversals:
+            settled[name] = entry(p, inst, runs[name])
+    for name, p, inst in items:
+        if name in reversals:
+            other, back = reversals[name]
+            settled[name] = reversed_entry(p, inst, settled[other], back)
+    return [settled[name] for name, _, _ in items]
+
+
+def reversed_entry(problem: Problem, instance: pegsol.Instance, other: Entry, back: Map) -> Entry:
+    """A problem's entry from its reverse's (see :func:`pegsol_catalog.reverse`): the reverse's
+    solution played backwards and replayed by the verifier, or the reverse's proof or doubt."""
+    source = f"{other.strategy}, reversed"
+    if other.verdict == "solvable":
+        found = pegsol.parse_solution(instance, "\n".join(other.evidence.split()))
+        assert found is not None
+        solution = reversed_solution(found, back)
+        faults = pegsol.verify(instance, solution)
+        if faults:
+            evidence = f"the verifier rejects the reversed answer: {faults[0]}"
+            return _entry(problem, "unknown", "error", evidence, other.seconds, source)
+        return _entry(problem, "solvable", "solution", " ".join(map(str, solution.moves)), other.seconds, source)
+    evidence = f"as its reverse {other.start}>{other.finish} (the same game played backwards): {other.evidence}"
+    return _entry(problem, other.verdict, other.reason, evidence, other.seconds, source)
 
 
 def _entry(problem: Problem, verdict: str, reason: str, evidence: str, seconds: float | None, strategy: str) -> Entry:
