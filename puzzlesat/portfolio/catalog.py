@@ -127,15 +127,20 @@ def catalog(
         for rec in load_results(results):
             if rec.puzzle == puzzle.name and rec.instance in runs and rec.strategy in strategies and rec.solved(False):
                 runs[rec.instance] = [rec]
-    # a problem whose reverse comes earlier among those left is answered by its reverse
+    # of a problem and its reverse, one is searched and the other takes its answer
     by_pair = {(p.start, p.finish): name for name, p, _ in items}
+    problem_of = {name: p for name, p, _ in items}
     left = {name for name, _, _ in pending}
     reversals: dict[str, tuple[str, Map]] = {}
     for name, p, _ in pending:
         start, finish, back = reverse(height, width, cells, p)
         other = by_pair[start, finish]
-        if other != name and other in left and other not in reversals:
+        # the first of the two is searched, unless only the other is settled in the results file
+        first = other not in reversals and name not in reversals and other in left and other != name
+        if first and runs[other] and not runs[name]:
             reversals[name] = (other, back)
+        elif first:
+            reversals[other] = (name, reverse(height, width, cells, problem_of[other])[2])
     pending = [item for item in pending if item[0] not in reversals]
     searched = len(pending)
     pending = [item for item in pending if not runs[item[0]]]
