@@ -188,8 +188,22 @@ def test_solvable_entries_replay():
 def test_a_problem_takes_its_reverses_answer():
     done = api.catalog("pegsol", "rect", rows=1, cols=5, jobs=2, timeout=30)
     derived = [e for e in done if e.strategy.endswith("reversed")]
-    assert [(e.start, e.finish, e.verdict) for e in derived] == [("0:0", "0:1", "impossible")]
-    assert derived[0].evidence.startswith("as its reverse 0:1>0:0 (the same game played backwards): exhausted search")
+    assert [(e.start, e.finish, e.verdict) for e in derived] == [("0:1", "0:0", "impossible")]
+    assert derived[0].evidence.startswith("as its reverse 0:0>0:1 (the same game played backwards): exhausted search")
+
+
+def test_the_settled_direction_is_kept(tmp_path):
+    # only the second of the pair is settled in the results file: the first takes its answer
+    results = tmp_path / "runs.jsonl"
+    refuted = cat.Record(
+        "pegsol", "rect1x5 0:1>0:0", "native-dfs", "INFEASIBLE", 0.1, 1.0, stats={"nodes": 2}, timeout=9.0
+    )
+    results.write_text(json.dumps(asdict(refuted)) + "\n")
+    log = io.StringIO()
+    done = api.catalog("pegsol", "rect", rows=1, cols=5, timeout=30, results=results, stream=log)
+    assert "1 answered by their reverses, 1 settled in the results file, 2 to search" in log.getvalue()
+    derived = [(e.start, e.finish) for e in done if e.strategy.endswith("reversed")]
+    assert derived == [("0:0", "0:1")]
 
 
 def test_a_forged_answer_is_not_solvable():
