@@ -124,9 +124,16 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
     return 0 if result.status.is_final else 1
 
 
+def read_instance(args: argparse.Namespace) -> tuple[api.Instance, float | None]:
+    """Read ``args.file`` within ``--timeout``; the instance, and the time left for the rest."""
+    started = time.monotonic()
+    with hard_deadline(args.timeout, f"reading {args.file}"):
+        instance = api.load(args.puzzle, source(args.file))
+    return instance, None if args.timeout is None else max(args.timeout - (time.monotonic() - started), 0.001)
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one instance with one strategy, or race several (``--portfolio``)."""
-    started = time.monotonic()
     if args.portfolio and args.file == "-" and Path(args.portfolio).is_file():
         args.file, args.portfolio = args.portfolio, ""  # `--portfolio FILE`: the optional value took the file
     if args.portfolio is None and (args.backend != "local" or args.address):
@@ -137,9 +144,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     for opt in core.get_puzzle(args.puzzle).solve_options:
         if opt.writes:
             writable(options.get(opt.name))
-    with hard_deadline(args.timeout, f"reading {args.file}"):
-        instance = api.load(args.puzzle, source(args.file))
-    timeout = None if args.timeout is None else max(args.timeout - (time.monotonic() - started), 0.001)
+    instance, timeout = read_instance(args)
     if args.portfolio is not None:
         result = api.race(
             instance,
@@ -193,11 +198,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write the DIMACS CNF (with sidecar) or the CP-SAT model of an instance."""
-    started = time.monotonic()
     writable(args.output)
-    with hard_deadline(args.timeout, f"reading {args.file}"):
-        instance = api.load(args.puzzle, source(args.file))
-    timeout = None if args.timeout is None else max(args.timeout - (time.monotonic() - started), 0.001)
+    instance, timeout = read_instance(args)
     done = api.export(instance, args.strategy, args.output, args.format, timeout=timeout, **parse_pairs(args.option))
     if done.sidecar is not None:
         print(

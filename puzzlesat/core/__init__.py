@@ -304,17 +304,15 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, ov
 
 def check_result(puzzle: Puzzle, instance: Any, result: Result) -> Result:
     """Verify the solutions a result carries; a rejected one becomes an ERROR result."""
+
+    def rejected(message: str) -> Result:
+        return Result(
+            Status.ERROR, wall_time=result.wall_time, stats=result.stats, strategy=result.strategy, message=message
+        )
+
     if result.solution is None:
-        if result.status is Status.SOLVED or result.status is Status.OPTIMAL:
-            return Result(
-                Status.ERROR,
-                None,
-                None,
-                result.wall_time,
-                result.stats,
-                result.strategy,
-                "strategy claimed a solution but returned none",
-            )
+        if result.status in (Status.SOLVED, Status.OPTIMAL):
+            return rejected("strategy claimed a solution but returned none")
         return result
     problems = puzzle.verify(instance, result.solution)
     what = "the answer"
@@ -322,13 +320,5 @@ def check_result(puzzle: Puzzle, instance: Any, result: Result) -> Result:
         problems = puzzle.verify(instance, result.second_solution)
         what = "the second solution"
     if problems:
-        return Result(
-            Status.ERROR,
-            None,
-            None,
-            result.wall_time,
-            result.stats,
-            result.strategy,
-            f"verifier rejected {what}: " + "; ".join(problems[:3]),
-        )
+        return rejected(f"verifier rejected {what}: " + "; ".join(problems[:3]))
     return result
