@@ -320,6 +320,28 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_catalog(args: argparse.Namespace) -> int:
+    """Settle every single vacancy -> single survivor problem of a board; print the catalog."""
+    check_cores(args)
+    for path in (args.output, args.results):
+        writable(path)
+    entries = api.catalog(
+        args.puzzle,
+        args.board,
+        rows=args.rows,
+        cols=args.cols,
+        timeout=args.timeout,
+        jobs=args.jobs,
+        results=args.results,
+        strategies=args.strategies,
+        seed=args.seed,
+        memory_limit=args.memory_limit,
+        stream=sys.stderr,
+    )
+    write_output(entries.table(args.format), args.output)
+    return 0
+
+
 def option_type(opt: Option) -> Any:
     """An argparse ``type=`` that reads a flag's text as its declaration says."""
 
@@ -386,6 +408,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--output", "-o", help="write the table here instead of stdout")
     add_backend_flags(p)
     p.set_defaults(func=cmd_compare)
+
+    p = sub.add_parser("catalog", help="every single vacancy -> single survivor problem of a board, settled")
+    p.add_argument("puzzle", choices=api.CATALOG_PUZZLES)
+    p.add_argument("--board", choices=("english", "french", "german", "diamond", "rect"), default="english")
+    p.add_argument("--rows", type=int, default=None, help="rows of a rect board")
+    p.add_argument("--cols", type=int, default=None, help="columns of a rect board")
+    p.add_argument("--strategies", help="the chain, comma list (default native-dfs,cnf-plan:cadical195)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per problem and strategy (default 60)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", "-j", type=int, default=None, help="problems at once (default 1)")
+    p.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory cap per run")
+    p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
+    p.add_argument("--results", metavar="FILE", help="append runs to this JSON-lines file; reuse those done")
+    p.add_argument("--output", "-o", help="write the catalog here instead of stdout")
+    p.set_defaults(func=cmd_catalog, backend="local", workers=None)
 
     p = sub.add_parser("check", help="verify a solution")
     check = p.add_subparsers(dest="puzzle", required=True)
