@@ -11,10 +11,12 @@ No solver library is imported until a verb needs it.
 """
 
 from puzzlesat.api import (
+    Catalog,
     Comparison,
     Decoded,
     Export,
     Instance,
+    catalog,
     check,
     compare,
     decode,
@@ -44,6 +46,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BackendUnavailable",
+    "Catalog",
     "Comparison",
     "Decoded",
     "Export",
@@ -57,6 +60,7 @@ __all__ = [
     "Result",
     "Status",
     "Strategy",
+    "catalog",
     "check",
     "compare",
     "decode",

@@ -1,5 +1,5 @@
 """The library's verbs, the same ones the command line offers: load, solve, race, compare,
-format, check, export, decode, generate.
+catalog, format, check, export, decode, generate.
 
 The command line is a thin client of these functions, so a script gets exactly what the CLI
 prints.  Nothing here imports a solver library until a verb needs it: ``import puzzlesat`` is
@@ -22,6 +22,7 @@ from puzzlesat.core.options import resolve as resolve_options
 from puzzlesat.core.text import MAX_FILE_BYTES, decode_text, read_text
 
 if TYPE_CHECKING:
+    from puzzlesat.portfolio.catalog import Entry
     from puzzlesat.portfolio.compare import Record
 
 Source = str | os.PathLike[str] | TextIO
@@ -65,7 +66,7 @@ def strategies(puzzle: str) -> list[Strategy]:
     return list(core.get_puzzle(puzzle).strategies)
 
 
-def load(puzzle: str, source: Source) -> Instance:
+def load(puzzle: str, source: Source, **options: Any) -> Instance:
     """Read an instance of ``puzzle``.
 
     Args:
@@ -73,13 +74,19 @@ def load(puzzle: str, source: Source) -> Instance:
         source: a path (a :class:`~pathlib.Path`, or a one-line string naming an existing file
             or ending in ``.txt``), an open text file, or the text itself (an instance file's
             contents, a masyu puzz.link URL, a rubik maneuver or facelet string).
+        options: the puzzle's instance options (eternity: ``hints="hints.txt"``).
 
     Raises:
         PuzzlesatError: an unreadable file, or a ParseError naming the source and line.
+        OptionError: an option the puzzle does not declare, or a bad value.
     """
     target = core.get_puzzle(puzzle)
+    resolved = resolve_options(target.instance_options, options, f"{puzzle} instance")
     text, name = read_source(source)
-    return Instance(target.name, target.parse(text, name), name)
+    data = target.parse(text, name)
+    if target.amend is not None:
+        data = target.amend(data, resolved)
+    return Instance(target.name, data, name)
 
 
 def solve(
@@ -245,6 +252,94 @@ def compare(
     return Comparison(target.name, records)
 
 
+CATALOG_PUZZLES = ("pegsol",)
+"""The puzzles :func:`catalog` knows the problems of."""
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The entries of :func:`catalog`, one per symmetry class of problems, with its table."""
+
+    puzzle: str
+    board: str
+    entries: list[Entry]
+
+    def __iter__(self) -> Iterator[Entry]:
+        return iter(self.entries)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def summary(self) -> dict[str, int]:
+        """The counts: problems, classes, and per verdict and reason in classes and problems."""
+        from puzzlesat.portfolio import catalog as cataloguing
+
+        return cataloguing.summary(self.entries)
+
+    def table(self, format: str = "markdown") -> str:
+        """The table ``puzzlesat catalog`` prints: ``markdown``, ``csv`` or ``json``."""
+        from puzzlesat.portfolio import catalog as cataloguing
+
+        return cataloguing.render(self.entries, format)
+
+
+def catalog(
+    puzzle: str,
+    board: str = "english",
+    *,
+    rows: int | None = None,
+    cols: int | None = None,
+    timeout: float | None = 60.0,
+    jobs: int | None = None,
+    results: str | os.PathLike[str] | None = None,
+    strategies: str | Sequence[str] | None = None,
+    seed: int = 0,
+    memory_limit: int | None = None,
+    stream: TextIO | None = None,
+) -> Catalog:
+    """Every single vacancy -> single survivor problem of a peg solitaire board, one per
+    symmetry class, each with its verdict (``solvable``, ``impossible`` or ``unknown``) and
+    its evidence (a verified solution, a proof, or why it is unknown).
+
+    Args:
+        puzzle: ``pegsol``.
+        board: ``english``, ``french``, ``german``, ``diamond`` or ``rect``.
+        rows, cols: a rect board's size.
+        timeout: seconds per problem and strategy; None for no limit.
+        jobs: problems at once, each in its own process (default 1).
+        results: a JSON-lines file (compare's): problems found there are reused, new ones appended.
+        strategies: the chain, names or one comma-separated string; a problem goes to the next
+            only while undecided (default ``native-dfs`` then ``cnf-plan:cadical195``).
+        seed: of every run.
+        memory_limit: MiB per run.
+        stream: where the progress lines go; None for silence.
+
+    Raises:
+        PuzzlesatError: a puzzle without a catalog, an unknown board or a bad size.
+    """
+    from puzzlesat.portfolio import catalog as cataloguing
+    from puzzlesat.portfolio.backends import Backend
+
+    target = core.get_puzzle(puzzle)
+    if target.name not in CATALOG_PUZZLES:
+        raise PuzzlesatError(f"no catalog for {target.name}; catalogs exist for: {', '.join(CATALOG_PUZZLES)}")
+    names = [n.strip() for n in strategies.split(",") if n.strip()] if isinstance(strategies, str) else strategies
+    names = list(names) if names else list(cataloguing.CHAIN)
+    for name in names:
+        target.strategy(name)
+    entries = cataloguing.catalog(
+        board,
+        rows,
+        cols,
+        Limits(timeout=timeout, seed=seed),
+        Backend(jobs=jobs, memory_mb=memory_limit),
+        strategies=names,
+        results=Path(results) if results is not None else None,
+        stream=stream,
+    )
+    return Catalog(target.name, board, entries)
+
+
 def format(instance: Instance, answer: Result | Any) -> str:
     """The answer as the original program prints it (exactly the CLI's stdout).
 
@@ -264,18 +359,23 @@ def format(instance: Instance, answer: Result | Any) -> str:
     return puzzle.format(instance.data, answer)
 
 
-def check(instance: Instance, answer: Any, source: str = "<solution>") -> list[str]:
+def check(instance: Instance, answer: Any, source: str = "<solution>", **options: Any) -> list[str]:
     """The verifier's findings on an answer; an empty list means it is accepted.
 
     Args:
         instance: the instance.
         answer: a solution object, or text in the puzzle's output format.
         source: names the text in messages.
+        options: the puzzle's check options (eternity: ``score=True`` accepts mismatched
+            edges and prints the score on stderr, ``svg="board.svg"`` draws the board).
     """
     puzzle = instance._puzzle
+    resolved = resolve_options(puzzle.check_options, options, f"{puzzle.name} check")
     solution = puzzle.parse_solution(instance.data, answer, source) if isinstance(answer, str) else answer
     if solution is None:
         return ["claims no solution; only a solver's proof can check that"]
+    if puzzle.check is not None:
+        return puzzle.check(instance.data, solution, resolved)
     return puzzle.verify(instance.data, solution)
 
 

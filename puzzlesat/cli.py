@@ -73,6 +73,17 @@ def given_options(args: argparse.Namespace) -> dict[str, Any]:
     return {**{k: v for k, v in flags.items() if v is not None}, **parse_pairs(getattr(args, "option", []))}
 
 
+def flag_values(args: argparse.Namespace, options: tuple[Option, ...]) -> dict[str, Any]:
+    """The values of these declared flags that the user set."""
+    values = {opt.name: getattr(args, opt.name) for opt in options}
+    return {name: value for name, value in values.items() if value is not None}
+
+
+def load(args: argparse.Namespace, path: str) -> api.Instance:
+    """The instance named on the command line, completed by the puzzle's instance flags (``--hints``)."""
+    return api.load(args.puzzle, source(path), **flag_values(args, core.get_puzzle(args.puzzle).instance_options))
+
+
 def cmd_list(args: argparse.Namespace) -> int:
     """Show puzzles and their strategies (``-v``: with their options)."""
     names = [args.puzzle] if args.puzzle else api.puzzles()
@@ -87,10 +98,15 @@ def cmd_list(args: argparse.Namespace) -> int:
             if args.verbose:
                 for opt in strat.options:
                     print(f"      -O {describe(opt)}")
-        if args.verbose and puzzle.solve_options:
-            print("  solve flags (every strategy):")
-            for opt in puzzle.solve_options:
-                print(f"      {opt.flag} {describe(opt)}")
+        for what, options in (
+            ("instance flags (solve, check, export)", puzzle.instance_options),
+            ("solve flags (every strategy)", puzzle.solve_options),
+            ("check flags", puzzle.check_options),
+        ):
+            if args.verbose and options:
+                print(f"  {what}:")
+                for opt in options:
+                    print(f"      {opt.flag} {describe(opt)}")
     return 0
 
 
@@ -124,9 +140,16 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
     return 0 if result.status.is_final else 1
 
 
+def read_instance(args: argparse.Namespace) -> tuple[api.Instance, float | None]:
+    """Read ``args.file`` within ``--timeout``; the instance, and the time left for the rest."""
+    started = time.monotonic()
+    with hard_deadline(args.timeout, f"reading {args.file}"):
+        instance = load(args, args.file)
+    return instance, None if args.timeout is None else max(args.timeout - (time.monotonic() - started), 0.001)
+
+
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one instance with one strategy, or race several (``--portfolio``)."""
-    started = time.monotonic()
     if args.portfolio and args.file == "-" and Path(args.portfolio).is_file():
         args.file, args.portfolio = args.portfolio, ""  # `--portfolio FILE`: the optional value took the file
     if args.portfolio is None and (args.backend != "local" or args.address):
@@ -137,9 +160,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     for opt in core.get_puzzle(args.puzzle).solve_options:
         if opt.writes:
             writable(options.get(opt.name))
-    with hard_deadline(args.timeout, f"reading {args.file}"):
-        instance = api.load(args.puzzle, source(args.file))
-    timeout = None if args.timeout is None else max(args.timeout - (time.monotonic() - started), 0.001)
+    instance, timeout = read_instance(args)
     if args.portfolio is not None:
         result = api.race(
             instance,
@@ -172,9 +193,13 @@ def check_cores(args: argparse.Namespace) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Verify a solution file against an instance file."""
-    instance = api.load(args.puzzle, source(args.instance))
+    options = flag_values(args, core.get_puzzle(args.puzzle).check_options)
+    for opt in core.get_puzzle(args.puzzle).check_options:
+        if opt.writes:
+            writable(options.get(opt.name))
+    instance = load(args, args.instance)
     text, name = api.read_source(source(args.solution))
-    problems = api.check(instance, text, name)
+    problems = api.check(instance, text, name, **options)
     for problem in problems:
         print(f"{name}: {problem}", file=sys.stderr)
     if not problems:
@@ -193,11 +218,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write the DIMACS CNF (with sidecar) or the CP-SAT model of an instance."""
-    started = time.monotonic()
     writable(args.output)
-    with hard_deadline(args.timeout, f"reading {args.file}"):
-        instance = api.load(args.puzzle, source(args.file))
-    timeout = None if args.timeout is None else max(args.timeout - (time.monotonic() - started), 0.001)
+    instance, timeout = read_instance(args)
     done = api.export(instance, args.strategy, args.output, args.format, timeout=timeout, **parse_pairs(args.option))
     if done.sidecar is not None:
         print(
@@ -298,6 +320,28 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_catalog(args: argparse.Namespace) -> int:
+    """Settle every single vacancy -> single survivor problem of a board; print the catalog."""
+    check_cores(args)
+    for path in (args.output, args.results):
+        writable(path)
+    entries = api.catalog(
+        args.puzzle,
+        args.board,
+        rows=args.rows,
+        cols=args.cols,
+        timeout=args.timeout,
+        jobs=args.jobs,
+        results=args.results,
+        strategies=args.strategies,
+        seed=args.seed,
+        memory_limit=args.memory_limit,
+        stream=sys.stderr,
+    )
+    write_output(entries.table(args.format), args.output)
+    return 0
+
+
 def option_type(opt: Option) -> Any:
     """An argparse ``type=`` that reads a flag's text as its declaration says."""
 
@@ -340,7 +384,7 @@ def build_parser() -> argparse.ArgumentParser:
         s.add_argument("--output", "-o", help="write the answer here instead of stdout")
         add_limit_flags(s)
         add_portfolio_flags(s)
-        add_option_flags(s, puzzle.solve_options)
+        add_option_flags(s, puzzle.instance_options + puzzle.solve_options)
         s.set_defaults(func=cmd_solve, puzzle_solve_options=puzzle.solve_options)
 
     p = sub.add_parser("compare", help="run strategies side by side on instances; print a table")
@@ -365,11 +409,29 @@ def build_parser() -> argparse.ArgumentParser:
     add_backend_flags(p)
     p.set_defaults(func=cmd_compare)
 
+    p = sub.add_parser("catalog", help="every single vacancy -> single survivor problem of a board, settled")
+    p.add_argument("puzzle", choices=api.CATALOG_PUZZLES)
+    p.add_argument("--board", choices=("english", "french", "german", "diamond", "rect"), default="english")
+    p.add_argument("--rows", type=int, default=None, help="rows of a rect board")
+    p.add_argument("--cols", type=int, default=None, help="columns of a rect board")
+    p.add_argument("--strategies", help="the chain, comma list (default native-dfs,cnf-plan:cadical195)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per problem and strategy (default 60)")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--jobs", "-j", type=int, default=None, help="problems at once (default 1)")
+    p.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory cap per run")
+    p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
+    p.add_argument("--results", metavar="FILE", help="append runs to this JSON-lines file; reuse those done")
+    p.add_argument("--output", "-o", help="write the catalog here instead of stdout")
+    p.set_defaults(func=cmd_catalog, backend="local", workers=None)
+
     p = sub.add_parser("check", help="verify a solution")
-    p.add_argument("puzzle")
-    p.add_argument("instance")
-    p.add_argument("solution")
-    p.set_defaults(func=cmd_check)
+    check = p.add_subparsers(dest="puzzle", required=True)
+    for puzzle in core.available_puzzles():
+        c = check.add_parser(puzzle.name)
+        c.add_argument("instance")
+        c.add_argument("solution")
+        add_option_flags(c, puzzle.instance_options + puzzle.check_options)
+        c.set_defaults(func=cmd_check)
 
     p = sub.add_parser("generate", help="generate an instance")
     gen = p.add_subparsers(dest="puzzle", required=True)
@@ -381,14 +443,16 @@ def build_parser() -> argparse.ArgumentParser:
         g.set_defaults(func=cmd_generate, generator_options=puzzle.generator_options)
 
     p = sub.add_parser("export", help="write the DIMACS CNF (+ JSON sidecar) or the CP-SAT model")
-    p.add_argument("puzzle")
-    p.add_argument("file")
-    p.add_argument("--strategy", "-s", required=True, help="the formulation to export")
-    p.add_argument("--format", choices=("dimacs", "cpsat"), default="dimacs")
-    p.add_argument("--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (list -v)")
-    p.add_argument("--output", "-o", required=True)
-    add_option_flags(p, (TIMEOUT,))
-    p.set_defaults(func=cmd_export)
+    export = p.add_subparsers(dest="puzzle", required=True)
+    for puzzle in core.available_puzzles():
+        x = export.add_parser(puzzle.name)
+        x.add_argument("file")
+        x.add_argument("--strategy", "-s", required=True, help="the formulation to export")
+        x.add_argument("--format", choices=("dimacs", "cpsat"), default="dimacs")
+        x.add_argument("--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (list -v)")
+        x.add_argument("--output", "-o", required=True)
+        add_option_flags(x, (TIMEOUT, *puzzle.instance_options))
+        x.set_defaults(func=cmd_export)
 
     p = sub.add_parser("decode", help="read an external SAT solver's answer back into a solution")
     p.add_argument("puzzle")

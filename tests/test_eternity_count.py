@@ -17,7 +17,7 @@ import pytest
 
 import puzzlesat
 from puzzlesat.core import Status
-from puzzlesat.domains.eternity import Instance, Solution, make_unsolvable, rotated, verify
+from puzzlesat.domains.eternity import Instance, Solution, make_unsolvable, rotated, verify, with_hints
 
 Board = tuple[tuple[int, int], ...]
 
@@ -162,3 +162,15 @@ def test_brendan_set1_6x6_has_65_solutions(shared_instances: Path) -> None:
     result = puzzlesat.solve(board, count=True, timeout=120)
     assert (result.status, result.count) == (Status.SOLVED, 65)
     assert 1e7 < result.stats["nodes"] < 2e7
+
+
+def test_with_a_hint_every_board_that_keeps_it_counts() -> None:
+    """A hint fixes the board's turn: no rotation is set aside, and the two counts still agree."""
+    board = puzzlesat.generate("eternity", seed=1, size=4, frame_colours=2, inner_colours=2)
+    plain = puzzlesat.solve(board, count=True)
+    assert plain.solution is not None and plain.count is not None
+    tile, turn = plain.solution.placements[5]  # an inner cell of a counted board
+    hinted = puzzlesat.Instance("eternity", with_hints(board.data, f"{tile} 1 1 {turn}\n"))
+    native, cnf, raw, every = counts(hinted)
+    assert native is not None and 1 <= native < 4 * plain.count
+    assert native == cnf == raw == every

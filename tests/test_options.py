@@ -76,15 +76,17 @@ def test_cli_unknown_option_exits_2_with_one_line() -> None:
     )
     assert proc.returncode == 2 and proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "valid options: amo, count, forbidden, support, symmetry" in lines[0]
+    assert len(lines) == 1 and "valid options: amo, count, forbidden, support, svg, symmetry" in lines[0]
 
 
 def test_python_unknown_option_raises() -> None:
     board = puzzlesat.load("eternity", E4)
-    with pytest.raises(PuzzlesatError, match="valid options: amo, count, forbidden, support, symmetry"):
+    with pytest.raises(PuzzlesatError, match="valid options: amo, count, forbidden, support, svg, symmetry"):
         puzzlesat.solve(board, "cnf-heule", amoo=1)
-    with pytest.raises(PuzzlesatError, match="valid options: count$"):
+    with pytest.raises(PuzzlesatError, match="for eternity native-rowscan; valid options: count, svg$"):
         puzzlesat.solve(board, "native-rowscan", amo=0)
+    with pytest.raises(PuzzlesatError, match="valid options: none"):
+        puzzlesat.solve(puzzlesat.load("blacken", SMALL["blacken"]), "native-bb", amo=0)
     with pytest.raises(PuzzlesatError, match="unknown option 'size' for rubik generator; valid options: moves"):
         puzzlesat.generate("rubik", size=3)
 

@@ -193,6 +193,12 @@ class Puzzle:
         after_solve: ``(instance, result, options) -> None``, run after a verified answer
             (e.g. draw the grid on stderr or into an SVG file); may be None.
         optimisation: True when the puzzle minimises an objective.
+        instance_options: what completes an instance beside its file (eternity: ``hints``,
+            a hints file), given to ``load`` and as flags of solve, check and export.
+        amend: ``(instance, instance options) -> instance``, the instance they complete.
+        check_options: the flags of ``check`` (eternity: ``score``, ``svg``).
+        check: ``(instance, solution, check options) -> problems``, the verifier as ``check``
+            runs it with its options (it may relax a rule, report or draw); None: ``verify``.
     """
 
     name: str
@@ -208,6 +214,10 @@ class Puzzle:
     solve_options: tuple[Option, ...] = ()
     after_solve: Callable[[Any, Result, dict[str, Any]], None] | None = None
     optimisation: bool = False
+    instance_options: tuple[Option, ...] = ()
+    amend: Callable[[Any, dict[str, Any]], Any] | None = None
+    check_options: tuple[Option, ...] = ()
+    check: Callable[[Any, Any, dict[str, Any]], list[str]] | None = None
 
     def generate(self, options: dict[str, Any], seed: int) -> Any:
         """A new instance from the generator; the same options and seed give the same one."""
@@ -309,17 +319,15 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, ov
 
 def check_result(puzzle: Puzzle, instance: Any, result: Result) -> Result:
     """Verify the solutions a result carries; a rejected one becomes an ERROR result."""
+
+    def rejected(message: str) -> Result:
+        return Result(
+            Status.ERROR, wall_time=result.wall_time, stats=result.stats, strategy=result.strategy, message=message
+        )
+
     if result.solution is None:
-        if result.status is Status.SOLVED or result.status is Status.OPTIMAL:
-            return Result(
-                Status.ERROR,
-                None,
-                None,
-                result.wall_time,
-                result.stats,
-                result.strategy,
-                "strategy claimed a solution but returned none",
-            )
+        if result.status in (Status.SOLVED, Status.OPTIMAL):
+            return rejected("strategy claimed a solution but returned none")
         return result
     problems = puzzle.verify(instance, result.solution)
     what = "the answer"
@@ -327,13 +335,5 @@ def check_result(puzzle: Puzzle, instance: Any, result: Result) -> Result:
         problems = puzzle.verify(instance, result.second_solution)
         what = "the second solution"
     if problems:
-        return Result(
-            Status.ERROR,
-            None,
-            None,
-            result.wall_time,
-            result.stats,
-            result.strategy,
-            f"verifier rejected {what}: " + "; ".join(problems[:3]),
-        )
+        return rejected(f"verifier rejected {what}: " + "; ".join(problems[:3]))
     return result

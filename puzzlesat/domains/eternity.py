@@ -10,6 +10,12 @@ order; c counts the colours with grey (the seed) or without it (Heule's benchmar
 Rectangles use the header ``rows cols c``.  Output: one ``tile rotations`` line per cell,
 left to right, top to bottom, or ``SOLUTION NOT FOUND``.
 
+Hint pieces (Eternity II's starter and clue pieces) pin a tile to a cell in a given turn.
+They come from a hints file (``--hints FILE``: lines ``TILE ROW COL ROTATION``, see
+:func:`parse_hints`) and belong to the instance: every formulation and the verifier honour
+them, and the instance text carries them after its tiles, in a section opened by a line
+``hints`` (how an exported sidecar keeps them).
+
 Size limits (checked before anything is allocated): at most :data:`MAX_CELLS` cells and
 :data:`MAX_COLOURS` colours, and :data:`MAX_INPUT_CHARS` characters of text.
 """
@@ -18,7 +24,8 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, replace
 from typing import Any
 
 from puzzlesat.core import (
@@ -26,10 +33,15 @@ from puzzlesat.core import (
     Option,
     ParseError,
     Puzzle,
+    PuzzlesatError,
+    Result,
     Strategy,
     check_length,
     int_tokens,
+    is_int,
+    read_text,
 )
+from puzzlesat.domains.eternity_svg import draw_board
 
 NOT_FOUND = "SOLUTION NOT FOUND"
 GREY = 0
@@ -61,8 +73,17 @@ MAX_INPUT_CHARS = 1_000_000
 
 
 @dataclass(frozen=True)
+class Hint:
+    """A hint piece: ``tile`` lies on ``cell`` (row-major) turned ``rotation`` clockwise quarter turns."""
+
+    tile: int
+    cell: int
+    rotation: int
+
+
+@dataclass(frozen=True)
 class Instance:
-    """A board of ``rows x cols`` cells and the tiles to place on it.
+    """A board of ``rows x cols`` cells, the tiles to place on it and the hint pieces.
 
     >>> Instance(2, 2, 2, ((0, 1, 1, 0), (0, 0, 1, 1), (1, 1, 0, 0), (1, 0, 0, 1))).square
     True
@@ -72,6 +93,7 @@ class Instance:
     cols: int
     colours: int
     tiles: tuple[Tile, ...]
+    hints: tuple[Hint, ...] = ()
 
     @property
     def square(self) -> bool:
@@ -143,14 +165,20 @@ def rotated(tile: Tile, turns: int) -> Tile:
 def placements(instance: Instance) -> dict[int, list[tuple[int, int]]]:
     """Cell -> the (tile, rotation) pairs whose grey sides are exactly the cell's frame sides.
 
-    Rotations that give a tile the same look on a cell are kept once.  Both the CNF and the
-    CP-SAT formulation place tiles from these lists.
+    Rotations that give a tile the same look on a cell are kept once.  A hinted cell holds
+    its hint alone and a hinted tile goes nowhere else.  Both the CNF and the CP-SAT
+    formulation place tiles from these lists.
     """
-    by_cell: dict[int, list[tuple[int, int]]] = {}
+    by_cell: dict[int, list[tuple[int, int]]] = {hint.cell: [(hint.tile, hint.rotation)] for hint in instance.hints}
+    hinted = {hint.tile for hint in instance.hints}
     for cell in range(instance.cells):
+        if cell in by_cell:
+            continue
         frame = set(instance.frame_sides(cell))
         options = []
         for tile, colours in enumerate(instance.tiles):
+            if tile in hinted:
+                continue
             looks = set()
             for rot in range(4):
                 sides = rotated(colours, rot)
@@ -158,7 +186,7 @@ def placements(instance: Instance) -> dict[int, list[tuple[int, int]]]:
                     looks.add(sides)
                     options.append((tile, rot))
         by_cell[cell] = options
-    return by_cell
+    return dict(sorted(by_cell.items()))
 
 
 def board_rotations(instance: Instance) -> int:
@@ -173,15 +201,18 @@ def board_rotations(instance: Instance) -> int:
 
 
 def first_corner(instance: Instance) -> tuple[int, tuple[int, ...]] | None:
-    """Symmetry breaking: (the first corner tile, the cells it may lie on), None without corner tiles.
+    """Symmetry breaking: (the first corner tile, the cells it may lie on), or None when it may not.
 
     The cells are the top-left one on a square and the two top corners on a rectangle: of the
     :func:`board_rotations` of any solution, exactly one puts the first corner tile there, so
-    the solutions kept are one per class of rotations.
+    the solutions kept are one per class of rotations.  A hint piece already fixes the
+    board's turn (and turning the board would move it), so with hints there is none.
 
     >>> first_corner(Instance(2, 3, 2, ((0, 1, 1, 0),) * 6))
     (0, (0, 2))
     """
+    if instance.hints:
+        return None
     corners = [t for t in range(instance.cells) if instance.grey_count(t) == 2]
     if not corners:
         return None
@@ -196,7 +227,9 @@ def parse(text: str, source: str = "<input>") -> Instance:
             source and line.
     """
     check_length(text, source, MAX_INPUT_CHARS)
-    rows_of_ints = int_tokens(text, source)
+    lines = text.splitlines()
+    section = next((i for i, line in enumerate(lines) if line.strip() == HINTS_SECTION), len(lines))
+    rows_of_ints = int_tokens("\n".join(lines[:section]), source)
     if not rows_of_ints:
         raise ParseError(f"{source}:1: empty input, expected a header 'g c' or 'rows cols c'")
     lineno, header = rows_of_ints[0]
@@ -235,7 +268,107 @@ def parse(text: str, source: str = "<input>") -> Instance:
         tiles.append((values[0], values[1], values[2], values[3]))
     if any(colours in tile for tile in tiles):
         colours += 1
-    return Instance(rows, cols, colours, tuple(tiles))
+    instance = Instance(rows, cols, colours, tuple(tiles))
+    if section < len(lines):  # blank lines in place of the others keep the file's line numbers
+        instance = with_hints(instance, "\n" * (section + 1) + "\n".join(lines[section + 1 :]), source)
+    return instance
+
+
+HINTS_SECTION = "hints"
+
+
+def parse_hints(
+    instance: Instance, text: str, source: str = "<hints>", given: tuple[Hint, ...] = ()
+) -> tuple[Hint, ...]:
+    """Read hint lines ``TILE ROW COL ROTATION`` and check them against the board.
+
+    Tile ids are 0-based as in our output, rows and columns count from the top-left and the
+    rotation is in clockwise quarter turns; ``#`` starts a comment.  A line may end with
+    ``-> N E S W``, the colours the turned tile shows, which are then checked.  The official
+    Eternity II hints file numbers its pieces from 1 (by line of ``e2_16x16.txt``) and states
+    every line's colours: a file whose colours all match only when its ids are read 1-based
+    is read so.
+
+    Raises:
+        ParseError: naming the file and line of a malformed line, a tile, cell or rotation out
+            of range, a tile or cell hinted twice, a hint whose grey edges do not face the
+            frame, or colours that do not match; ``given`` hints count as already read.
+    """
+    check_length(text, source, MAX_INPUT_CHARS)
+    lines = []  # (line number, tile, row, col, rotation, stated colours or None)
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        head, arrow, tail = line.split("#", 1)[0].partition("->")
+        parts, colours = head.split(), tail.split()
+        if not parts and not arrow:
+            continue
+        if len(parts) != 4 or (arrow and len(colours) != 4) or not all(is_int(p) for p in parts + colours):
+            raise ParseError(f"{source}:{lineno}: expected 'TILE ROW COL ROTATION [-> N E S W]', got {line.strip()!r}")
+        tile, row, col, rot = (int(p) for p in parts)
+        lines.append((lineno, tile, row, col, rot, tuple(int(c) for c in colours) if arrow else None))
+
+    def shows(tile: int, rot: int, stated: tuple[int, ...] | None) -> bool:
+        return stated is None or (0 <= tile < instance.cells and rotated(instance.tiles[tile], rot) == stated)
+
+    one_based = (
+        bool(lines)
+        and all(stated is not None for *_, stated in lines)
+        and not all(shows(tile, rot, stated) for _, tile, _, _, rot, stated in lines)
+        and all(shows(tile - 1, rot, stated) for _, tile, _, _, rot, stated in lines)
+    )
+    hints: list[Hint] = []
+    for lineno, tile, row, col, rot, stated in lines:
+        tile -= one_based
+        where = f"{source}:{lineno}"
+        if not 0 <= tile < instance.cells:
+            raise ParseError(f"{where}: tile {tile} does not exist (tiles 0..{instance.cells - 1})")
+        if not (0 <= row < instance.rows and 0 <= col < instance.cols):
+            raise ParseError(f"{where}: cell ({row}, {col}) is off the {instance.rows}x{instance.cols} board")
+        if not 0 <= rot < 4:
+            raise ParseError(f"{where}: rotation {rot} not in 0..3")
+        hint = Hint(tile, row * instance.cols + col, rot)
+        problem = hint_problem(instance, hint, [*given, *hints])
+        if problem:
+            raise ParseError(f"{where}: {problem}")
+        if not shows(tile, rot, stated):
+            raise ParseError(
+                f"{where}: tile {tile} turned {rot} shows {rotated(instance.tiles[tile], rot)}, not {stated}"
+            )
+        hints.append(hint)
+    return tuple(hints)
+
+
+def hint_problem(instance: Instance, hint: Hint, others: list[Hint] | tuple[Hint, ...]) -> str:
+    """Why a hint cannot join the others on this board ('' when it can)."""
+    row, col = divmod(hint.cell, instance.cols)
+    for other in others:
+        if other.tile == hint.tile:
+            return f"tile {hint.tile} is hinted twice (cells {divmod(other.cell, instance.cols)} and {(row, col)})"
+        if other.cell == hint.cell:
+            return f"cell {(row, col)} is hinted twice (tiles {other.tile} and {hint.tile})"
+    look = rotated(instance.tiles[hint.tile], hint.rotation)
+    if {s for s in range(4) if look[s] == GREY} != set(instance.frame_sides(hint.cell)):
+        return (
+            f"tile {hint.tile} turned {hint.rotation} shows {look}: "
+            f"its grey edges do not face the frame at {(row, col)}"
+        )
+    return ""
+
+
+def with_hints(instance: Instance, text: str, source: str = "<hints>") -> Instance:
+    """The instance with the hints of ``text`` (see :func:`parse_hints`) added to its own."""
+    return replace(instance, hints=instance.hints + parse_hints(instance, text, source, instance.hints))
+
+
+def read_hints(instance: Instance, options: dict[str, Any]) -> Instance:
+    """The instance completed by its instance options: ``hints``, a hints file to read."""
+    path = options.get("hints")
+    if not path:
+        return instance
+    try:
+        text = read_text(path, path)
+    except OSError as exc:
+        raise PuzzlesatError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    return with_hints(instance, text, path)
 
 
 def write_instance(instance: Instance) -> str:
@@ -245,7 +378,13 @@ def write_instance(instance: Instance) -> str:
         if instance.square
         else f"{instance.rows} {instance.cols} {instance.colours}"
     )
-    return "\n".join([header, *(" ".join(map(str, t)) for t in instance.tiles)]) + "\n"
+    hints = [
+        HINTS_SECTION,
+        *(f"{h.tile} {h.cell // instance.cols} {h.cell % instance.cols} {h.rotation}" for h in instance.hints),
+    ]
+    return (
+        "\n".join([header, *(" ".join(map(str, t)) for t in instance.tiles), *(hints if instance.hints else [])]) + "\n"
+    )
 
 
 def format_solution(instance: Instance, solution: Solution | None) -> str:
@@ -274,8 +413,12 @@ def parse_solution(instance: Instance, text: str, source: str = "<solution>") ->
     return Solution(tuple((values[0], values[1]) for _, values in lines))
 
 
-def verify(instance: Instance, solution: Solution) -> list[str]:
-    """Every rule the placement breaks; an empty list means the board is solved."""
+def verify(instance: Instance, solution: Solution, matching: bool = True) -> list[str]:
+    """Every rule the placement breaks; an empty list means the board is solved.
+
+    With ``matching`` False, edges whose colours differ are allowed: the board need only be
+    legal (every tile once, grey exactly on the frame, the hints kept), as a scored board is.
+    """
     problems: list[str] = []
     n = instance.cells
     if len(solution.placements) != n:
@@ -295,6 +438,13 @@ def verify(instance: Instance, solution: Solution) -> list[str]:
     if problems:
         return problems
     board = [rotated(instance.tiles[t], r) for t, r in solution.placements]
+    for hint in instance.hints:
+        tile, rot = solution.placements[hint.cell]
+        if tile != hint.tile or board[hint.cell] != rotated(instance.tiles[hint.tile], hint.rotation):
+            problems.append(
+                f"cell {divmod(hint.cell, instance.cols)}: the hint wants tile {hint.tile} turned {hint.rotation}, "
+                f"got tile {tile} turned {rot}"
+            )
     for cell, sides in enumerate(board):
         row, col = divmod(cell, instance.cols)
         frame = instance.frame_sides(cell)
@@ -303,6 +453,8 @@ def verify(instance: Instance, solution: Solution) -> list[str]:
                 problems.append(f"cell {(row, col)}: side {'NESW'[side]} faces the frame but is colour {sides[side]}")
             if side not in frame and sides[side] == GREY:
                 problems.append(f"cell {(row, col)}: grey edge inside the board on side {'NESW'[side]}")
+        if not matching:
+            continue
         if col + 1 < instance.cols and sides[E] != board[cell + 1][W]:
             problems.append(
                 f"cells {(row, col)} and {(row, col + 1)}: colours {sides[E]} and {board[cell + 1][W]} meet"
@@ -312,6 +464,70 @@ def verify(instance: Instance, solution: Solution) -> list[str]:
                 f"cells {(row, col)} and {(row + 1, col)}: colours {sides[S]} and {board[cell + instance.cols][N]} meet"
             )
     return problems
+
+
+def mismatches(instance: Instance, solution: Solution) -> list[tuple[int, int]]:
+    """The adjacent cell pairs ``(cell, east or south neighbour)`` whose touching colours differ."""
+    board = [rotated(instance.tiles[t], r) for t, r in solution.placements]
+    cols = instance.cols
+    pairs = [(c, c + 1) for c in range(instance.cells) if c % cols + 1 < cols and board[c][E] != board[c + 1][W]]
+    pairs += [(c, c + cols) for c in range(instance.cells - cols) if board[c][S] != board[c + cols][N]]
+    return sorted(pairs)
+
+
+def max_score(instance: Instance) -> int:
+    """The number of adjacent cell pairs: 2g(g-1) on a g x g board (480 on Eternity II's 16x16)."""
+    return instance.rows * (instance.cols - 1) + (instance.rows - 1) * instance.cols
+
+
+def score(instance: Instance, solution: Solution) -> int:
+    """Matched adjacent edges of a full board (tiles and rotations in range): :func:`max_score` when solved."""
+    return max_score(instance) - len(mismatches(instance, solution))
+
+
+def draw_svg(instance: Instance, solution: Solution) -> str:
+    """The board as an SVG picture: hint pieces outlined, mismatched edges in red.
+
+    Cells whose tile or rotation is out of range are left white.
+    """
+    looks = [
+        rotated(instance.tiles[t], r) if 0 <= t < instance.cells and 0 <= r < 4 else None
+        for t, r in solution.placements
+    ]
+    drawable = None not in looks and len(looks) == instance.cells
+    return draw_board(
+        instance.rows,
+        instance.cols,
+        looks,
+        hinted={hint.cell for hint in instance.hints},
+        mismatched=mismatches(instance, solution) if drawable else [],
+    )
+
+
+def after_solve(instance: Instance, result: Result, options: dict[str, Any]) -> None:
+    """Write ``--svg FILE``: the solved board's picture."""
+    if options.get("svg"):
+        write_svg(options["svg"], draw_svg(instance, result.solution))
+
+
+def check_board(instance: Instance, solution: Solution, options: dict[str, Any]) -> list[str]:
+    """The verifier as ``check`` runs it: ``score`` accepts mismatched edges of a legal board
+    and prints ``c score N/MAX`` on stderr; ``svg`` draws the board (mismatches in red)."""
+    problems = verify(instance, solution, matching=not options.get("score"))
+    if options.get("svg"):
+        write_svg(options["svg"], draw_svg(instance, solution))
+    if options.get("score") and not problems:
+        print(f"c score {score(instance, solution)}/{max_score(instance)}", file=sys.stderr)
+    return problems
+
+
+def write_svg(path: str, picture: str) -> None:
+    """Write a picture; a failed write is one line naming the file."""
+    try:
+        with open(path, "w") as fp:
+            fp.write(picture)
+    except OSError as exc:
+        raise PuzzlesatError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
 def generate(options: dict[str, Any], seed: int) -> Instance:
@@ -375,7 +591,10 @@ def make_unsolvable(instance: Instance) -> Instance:
     return Instance(instance.rows, instance.cols, instance.colours, tuple(tiles))
 
 
-SYMMETRY = Option("symmetry", bool, True, "one corner tile fixed top-left (square) or in the top row (rectangle)")
+SYMMETRY = Option(
+    "symmetry", bool, True, "without hints: one corner tile fixed top-left (square) or in the top row (rectangle)"
+)
+SVG = Option("svg", str, None, "also draw the board into this SVG file (mismatched edges in red)", writes=True)
 # cnf-heule's clause families (Heule 2008); the defaults are the fastest measured
 HEULE_OPTIONS = (
     Option("amo", bool, True, "at most one tile per cell and one cell per tile (redundant)"),
@@ -416,6 +635,10 @@ PUZZLE = Puzzle(
             options=HEULE_OPTIONS,
         ),
     ),
+    # two members for a 2-core machine: measured with benchmarks/portfolio.py
+    portfolio=("native-rowscan", "cnf-heule:cadical195"),
+    instance_options=(Option("hints", str, None, "a hints file: lines 'TILE ROW COL ROTATION' pinning tiles"),),
+    amend=read_hints,
     solve_options=(
         Option(
             "count",
@@ -423,9 +646,14 @@ PUZZLE = Puzzle(
             False,
             "count every solution (a board and its rotations once) and print the number; native-rowscan, cnf-heule",
         ),
+        SVG,
     ),
-    # two members for a 2-core machine: measured with benchmarks/portfolio.py
-    portfolio=("native-rowscan", "cnf-heule:cadical195"),
+    after_solve=after_solve,
+    check_options=(
+        Option("score", bool, False, "accept mismatched edges; print the matched ones (c score N/MAX)"),
+        SVG,
+    ),
+    check=check_board,
     generator_options=(
         Option("size", int, None, "board size g (g x g), default 4", low=1, high=math.isqrt(MAX_CELLS)),
         Option("rows", int, None, "rows, for a rectangle (overrides --size)", low=1, high=MAX_CELLS // 2),

@@ -21,9 +21,11 @@ Constraints:
         side that shows that colour;
     forbidden (option ``forbidden``, off): a placement excludes the other colours of its edges,
         directly rather than through the one-hot;
-    symmetry (option ``symmetry``, on): the first corner tile sits top-left on a square board,
-        in the top row on a rectangle (every solution has one rotation of the board that does
-        this: :func:`~puzzlesat.domains.eternity.first_corner`).
+    hints: a hinted cell has one placement variable, its hint, and a hinted tile no other
+        (the cell's at-least-one clause becomes a unit clause);
+    symmetry (option ``symmetry``, on): without hints the first corner tile sits top-left on a
+        square board and in the top row on a rectangle (every solution has one rotation of the
+        board that does this: :func:`~puzzlesat.domains.eternity.first_corner`).
 
 Counting (``--count``): solve, block the placements of the board found, solve again, until
 the formula is unsatisfiable; a solver must take clauses between calls (not Kissat).
@@ -93,9 +95,11 @@ def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encodin
     fixed = first_corner(instance) if opts["symmetry"] else None
     if fixed is not None:
         corner, cells = fixed
-        for cell in (0, instance.cols - 1, instance.cells - instance.cols, instance.cells - 1):
-            if cell not in cells or len(cells) == 1:
-                by_cell[cell] = [(t, r) for t, r in by_cell[cell] if (t == corner) == (cell in cells)]
+        if cells == (0,):  # a square: top-left
+            by_cell[0] = [(t, r) for t, r in by_cell[0] if t == corner]
+        else:  # a rectangle: not in the bottom row
+            for cell in (instance.cells - instance.cols, instance.cells - 1):
+                by_cell[cell] = [(t, r) for t, r in by_cell[cell] if t != corner]
 
     def colour(edge: tuple[str, int, int], k: int) -> int:
         return pool.id((edge[0], edge[1], edge[2], k))
@@ -181,13 +185,14 @@ def count(
     A board is its placement variables (the edge colours follow from them), so each
     blocking clause forbids exactly the board found.  Without the ``symmetry`` option every
     rotation of a board is found, and the count divides by :func:`board_rotations`, so
-    that it means the same with and without it.
+    that it means the same with and without it; with hints every board that keeps them counts.
     """
     if "kissat" in solver_name or solver_name.startswith("ks"):
         return Result(
             Status.ERROR, stats=stats, message=f"{solver_name} cannot count (it takes no clauses between calls)"
         )
-    per_class = 1 if limits.options.get("symmetry", True) else board_rotations(instance)
+    broken = limits.options.get("symmetry", True) or first_corner(instance) is None  # hints fix the turn
+    per_class = 1 if broken else board_rotations(instance)
     placed = {var for var, key in encoding.named_vars().items() if key[0] == "x"}
     first: Solution | None = None
     found = 0

@@ -9,8 +9,9 @@ Constraints:
     cell: (tile[c], N, E, S, W) is one of the turned tiles whose grey sides are exactly the
         cell's rim sides (a table constraint; it also restricts frame cells to frame tiles);
     tiles: AllDifferent(tile);
-    symmetry (option ``symmetry``, on): the first corner tile lies top-left on a square board,
-        in the top row on a rectangle (:func:`~puzzlesat.domains.eternity.first_corner`).
+    hints: a hinted cell's table holds the hinted tile alone (its tile and colours are fixed);
+    symmetry (option ``symmetry``, on): without hints the first corner tile lies top-left on a
+        square board, in the top row on a rectangle (:func:`~puzzlesat.domains.eternity.first_corner`).
 
 It cannot count solutions (``--count``): native-rowscan and cnf-heule can.
 """
@@ -77,15 +78,19 @@ def build_model(instance: Instance, options: dict[str, Any] | None = None) -> tu
     # tiles: each tile is used once
     model.add_all_different(board.tile)
 
+    # hints: the hinted cells' tiles are fixed (their tables also fix the colours)
+    for hint in instance.hints:
+        model.add(board.tile[hint.cell] == hint.tile)
+
     # symmetry: turn the board so that the first corner tile is top-left (a rectangle: in the top row)
     fixed = first_corner(instance) if opts["symmetry"] else None
     if fixed is not None:
         corner, cells = fixed
-        for cell in (0, instance.cols - 1, instance.cells - instance.cols, instance.cells - 1):
-            if cell not in cells:
+        if cells == (0,):
+            model.add(board.tile[0] == corner)
+        else:
+            for cell in (instance.cells - instance.cols, instance.cells - 1):
                 model.add(board.tile[cell] != corner)
-        if len(cells) == 1:
-            model.add(board.tile[cells[0]] == corner)
     return model, board
 
 

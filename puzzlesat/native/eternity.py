@@ -6,9 +6,10 @@ list of tiles turned to fit, frame tiles kept apart from inside ones by the clas
 restart shuffles the order within every list with the run's seed, so different seeds (and
 different restarts) explore differently; the node budget of a restart grows by half each
 time, so the last restart always runs to the end and an exhausted search is a proof that
-no solution exists.  The first corner tile is placed top-left on a square board, in the top
-row on a rectangle (the board's rotations map solutions onto each other:
-:func:`~puzzlesat.domains.eternity.first_corner`).
+no solution exists.  Without hints the first corner tile is placed top-left on a square
+board, in the top row on a rectangle (the board's rotations map solutions onto each other:
+:func:`~puzzlesat.domains.eternity.first_corner`).  A hinted cell gets a class of its own
+whose one candidate is its hint, and hinted tiles are candidates nowhere else.
 
 Counting (``--count``): one search, no restarts, runs to the end in the kernel, which adds up
 the completed boards; with the corner fixed, that is one board per class of rotations.
@@ -22,7 +23,7 @@ import numpy as np
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND, decision_status
-from puzzlesat.domains.eternity import GREY, Instance, Solution, first_corner
+from puzzlesat.domains.eternity import GREY, Instance, Solution, first_corner, rotated
 from puzzlesat.native import eternity_kernel as kernel
 
 FIRST_RESTART_NODES = 200_000
@@ -49,13 +50,14 @@ class Lookup:
 
     One row per turned tile that fits some frame class (grey exactly on the class's rim
     sides; turns that look the same are kept once): class, key = west * C + north, tile,
-    rotation, east, south.
+    rotation, east, south.  Hinted cells have classes 9, 10, ... holding their hint alone.
     """
 
     def __init__(self, instance: Instance) -> None:
         self.instance = instance
         self.colours = instance.colours
         self.classes = np.array([cell_class(instance, c) for c in range(instance.cells)], dtype=np.int64)
+        self.nclasses = CLASSES + len(instance.hints)
         tiles = np.array(instance.tiles, dtype=np.int64)
         sides = np.arange(4)
         turned = np.stack([tiles[:, (sides - r) % 4] for r in range(4)])  # (rotation, tile, side)
@@ -67,7 +69,7 @@ class Lookup:
         rot, tile = np.nonzero(fits)
         looks = turned[rot, tile]
         cls = CLASS_OF_PATTERN[pattern[rot, tile]]
-        keep = np.isin(cls, self.classes)
+        keep = np.isin(cls, self.classes) & ~np.isin(tile, [hint.tile for hint in instance.hints])
         fixed = first_corner(instance)
         if fixed is not None:  # symmetry: the board's rotations map solutions onto each other
             corner, cells = fixed
@@ -75,9 +77,14 @@ class Lookup:
             keep &= (tile != corner) | np.isin(cls, allowed)
             if len(cells) == 1:
                 keep &= (cls != allowed[0]) | (tile == corner)
-        self.rows = np.stack(
-            [cls, looks[:, 3] * self.colours + looks[:, 0], tile, rot, looks[:, 1], looks[:, 2]], axis=1
-        )[keep]
+        rows = [
+            np.stack([cls, looks[:, 3] * self.colours + looks[:, 0], tile, rot, looks[:, 1], looks[:, 2]], axis=1)[keep]
+        ]
+        for k, hint in enumerate(instance.hints):
+            self.classes[hint.cell] = CLASSES + k
+            north, east, south, west = rotated(instance.tiles[hint.tile], hint.rotation)
+            rows.append(np.array([[CLASSES + k, west * self.colours + north, hint.tile, hint.rotation, east, south]]))
+        self.rows = np.concatenate(rows).astype(np.int64)
 
     def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
         """(off, tile, rot, east, south), every (class, key) list in a fresh random order."""
@@ -86,9 +93,9 @@ class Lookup:
         rows = rows[order]
         slots = self.colours * self.colours
         flat = rows[:, 0] * slots + rows[:, 1]
-        off = np.searchsorted(flat, np.arange(CLASSES * slots + 1)).astype(np.int64)
-        off2d = np.empty((CLASSES, slots + 1), dtype=np.int64)
-        off2d[:, :slots] = off[:-1].reshape(CLASSES, slots)
+        off = np.searchsorted(flat, np.arange(self.nclasses * slots + 1)).astype(np.int64)
+        off2d = np.empty((self.nclasses, slots + 1), dtype=np.int64)
+        off2d[:, :slots] = off[:-1].reshape(self.nclasses, slots)
         off2d[:, slots] = off[slots::slots]
         return (off2d, *(np.ascontiguousarray(rows[:, i]) for i in (2, 3, 4, 5)))
 

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from puzzlesat.core import Limits, ParseError, Puzzle, PuzzlesatError, Status
+from puzzlesat.core import Limits, ParseError, Puzzle, PuzzlesatError, Result, Status
 from puzzlesat.core.text import decode_text
 from puzzlesat.portfolio.backends import Backend, open_pool
 from puzzlesat.portfolio.child import ChildSpec, puzzle_spec
@@ -49,6 +49,7 @@ class Record:
         message: a note (errors, timeouts).
         timeout: the time limit of the comparison.
         seed: the seed of the comparison.
+        answer: the answer in the puzzle's output format, when the comparison keeps answers.
     """
 
     puzzle: str
@@ -62,6 +63,7 @@ class Record:
     message: str = ""
     timeout: float | None = None
     seed: int = 0
+    answer: str | None = None
 
     def solved(self, optimisation: bool) -> bool:
         """True for a settled answer: a model (a proven optimum for optimisation) or a proof of none."""
@@ -81,6 +83,8 @@ class Record:
         for key in ("puzzle", "instance", "strategy", "status"):
             if not isinstance(data.get(key), str):
                 raise ValueError(f"no text field {key!r}")
+        if not isinstance(data.get("answer"), str | None):
+            raise ValueError("field 'answer' is not text")
         for key in ("time", "elapsed", "objective", "timeout"):
             if not isinstance(data.get(key), int | float | None) or isinstance(data.get(key), bool):
                 raise ValueError(f"field {key!r} is not a number")
@@ -132,6 +136,7 @@ def compare(
     *,
     results: Path | None = None,
     stream: TextIO | None = None,
+    answers: bool = False,
 ) -> list[Record]:
     """Run every strategy on every instance, each run isolated in its own process.
 
@@ -150,6 +155,8 @@ def compare(
             Default: local.
         results: a JSON-lines file; existing matching runs are reused, new ones appended.
         stream: where the progress bar goes; None for silence.
+        answers: keep each verified answer in its record (``Record.answer``, the puzzle's
+            output format), e.g. for a catalog that replays them.
 
     Returns:
         One record per (instance, strategy), in input order, reused ones included.
@@ -189,7 +196,7 @@ def compare(
         if pending:  # nothing to run: no backend to start (Ray takes seconds to start)
             with open_pool(puzzle, backend, stream) as sup:
                 queue = list(pending)
-                labels: dict[str, tuple[str, str]] = {}
+                labels: dict[str, tuple[str, Any, str]] = {}
                 while queue or sup.active:
                     while queue and len(sup.active) < jobs:
                         path, inst, name = queue.pop(0)
@@ -205,10 +212,10 @@ def compare(
                             memory_mb,
                         )
                         run = sup.start(f"{len(labels)}", spec)
-                        labels[run.label] = (path, name)
+                        labels[run.label] = (path, inst, name)
                     for run in sup.poll(0.25):
                         assert run.result is not None
-                        path, name = labels[run.label]
+                        path, inst, name = labels[run.label]
                         res = run.result
                         answered = run.note not in ("timeout", "crashed", "memory")
                         rec = Record(
@@ -223,6 +230,7 @@ def compare(
                             res.message,
                             timeout,
                             seed,
+                            _answer(puzzle, inst, res) if answers else None,
                         )
                         done[path, name] = rec
                         if out is not None:
@@ -235,6 +243,12 @@ def compare(
         if out is not None:
             out.close()
     return [done[path, name] for path, _, name in wanted if (path, name) in done]
+
+
+def _answer(puzzle: Puzzle, instance: Any, result: Result) -> str | None:
+    if result.status not in (Status.SOLVED, Status.OPTIMAL) or result.solution is None:
+        return None
+    return puzzle.format(instance, result.solution)
 
 
 def _jsonable(stats: dict[str, Any]) -> dict[str, Any]:
