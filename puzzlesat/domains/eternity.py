@@ -41,7 +41,6 @@ from puzzlesat.core import (
     is_int,
     read_text,
 )
-from puzzlesat.domains.eternity_svg import draw_board
 
 NOT_FOUND = "SOLUTION NOT FOUND"
 GREY = 0
@@ -490,6 +489,8 @@ def draw_svg(instance: Instance, solution: Solution) -> str:
 
     Cells whose tile or rotation is out of range are left white.
     """
+    from puzzlesat.domains.eternity_svg import draw_board  # loaded only when a picture is asked for
+
     looks = [
         rotated(instance.tiles[t], r) if 0 <= t < instance.cells and 0 <= r < 4 else None
         for t, r in solution.placements

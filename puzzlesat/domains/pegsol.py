@@ -27,8 +27,10 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 from puzzlesat.core import (
     InvalidInstanceError,
@@ -439,6 +441,8 @@ def pagoda_certificate(instance: Instance) -> tuple[dict[Cell, Fraction], Fracti
     Returns:
         (p, value on start, value on goal), or None (no certificate found).
     """
+    from fractions import Fraction  # exact weights, only when a proof is sought
+
     try:
         from ortools.linear_solver import pywraplp
     except ImportError:  # pragma: no cover - ortools is a dependency
