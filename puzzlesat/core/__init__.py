@@ -39,6 +39,7 @@ __all__ = [
     "ParseError",
     "Puzzle",
     "PuzzlesatError",
+    "SAT_SOLVERS",
     "Result",
     "Status",
     "Strategy",
@@ -52,6 +53,20 @@ __all__ = [
     "read_text",
     "run_strategy",
 ]
+
+# pysat's solvers: the variants of the CNF strategies that solve in one call (the incremental
+# ones name their own lists: Kissat takes no clauses between calls)
+SAT_SOLVERS = (
+    "cadical195",
+    "cadical153",
+    "kissat404",
+    "glucose4",
+    "glucose3",
+    "maplechrono",
+    "lingeling",
+    "minisat22",
+    "cadical300",
+)
 
 PUZZLE_NAMES = ("eternity", "masyu", "pegsol", "blacken", "rubik")
 

@@ -29,6 +29,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from puzzlesat.core import (
+    SAT_SOLVERS,
     InvalidInstanceError,
     Option,
     ParseError,
@@ -45,17 +46,6 @@ from puzzlesat.core import (
 NOT_FOUND = "SOLUTION NOT FOUND"
 GREY = 0
 N, E, S, W = range(4)
-SOLVERS = (
-    "cadical195",
-    "cadical153",
-    "kissat404",
-    "glucose4",
-    "glucose3",
-    "maplechrono",
-    "lingeling",
-    "minisat22",
-    "cadical300",
-)
 
 Tile = tuple[int, int, int, int]
 
@@ -630,7 +620,7 @@ PUZZLE = Puzzle(
             "cnf-heule",
             "puzzlesat.encoders.eternity:solve",
             "Heule 2008 CNF: compatible tile-to-cell vars, one-hot edge colours; any pysat solver",
-            variants=SOLVERS,
+            variants=SAT_SOLVERS,
             default_variant="cadical195",
             encoder="puzzlesat.encoders.eternity:encode",
             options=HEULE_OPTIONS,

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from fractions import Fraction
 
 from puzzlesat.core import (
+    SAT_SOLVERS,
     InvalidInstanceError,
     InvalidSolutionError,
     Limits,
@@ -49,17 +50,6 @@ from puzzlesat.core import (
 IMPOSSIBLE = "Impossivel"
 PEG, HOLE, OFF = 1, -1, 0
 DIRECTIONS = ((-1, 0), (0, 1), (1, 0), (0, -1))
-SOLVERS = (
-    "cadical195",
-    "cadical153",
-    "kissat404",
-    "glucose4",
-    "glucose3",
-    "maplechrono",
-    "lingeling",
-    "minisat22",
-    "cadical300",
-)
 
 # The SAT plans hold a copy of the board per jump, and there are about as many jumps as
 # cells, so they grow with the cube of the cells: the cnf-plan encoding alone measured
@@ -692,7 +682,7 @@ PUZZLE = Puzzle(
             "puzzlesat.encoders.pegsol:solve",
             "SAT planning, horizon = pegs to remove, one jump a step, explanatory frame axioms, "
             "ordering of independent consecutive jumps; any pysat solver",
-            variants=SOLVERS,
+            variants=SAT_SOLVERS,
             default_variant="cadical195",
             encoder="puzzlesat.encoders.pegsol:encode",
             options=(ORDERING, REACH),

@@ -39,24 +39,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from puzzlesat.core import InvalidInstanceError, Option, ParseError, Puzzle, Strategy, check_length
+from puzzlesat.core import SAT_SOLVERS, InvalidInstanceError, Option, ParseError, Puzzle, Strategy, check_length
 
 FACES = "URFDLB"
 U, R, F, D, L, B = range(6)
 CORNER_NAMES = ("URF", "UFL", "ULB", "UBR", "DFR", "DLF", "DBL", "DRB")
 EDGE_NAMES = ("UR", "UF", "UL", "UB", "DR", "DF", "DL", "DB", "FR", "FL", "BL", "BR")
 METRICS = ("htm", "qtm")
-SOLVERS = (
-    "cadical195",
-    "cadical153",
-    "kissat404",
-    "glucose4",
-    "glucose3",
-    "maplechrono",
-    "lingeling",
-    "minisat22",
-    "cadical300",
-)
 
 Move = tuple[int, int]
 Maneuver = tuple[Move, ...]
@@ -806,7 +795,7 @@ PUZZLE = Puzzle(
             "cnf-bmc",
             "puzzlesat.encoders.rubik:solve",
             "CNF bounded model 'solvable in N moves?', N = 0, 1, 2, ...; any pysat solver",
-            variants=SOLVERS,
+            variants=SAT_SOLVERS,
             default_variant="cadical195",
             encoder="puzzlesat.encoders.rubik:encode",
             options=(HORIZON,),
