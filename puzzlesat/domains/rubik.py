@@ -37,9 +37,22 @@ import functools
 import random
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from puzzlesat.core import SAT_SOLVERS, InvalidInstanceError, Option, ParseError, Puzzle, Strategy, check_length
+from puzzlesat.core import (
+    SAT_SOLVERS,
+    InvalidInstanceError,
+    Option,
+    ParseError,
+    Puzzle,
+    Result,
+    Status,
+    Strategy,
+    check_length,
+)
+
+if TYPE_CHECKING:
+    from puzzlesat.core.horizon import HorizonOutcome
 
 FACES = "URFDLB"
 U, R, F, D, L, B = range(6)
@@ -339,6 +352,19 @@ def maneuver_length(maneuver: Maneuver, metric: str) -> int:
     if metric == "qtm":
         return sum(2 if t == 2 else 1 for _, t in maneuver)
     return len(maneuver)
+
+
+def bounded_answer(outcome: HorizonOutcome, max_depth: int, stats: dict[str, Any], wall: float) -> Result:
+    """The answer of a bounded model (cpsat-bmc, cnf-bmc) raised up to ``max_depth`` moves.
+
+    Every length up to the cap refuted proves nothing beyond the cap: that is UNKNOWN, not INFEASIBLE.
+    """
+    if outcome.status is Status.INFEASIBLE:
+        return Result(
+            Status.UNKNOWN, None, None, wall, stats, message=f"no solution within {max_depth} moves (--max-depth)"
+        )
+    objective = outcome.solution.length if outcome.solution is not None else None
+    return Result(outcome.status, outcome.solution, objective, wall, stats, message=outcome.message)
 
 
 def simplify(maneuver: Maneuver) -> Maneuver:

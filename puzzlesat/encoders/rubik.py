@@ -27,6 +27,7 @@ from puzzlesat.domains.rubik import (
     Cube,
     Instance,
     Solution,
+    bounded_answer,
     forbidden_pairs,
     forbidden_triples,
     metric_moves,
@@ -161,10 +162,4 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         return Result(Status.SOLVED, enc.decode(enc.true_keys(model))) if sat else Result(Status.INFEASIBLE)
 
     outcome = raise_horizon(try_horizon, range(first, max_depth + 1, step), lambda: limits.remaining(start))
-    wall = time.perf_counter() - start
-    if outcome.status is Status.INFEASIBLE:  # max_depth is a cap, not a proof
-        return Result(
-            Status.UNKNOWN, None, None, wall, stats, message=f"no solution within {max_depth} moves (--max-depth)"
-        )
-    objective = outcome.solution.length if outcome.solution is not None else None
-    return Result(outcome.status, outcome.solution, objective, wall, stats, message=outcome.message)
+    return bounded_answer(outcome, max_depth, stats, time.perf_counter() - start)
