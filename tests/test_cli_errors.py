@@ -8,6 +8,7 @@ The parsers' own hostile inputs (sizes, digits, counts) are in ``test_hostile_in
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -131,7 +132,7 @@ def test_closed_stdout_is_one_line() -> None:
         text=True,
         timeout=60,
         cwd=ROOT,
-        preexec_fn=lambda: __import__("os").close(1),
+        preexec_fn=lambda: os.close(1),
     )
     assert "Traceback" not in proc.stderr and proc.returncode == 2
     assert "stdout is closed" in proc.stderr
