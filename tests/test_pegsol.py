@@ -316,6 +316,17 @@ def test_native_endgame_on_other_goals(
     assert "endgame_jumps" in result.stats
 
 
+def test_native_workers_split_the_tree() -> None:
+    # two processes, each with half the first jumps: a solution from either, a proof from both
+    five = P.generate({"rows": 5, "cols": 5}, 0)
+    limits = Limits(timeout=60, workers=2, options={"no_proofs": True})
+    result = run_strategy(P.PUZZLE, five, "native-dfs", limits)
+    assert result.status is Status.INFEASIBLE and "all 2 shares" in result.message
+    six = P.parse((INSTANCES / "rect6x4_hole_3_2.txt").read_text())
+    result = run_strategy(P.PUZZLE, six, "native-dfs", Limits(timeout=60, workers=2))
+    assert result.status is Status.SOLVED and result.stats["workers"] == 2
+
+
 def test_native_symmetry_tables_give_the_least_image() -> None:
     import numpy as np
 

@@ -72,6 +72,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if early is not None:
         early.wall_time = time.perf_counter() - start_time
         return early
+    if limits.workers > 1 and "share" not in limits.options:
+        return _split(instance, limits, start_time)
     rows = [r for r, _ in instance.cells]
     cols = [c for _, c in instance.cells]
     box = (max(rows) - min(rows) + 1) * (max(cols) - min(cols) + 1)
@@ -104,6 +106,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     given_depth = options.get("sym_depth")
     sym_depth = depth * 2 // 3 if given_depth is None else int(given_depth)
     runner = _Runner(layout, instance, depth, bits, maps, sym_depth)
+    runner.share[:] = options.get("share") or (0, 1)
     runner.reset()
 
     # a zero budget returns at once: these calls only load (or compile) the kernels; the
@@ -206,6 +209,62 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     return Result(outcome, None, wall_time=elapsed, stats=stats, message="timeout")
 
 
+def _split(instance: Instance, limits: Limits, start_time: float) -> Result:
+    """``--workers N``: N processes, worker k searching the first jumps whose code is k mod N
+    (each with its own tables, restarts and endgame).  A solution from any worker ends the
+    search; the board is impossible once every share is exhausted."""
+    import multiprocessing as mp
+    import queue
+    from dataclasses import replace
+
+    from puzzlesat.core import processes
+
+    workers = limits.workers
+    ctx = mp.get_context("spawn")
+    answers = ctx.Queue()
+    procs = []
+    results: list[Result] = []
+    try:
+        for k in range(workers):
+            share = replace(limits, seed=limits.seed + k, workers=1, options={**limits.options, "share": (k, workers)})
+            procs.append(processes.start(_share_worker, (instance, share, answers), name=f"puzzlesat-pegsol-{k}"))
+        while len(results) < workers:
+            left = limits.remaining(start_time)
+            if left is not None and left <= -2.0:  # each worker stops itself at the limit
+                break
+            try:
+                result = answers.get(timeout=0.1)
+            except queue.Empty:
+                if all(not p.is_alive() for p in procs) and answers.empty():
+                    break
+                continue
+            results.append(result)
+            if result.status is Status.SOLVED:
+                break
+    finally:
+        processes.stop_trees(procs, grace=0.5)
+        answers.close()
+        answers.join_thread()
+    stats: dict[str, Any] = {"workers": workers, "nodes": sum(int(r.stats.get("nodes", 0)) for r in results)}
+    elapsed = time.perf_counter() - start_time
+    solved = next((r for r in results if r.status is Status.SOLVED), None)
+    if solved is not None:
+        return Result(Status.SOLVED, solved.solution, wall_time=elapsed, stats={**solved.stats, **stats})
+    if len(results) == workers and all(r.status is Status.INFEASIBLE for r in results):
+        return Result(
+            Status.INFEASIBLE,
+            None,
+            wall_time=elapsed,
+            stats=stats,
+            message=f"exhaustive search: every line of play fails (in all {workers} shares)",
+        )
+    return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message="timeout")
+
+
+def _share_worker(instance: Instance, limits: Limits, answers: Any) -> None:
+    answers.put(solve(instance, limits))
+
+
 class _Runner:
     """The kernel's constants and its state between calls: boards, pending jumps and pagoda
     values per depth, the tables."""
@@ -251,6 +310,7 @@ class _Runner:
         self.pagoda = np.zeros((depth + 1, 0), dtype=np.int64)
         self.meet_depth = -1
         self.endgame = np.zeros(4, dtype=np.uint64)
+        self.share = np.array([0, 1], dtype=np.int64)
 
     def meet(self, depth: int, endgame: np.ndarray) -> None:
         """Stop at ``depth``: the positions there are decided by the endgame set."""
@@ -294,5 +354,6 @@ class _Runner:
             self.goal_values,
             self.meet_depth,
             self.endgame,
+            self.share,
         )
         return int(status), int(nodes)

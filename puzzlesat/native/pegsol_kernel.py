@@ -271,6 +271,7 @@ def search(  # type: ignore[no-untyped-def]
     goal_values,
     meet_depth,
     endgame,
+    share,
 ):
     """Depth-first search for ``depth_goal`` jumps that turn ``board[0]`` into the goal.
 
@@ -303,6 +304,9 @@ def search(  # type: ignore[no-untyped-def]
             game reaches from the goal in ``depth_goal - meet_depth`` jumps (see
             :func:`next_layer`): a child at ``meet_depth`` whose complement is there wins,
             and any other is dead.
+
+        share: ``[k, n]``: this search takes only the first jumps whose code (cell * 4 +
+            direction) is k modulo n (n = 1: all); the n shares split the tree.
 
     Returns:
         (status, nodes): FOUND, EXHAUSTED (no solution), BUDGET or MEET (the position at
@@ -377,6 +381,8 @@ def search(  # type: ignore[no-untyped-def]
             if moves[d, 2 * direction + word] & bit:
                 break
         moves[d, 2 * direction + word] &= ~bit
+        if d == 0 and (cell * 4 + direction) % share[1] != share[0]:
+            continue
         code = direction * 128 + cell
         # S3: pagoda cut: a child worth less than the goal can never reach it
         if n_pagodas > 0:
