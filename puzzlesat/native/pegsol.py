@@ -27,40 +27,63 @@ SLICE = 1 << 17
 RESTART_BASE = 1 << 13
 ENDGAME_SIZE = 1 << 21  # positions in the meet in the middle's last layer, at most
 ENDGAME_SECONDS = 20.0
-ENDGAME_AT = 1 << 18  # nodes searched before the endgame is built
+# (nodes searched, positions in the last layer at most): the endgame grows with the effort
+# spent, so that a board solved in a second does not wait seconds for it
+ENDGAME_STAGES = ((1 << 18, 1 << 15), (1 << 21, 1 << 18), (1 << 23, ENDGAME_SIZE))
+ENDGAME_AT = ENDGAME_STAGES[0][0]  # the first stage (tests set 0 to start with it)
 FIRST_TABLE_BITS = 16
 TABLE_BITS = 24
 HARVEST_AT = (1 << 20, 1 << 23)  # node counts at which pagoda cuts are sought
 ORDERS = 8
 
 
-def jump_order(order: str) -> list[int]:
-    """The kernel's ``[scan, d0, d1, d2, d3]`` for an order name.
+def jump_order(order: str, layout: Layout) -> np.ndarray:
+    """The kernel's ``[scan, d0, d1, d2, d3, rank of each of the 128 cells]`` for an order name.
 
     ``symK`` (K = 0..7) scans the cells from the first (K < 4) or the last board cell and
     tries the directions N, E, S, W rotated by K: from each corner of the board, with a
-    different direction first.  The search is very sensitive to the order, so restarts
-    cycle through all eight.  ``randomN`` draws the scan and the direction priority with
-    seed N.
-
-    >>> jump_order("sym0"), jump_order("sym5")
-    ([0, 0, 1, 2, 3], [1, 1, 2, 3, 0])
+    different direction first.  ``outerK`` takes the jumps from the cells farthest from the
+    board's centre first (Manhattan distance; ties as in ``symK``): it clears the arms of
+    the cross boards before the middle, which solves the German central game in thousands
+    of nodes instead of millions, but slows the English complements.  The search is very
+    sensitive to the order, so restarts alternate ``symK`` and ``outerK`` through all
+    sixteen.  ``randomN`` draws the scan and the direction priority with seed N.
     """
-    if order.startswith("random") and (order[6:] or "0").isdigit():
-        rng = random.Random(int(order[6:] or 0))
+    import numpy as np
+
+    name = order.rstrip("0123456789")
+    number = order[len(name) :]
+    if name == "random" and number.isdigit():
+        rng = random.Random(int(number))
         directions = [0, 1, 2, 3]
         rng.shuffle(directions)
-        return [rng.randrange(2), *directions]
-    if not (order.startswith("sym") and order[3:].isdigit() and int(order[3:]) < ORDERS):
-        raise BackendUnavailable(f"unknown jump order {order!r}; expected sym0..sym7 or randomN")
-    k = int(order[3:])
-    return [int(k >= 4), *((k + i) % 4 for i in range(4))]
+        head = [rng.randrange(2), *directions]
+    elif name in ("sym", "outer") and number.isdigit() and int(number) < ORDERS:
+        k = int(number)
+        head = [int(k >= 4), *((k + i) % 4 for i in range(4))]
+    else:
+        raise BackendUnavailable(f"unknown jump order {order!r}; expected sym0..sym7, outer0..outer7 or randomN")
+    rank = np.zeros(128, dtype=np.int64)
+    if name == "outer":
+        middle_r, middle_c = layout.height - 1, layout.width - 1  # twice the centre's coordinates
+        for i in range(layout.size):
+            r, c = divmod(i, layout.width)
+            scan = i if head[0] == 0 else 127 - i
+            rank[i] = -(abs(2 * r - middle_r) + abs(2 * c - middle_c)) * 256 + scan
+        head[0] = 2
+    return np.array([*head, *rank], dtype=np.int64)
+
+
+def restart_order(run: int) -> str:
+    """The order of the ``run``-th search (0-based): sym0, outer0, sym1, outer1, ..."""
+    return f"{('sym', 'outer')[run % 2]}{run // 2 % ORDERS}"
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """Search for the jumps; INFEASIBLE once the whole tree is exhausted.
 
-    Options (``limits.options``): ``order`` (one fixed order, no restarts: symK, randomN),
+    Options (``limits.options``): ``order`` (one fixed order, no restarts: symK, outerK,
+    randomN; see :func:`jump_order`),
     ``table_bits`` (log2 of the dead-position table's slots, default 24 = 16M entries,
     256 MB; it starts at 2**16 and doubles when half full), ``no_restarts``, ``no_meet``
     (no endgame search from the goal), ``endgame_size`` (positions in its last layer, at
@@ -97,7 +120,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     maps = layout.symmetries(goal)[: 1 if options.get("no_symmetry") else None]
     fixed_order = options.get("order")
     restarts = not options.get("no_restarts") and not fixed_order
-    order = np.array(jump_order(str(fixed_order or f"sym{limits.seed % ORDERS}")), dtype=np.int64)
+    order = jump_order(str(fixed_order or restart_order(limits.seed)), layout)
     depth = instance.moves_needed
     # the table starts small and doubles while it is more than half full: touching memory
     # is slow here (fresh pages cost microseconds each), so an easy board stays cheap
@@ -121,6 +144,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     import_time = compile_start - setup_start
     search_start = start_time + compile_time + import_time
     endgame = None
+    meeting = depth >= 2 and not options.get("no_meet")
+    stage = 0
+    spent_endgame = 0.0
     nodes = 0
     run = 1
     run_budget = RESTART_BASE if restarts else -1
@@ -134,13 +160,16 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             rehash(runner.table, bigger)
             runner.table = bigger
             runner.state[1] = int(np.count_nonzero(bigger[1::2]))
-        if endgame is None and nodes >= ENDGAME_AT and depth >= 2 and not options.get("no_meet"):
-            # a board not solved quickly gets the meet in the middle, from the root again
+        if stage < len(ENDGAME_STAGES) and nodes >= (ENDGAME_STAGES[stage][0] if stage else ENDGAME_AT) and meeting:
+            # a board not solved quickly gets the meet in the middle, deeper at each stage
+            limit = min(ENDGAME_STAGES[stage][1], int(options.get("endgame_size") or ENDGAME_SIZE))
+            stage += 1
             remaining = limits.remaining(search_start)
             seconds = ENDGAME_SECONDS if remaining is None else min(ENDGAME_SECONDS, remaining / 4)
-            limit = int(options.get("endgame_size") or ENDGAME_SIZE)
-            endgame = build_endgame(layout, goal, depth, limit, seconds, endgame_constants)
-            if endgame.depth:
+            deeper = build_endgame(layout, goal, depth, limit, seconds, endgame_constants)
+            spent_endgame += deeper.seconds
+            if deeper.depth > (endgame.depth if endgame else 0):
+                endgame = deeper
                 runner.meet(depth - endgame.depth, endgame.sets[-1])
                 runner.reset()
         if harvests < len(HARVEST_AT) and nodes >= HARVEST_AT[harvests] and not options.get("no_pagoda"):
@@ -160,12 +189,12 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         if status != BUDGET or remaining is not None and remaining <= 0:
             break
         if 0 <= run_budget <= run_nodes:
-            # restart in the next order, doubling the budget after each round of eight; the
+            # restart in the next order, doubling the budget after each round of sixteen; the
             # dead positions found so far stay in the table
             run += 1
-            run_budget = RESTART_BASE << ((run - 1) // ORDERS)
+            run_budget = RESTART_BASE << ((run - 1) // (2 * ORDERS))
             run_nodes = 0
-            order = np.array(jump_order(f"sym{(run - 1 + limits.seed) % ORDERS}"), dtype=np.int64)
+            order = jump_order(restart_order(run - 1 + limits.seed), layout)
             runner.reset()
     elapsed = time.perf_counter() - search_start
     stats: dict[str, Any] = {
@@ -182,7 +211,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if endgame is not None:
         stats["endgame_jumps"] = endgame.depth
         stats["endgame_positions"] = endgame.sizes[-1]
-        stats["endgame_seconds"] = round(endgame.seconds, 3)
+        stats["endgame_seconds"] = round(spent_endgame, 3)
     moves: tuple[Move, ...] = ()
     if status == FOUND:
         moves = tuple(layout.move(int(code)) for code in runner.chosen[:depth])

@@ -291,8 +291,9 @@ def search(  # type: ignore[no-untyped-def]
         state: ``[depth, entries, nodes so far]``; depth -1 starts at the root.
         table: the dead positions (see the module docstring), slots a power of 2, >= 4.
         budget: new nodes to expand before returning BUDGET.
-        order: ``[scan, d0, d1, d2, d3]``: scan 0 takes cells from the lowest bit, 1 from
-            the highest; then the direction priority.
+        order: ``[scan, d0, d1, d2, d3, rank per cell (128)]``: scan 0 takes cells from
+            the lowest bit, 1 from the highest, 2 the one of least rank; then the direction
+            priority.
         sym_tables: ``[S, 16, 256, 2]``, the symmetries that fix the goal (identity left
             out; S may be 0), per byte position and byte value the image's two words.
         sym_depth: positions at most this deep are keyed by their canonical form, deeper
@@ -318,6 +319,7 @@ def search(  # type: ignore[no-untyped-def]
     emask = np.uint64(endgame.shape[0] // 2 - 1)
     n_pagodas = weights.shape[0]
     high_first = order[0] == 1
+    by_rank = order[0] == 2
     d = state[0]
     nodes = 0
     if d < 0:
@@ -369,7 +371,18 @@ def search(  # type: ignore[no-untyped-def]
                 state[2] += nodes
                 return EXHAUSTED, nodes
             continue
-        if high_first:
+        if by_rank:
+            cell = -1
+            best = np.int64(1) << 40
+            for w in range(2):
+                x = ulo if w == 0 else uhi
+                while x != _ZERO:
+                    c = np.int64(trailing_zeros(x)) + 64 * w
+                    x &= x - _ONE
+                    if order[5 + c] < best:
+                        best = order[5 + c]
+                        cell = c
+        elif high_first:
             cell = 127 - np.int64(leading_zeros(uhi)) if uhi != _ZERO else 63 - np.int64(leading_zeros(ulo))
         else:
             cell = np.int64(trailing_zeros(ulo)) if ulo != _ZERO else 64 + np.int64(trailing_zeros(uhi))
