@@ -10,8 +10,8 @@ race would return, less its process start-up.
 
 The large native searches (``native-dfs`` only, ``--big-timeout`` each, with its statistics:
 nodes, nodes/s, endgame, pagoda cuts, symmetries): ``german`` (the 45-hole central game),
-``bigrect`` (the 9x8 and 9x9 central complements), and ``ablation`` (the German game and
-the 7x6 complement with each pruning switched off in turn, side by side).  The catalogs:
+``bigrect`` (the 9x8 and 9x9 central complements), and ``ablation`` (the German game, the
+7x6 complement and the French problem 0:2>3:4 with each pruning switched off in turn).  The catalogs:
 ``catalog-english`` and ``catalog-french`` (``puzzlesat.catalog`` with ``--jobs``, wall time
 and the counts).
 
@@ -96,7 +96,8 @@ def big_searches(set_name: str, timeout: float) -> None:
     cases = [(label, make, {}) for label, make in BIG.get(set_name, [])]
     if set_name == "ablation":
         seven = ("rect 7x6 central complement", lambda: pegsol.generate({"rows": 7, "cols": 6}, 0))
-        cases = [(label, make, opts) for label, make in (BIG["german"][0], seven) for opts in ABLATION]
+        french = ("french 0:2>3:4", lambda: pegsol.generate({"board": "french", "hole": "0,2", "goal": "3,4"}, 0))
+        cases = [(label, make, opts) for label, make in (BIG["german"][0], seven, french) for opts in ABLATION]
     rows = []
     for label, make, opts in cases:
         inst = make()
