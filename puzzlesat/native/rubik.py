@@ -331,7 +331,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             if starts is not None and bound > 0:
                 rows = rows[np.isin(rows[:, 0], starts)]
             show = not quiet and bound >= 12
-            iteration_start = last_shown = time.perf_counter()  # the first line after half a second
+            last_shown = time.perf_counter()  # the first line after half a second
             printed = False
             weights = np.ones(len(rows))
             if last_nodes is not None and len(last_nodes) == len(rows):
@@ -348,6 +348,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
 
                 searcher.prepare(bound)
                 pool = TaskPool(limits.workers, _worker_adopt, (searcher,), method="fork")
+            iteration_start = time.perf_counter()
             if use_pool and pool is not None:
                 left = limits.remaining(start)
                 cap = 2**62 if left is None else max(1000, int(left * rate * 2))
