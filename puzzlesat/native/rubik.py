@@ -173,11 +173,15 @@ class Phase1Searcher:
         return max(int(bound(d0, d1, d2, self.corner_dist)), int(bound(e0, e1, e2, 0)))
 
     def prepare(self, bound: int) -> None:
-        """From bound ``HUGE_FROM`` on, use the big tables in huge pages (read once; workers
-        forked after this share them)."""
-        if bound >= HUGE_FROM and not self.huge:
-            self.tables = self.copying.result() if self.copying else self.tables.in_huge_pages()
-            self.huge, self.copying = True, None
+        """Use the big tables in huge pages from bound ``HUGE_FROM`` on, or as soon as the
+        background copy is done (the mapped files' pages are then let go); workers forked
+        after this share them."""
+        if self.huge:
+            return
+        if self.copying is not None and (bound >= HUGE_FROM or not self.copying.thread.is_alive()):
+            self.tables, self.huge, self.copying = self.copying.result(), True, None
+        elif bound >= HUGE_FROM:
+            self.tables, self.huge = self.tables.in_huge_pages(), True
 
     def run(self, rows: np.ndarray, bound: int, find_all: bool, budget: int) -> tuple[int, np.ndarray, int, np.ndarray]:
         """Search the subtrees below ``rows`` to exactly ``bound`` moves."""
