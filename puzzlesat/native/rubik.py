@@ -174,11 +174,12 @@ class Phase1Searcher:
 
     def prepare(self, bound: int) -> None:
         """Use the big tables in huge pages from bound ``HUGE_FROM`` on, or as soon as the
-        background copy is done (the mapped files' pages are then let go); workers forked
-        after this share them."""
+        background copy is done, or wait for it from two bounds before (the searches of those
+        bounds on the mapped files would fault in most of their pages, as much memory again).
+        The mapped files' pages are then let go; workers forked after this share the copy."""
         if self.huge:
             return
-        if self.copying is not None and (bound >= HUGE_FROM or not self.copying.thread.is_alive()):
+        if self.copying is not None and (bound >= HUGE_FROM - 2 or not self.copying.thread.is_alive()):
             self.tables, self.huge, self.copying = self.copying.result(), True, None
         elif bound >= HUGE_FROM:
             self.tables, self.huge = self.tables.in_huge_pages(), True
@@ -330,7 +331,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             if best is not None and bound > best + extra:
                 break
             use_pool = parallel and bound >= searcher.parallel_from
-            depth = POOL_PREFIX_DEPTH if parallel and bound >= searcher.parallel_from - 1 else PREFIX_DEPTH
+            # (not one bound earlier for the weights: in this process, on the mapped files, its
+            # 43,254 prefix walks would fault in most of the table's pages)
+            depth = POOL_PREFIX_DEPTH if use_pool else PREFIX_DEPTH
             rows = prefixes(searcher.moves.next_state, min(depth, bound))
             if starts is not None and bound > 0:
                 rows = rows[np.isin(rows[:, 0], starts)]
