@@ -345,13 +345,13 @@ def format(instance: Instance, answer: Result | Any) -> str:
 
     Args:
         instance: the instance.
-        answer: a :class:`Result` (nothing is printed for one without a final answer; a
+        answer: a :class:`Result` (nothing is printed for one without an answer; a
             count, ``solve(..., count=True)``, prints as one number), a solution object, or
             None for "no solution".
     """
     puzzle = instance._puzzle
     if isinstance(answer, Result):
-        if answer.status not in (Status.SOLVED, Status.OPTIMAL, Status.INFEASIBLE):
+        if answer.status not in (Status.SOLVED, Status.OPTIMAL, Status.FEASIBLE, Status.INFEASIBLE):
             return ""
         if answer.count is not None:
             return f"{answer.count}\n"

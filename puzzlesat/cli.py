@@ -3,7 +3,7 @@
 Results go to stdout in each puzzle's original format; logs, progress and tables to stderr.
 Exit codes: 0 answered (a solution, or a proof that none exists; for blacken and rubik, a
 proven optimum), 1 unsolved, check failed, or an external solver's unverified claim, 2 bad
-input or usage, 3 an answer that is not proven optimal (blacken, rubik), 130 interrupted.
+input or usage, 3 an answer that is not proven optimal (blacken, rubik, eternity --score), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -120,14 +120,15 @@ def describe(opt: Option) -> str:
 def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> int:
     """Print a result (seed format or JSON) and return the exit code.
 
-    An optimisation answer without a proof of optimality exits with 3 and says so on stderr:
-    the seed's format ("The result is N.") has no room for it.
+    An optimisation answer without a proof of optimality (SOLVED for an optimisation puzzle,
+    FEASIBLE for a best-score board) exits with 3 and says so on stderr: the seed's format
+    ("The result is N.") has no room for it.
     """
     puzzle = core.get_puzzle(instance.puzzle)
-    unproven = puzzle.optimisation and result.status is Status.SOLVED
+    unproven = (puzzle.optimisation and result.status is Status.SOLVED) or result.status is Status.FEASIBLE
     if args.json:
         write_output(json.dumps(result.to_json(puzzle, instance.data)) + "\n", args.output)
-    elif result.status.is_final:
+    elif result.status.is_final or result.status is Status.FEASIBLE:
         write_output(api.format(instance, result), args.output)
     stats = " ".join(f"{k}={v}" for k, v in result.stats.items())
     print(

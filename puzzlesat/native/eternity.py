@@ -144,7 +144,12 @@ class Search:
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
-    """Search with restarts until solved, exhausted, or out of time (or count: :func:`count`)."""
+    """Search with restarts until solved, exhausted, or out of time (or count: :func:`count`;
+    score: :func:`~puzzlesat.native.eternity_score.solve_score`)."""
+    if limits.options.get("score"):
+        from puzzlesat.native.eternity_score import solve_score
+
+        return solve_score(instance, limits)
     compile_start = time.perf_counter()
     kernel.warm_up()
     compile_time = time.perf_counter() - compile_start
