@@ -410,7 +410,8 @@ def export(
         instance: the instance.
         strategy: a strategy with an encoder (``dimacs``) or a CP-SAT model (``cpsat``).
         path: the file to write (the sidecar is ``path + ".json"``).
-        format: ``dimacs`` or ``cpsat`` (the model's protobuf, text if the name ends in .txt).
+        format: ``dimacs``, ``wcnf`` (weighted CNF for MaxSAT solvers: eternity's ``maxsat-rc2``)
+            or ``cpsat`` (the model's protobuf, text if the name ends in .txt).
         timeout: seconds for building and writing the formula.
         options: the strategy's declared options (``horizon=6``, ``amo=False``).
 
@@ -422,15 +423,19 @@ def export(
     resolved = puzzle.options([strategy], options)
     target = Path(path)
     with hard_deadline(timeout, f"exporting {strat.name}"):
-        if format == "dimacs":
+        if format in ("dimacs", "wcnf"):
             if strat.encoder is None:
                 raise PuzzlesatError(f"strategy {strat.name!r} has no single CNF to export")
             from puzzlesat.encoders import dimacs
 
             encoding = core.load_target(strat.encoder)(instance.data, resolved)
+            weighted = hasattr(encoding.cnf, "soft")
+            if weighted != (format == "wcnf"):
+                other = "wcnf" if weighted else "dimacs"
+                raise PuzzlesatError(f"strategy {strat.name!r} exports --format {other}, not {format}")
             header = {"puzzle": puzzle.name, "strategy": strat.name, "options": {key: resolved[key] for key in options}}
             sidecar = dimacs.write(encoding, target, header, puzzle.write_instance(instance.data))
-            return Export(target, sidecar, int(encoding.cnf.nv), len(encoding.cnf.clauses))
+            return Export(target, sidecar, int(encoding.cnf.nv), dimacs.clause_count(encoding.cnf))
         if format == "cpsat":
             if strat.model is None:
                 raise PuzzlesatError(f"strategy {strat.name!r} has no CP-SAT model to export")
@@ -438,7 +443,7 @@ def export(
             if not model.export_to_file(str(target)):
                 raise PuzzlesatError(f"{target}: CP-SAT could not write the model")
             return Export(target)
-    raise PuzzlesatError(f"unknown export format {format!r}; expected dimacs or cpsat")
+    raise PuzzlesatError(f"unknown export format {format!r}; expected dimacs, wcnf or cpsat")
 
 
 @dataclass(frozen=True)

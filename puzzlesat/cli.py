@@ -92,7 +92,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(f"{puzzle.name}  (portfolio: {', '.join(puzzle.portfolio)})")
         for strat in puzzle.strategies:
             label = strat.name + (f":<{'|'.join(strat.variants)}>" if strat.variants else "")
-            extra = [flag for flag, on in (("export dimacs", strat.encoder), ("export cpsat", strat.model)) if on]
+            extra = [flag for flag, on in (("export dimacs/wcnf", strat.encoder), ("export cpsat", strat.model)) if on]
             note = f"  [{', '.join(extra)}]" if extra else ""
             print(f"  {label}\n      {strat.summary}{note}")
             if args.verbose:
@@ -443,13 +443,13 @@ def build_parser() -> argparse.ArgumentParser:
         g.add_argument("--output", "-o")
         g.set_defaults(func=cmd_generate, generator_options=puzzle.generator_options)
 
-    p = sub.add_parser("export", help="write the DIMACS CNF (+ JSON sidecar) or the CP-SAT model")
+    p = sub.add_parser("export", help="write the DIMACS CNF or WCNF (+ JSON sidecar) or the CP-SAT model")
     export = p.add_subparsers(dest="puzzle", required=True)
     for puzzle in core.available_puzzles():
         x = export.add_parser(puzzle.name)
         x.add_argument("file")
         x.add_argument("--strategy", "-s", required=True, help="the formulation to export")
-        x.add_argument("--format", choices=("dimacs", "cpsat"), default="dimacs")
+        x.add_argument("--format", choices=("dimacs", "wcnf", "cpsat"), default="dimacs")
         x.add_argument("--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (list -v)")
         x.add_argument("--output", "-o", required=True)
         add_option_flags(x, (TIMEOUT, *puzzle.instance_options))

@@ -632,6 +632,12 @@ PUZZLE = Puzzle(
             encoder="puzzlesat.encoders.eternity:encode",
             options=HEULE_OPTIONS,
         ),
+        Strategy(
+            "maxsat-rc2",
+            "puzzlesat.encoders.eternity_maxsat:solve",
+            "weighted CNF, one soft clause per edge (matched); pysat's RC2 proves the best score; small boards",
+            encoder="puzzlesat.encoders.eternity_maxsat:encode",
+        ),
     ),
     # two members for a 2-core machine: measured with benchmarks/portfolio.py
     portfolio=("native-rowscan", "cnf-heule:cadical195"),

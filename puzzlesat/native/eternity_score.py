@@ -57,10 +57,23 @@ class Schedule:
     ``allowed(d) = floor(errors * ((d - start + 1) / span) ** power)`` past ``start = cells -
     span`` and none before, ``span = ceil(tail * cells)``: the last ``tail`` of the board takes
     every error, most of them in its last rows, where few tiles are left to choose from.
+
+    A restart that exhausts its search found no better board under the schedule: the next one
+    is :meth:`looser`, and the loosest, :attr:`complete` (every error allowed everywhere, both
+    sides of a tile unmatched too), searches every board, so exhausting it proves the best.
     """
 
     tail: float = 0.35
     power: float = 2.5
+
+    @property
+    def complete(self) -> bool:
+        """True for the schedule that excludes no board."""
+        return self.power == 0
+
+    def looser(self) -> Schedule:
+        """A schedule that allows more: a tail half as long again, then the complete one."""
+        return Schedule(1.0, 0.0) if self.tail >= 1.0 else Schedule(min(1.0, self.tail * 1.5), self.power)
 
     def allowed(self, cells: int, errors: int) -> np.ndarray:
         """The allowance per depth for boards with at most ``errors`` unmatched edges."""
@@ -209,7 +222,8 @@ def stop_on_sigterm() -> Iterator[None]:
 
 
 def solve_score(instance: Instance, limits: Limits) -> Result:
-    """The anytime best-score search (module docstring); OPTIMAL only for a board with no error.
+    """The anytime best-score search (module docstring); OPTIMAL for a board with no error or
+    after a complete scan (:attr:`Schedule.complete`) found none better.
 
     ``limits.workers`` > 1 runs that many row scans in child processes, each with its own
     seed and schedule (:data:`SCHEDULES`), sharing the best board's errors as their bound;
@@ -232,7 +246,8 @@ def solve_score(instance: Instance, limits: Limits) -> Result:
                     search.scan_in_workers(limits.workers, limits.seed, scan_until)
                 else:
                     search.scan(lambda: scan_until - time.perf_counter())
-                search.polish(limits.remaining(compile_start) or 0.0)
+                if not search.proven:
+                    search.polish(limits.remaining(compile_start) or 0.0)
         except KeyboardInterrupt:
             message = "interrupted"
     best = search.best
@@ -250,10 +265,11 @@ def solve_score(instance: Instance, limits: Limits) -> Result:
     }
     if limits.workers > 1:
         stats["workers"] = limits.workers
-    if not message and errors:
+    proven = errors == 0 or search.proven
+    if not message and not proven:
         message = "time limit: the best board found, not proven the best"
     return Result(
-        Status.OPTIMAL if errors == 0 else Status.FEASIBLE,
+        Status.OPTIMAL if proven else Status.FEASIBLE,
         Solution(tuple((int(t), int(r)) for t, r in best.board)),
         objective=errors,
         wall_time=time.perf_counter() - start,
@@ -262,14 +278,15 @@ def solve_score(instance: Instance, limits: Limits) -> Result:
     )
 
 
-def _scan_worker(instance: Instance, seed: int, index: int, seconds: float | None, shared: Any, found: Any) -> None:
-    """A child's row scans for ``seconds``: boards beating the shared bound go to ``found``, then its counts."""
+def _scan_worker(instance: Instance, seed: int, index: int, deadline: float | None, shared: Any, found: Any) -> None:
+    """A child's row scans until ``deadline`` (:func:`time.time`, which every process reads alike):
+    boards beating the shared bound go to ``found``, then its counts."""
     kernel.warm_up()
     search = ScoreSearch(instance, np.random.default_rng(seed), SCHEDULES[index % len(SCHEDULES)])
     search.shared = shared
     search.on_improve = lambda board, errors: found.put(("board", errors, board))
-    end = None if seconds is None else time.perf_counter() + seconds
-    search.scan(lambda: None if end is None else end - time.perf_counter())
+    search.on_proof = lambda: found.put(("proof",))
+    search.scan(lambda: None if deadline is None else deadline - time.time())
     found.put(("done", search.nodes, search.restarts))
 
 
@@ -426,6 +443,8 @@ class ScoreSearch:
         self.lns_gain = 0
         self.shared: Any = None
         self.on_improve: Callable[[np.ndarray, int], None] | None = None
+        self.on_proof: Callable[[], None] | None = None
+        self.proven = False  # a complete scan found nothing better than the best
         n = instance.cells
         greedy = Scan(instance, self.cands, rng, np.full(n, 2 * n, dtype=np.int64))
         bound = np.array([4 * n], dtype=np.int64)
@@ -452,15 +471,15 @@ class ScoreSearch:
         return self.best.errors if self.shared is None else min(self.best.errors, int(self.shared.value))
 
     def alternate(self, workers: int, seed: int) -> None:
-        """Without a time limit: scan restarts and as long again of polishing, until stopped."""
-        while self.best.errors > 0:
+        """Without a time limit, until stopped: scan restarts each followed by as long a polish,
+        or with several workers, their scans alone."""
+        if workers > 1:
+            self.scan_in_workers(workers, seed, None)
+            return
+        while self.best.errors > 0 and not self.proven:
             began = time.perf_counter()
-            if workers > 1:
-                self.scan_in_workers(workers, seed, None, until_better=True)
-            else:
-                self.scan(lambda: None, one_restart=True)
+            self.scan(lambda: None, one_restart=True)
             self.polish(time.perf_counter() - began)
-            seed += workers
 
     def polish(self, seconds: float) -> None:
         """Neighbourhood moves on a copy of the best board for ``seconds``."""
@@ -483,13 +502,14 @@ class ScoreSearch:
     ) -> None:
         """Row-scan restarts until the time is up (or after one)."""
         n = self.instance.cells
-        while self.bound() > 0:
+        while self.bound() > 0 and not self.proven:
             left = remaining()
             if left is not None and left <= 0:
                 return
             bound = np.array([self.bound()], dtype=np.int64)
             allowed = self.schedule.allowed(n, int(bound[0]) - 1)
             scan = Scan(self.instance, self.cands, self.rng, allowed)
+            complete = self.schedule.complete
             spent = 0
             slice_nodes = FIRST_SLICE_NODES
             while spent < restart_nodes:
@@ -497,7 +517,7 @@ class ScoreSearch:
                     bound[0] = self.bound()
                     allowed[:] = self.schedule.allowed(n, int(bound[0]) - 1)
                 began = time.perf_counter()
-                status, done = scan.run(min(slice_nodes, restart_nodes - spent), bound)
+                status, done = scan.run(min(slice_nodes, restart_nodes - spent), bound, double=complete)
                 took = time.perf_counter() - began
                 spent += done
                 self.nodes += done
@@ -506,7 +526,15 @@ class ScoreSearch:
                 if status == FOUND:
                     self.offer(scan.board(), int(bound[0]))
                     allowed[:] = self.schedule.allowed(n, int(bound[0]) - 1)
-                if status == EXHAUSTED or bound[0] == 0:
+                if status == EXHAUSTED and complete:  # no board beats the best: it is optimal
+                    self.proven = True
+                    if self.on_proof is not None:
+                        self.on_proof()
+                    return
+                if status == EXHAUSTED:
+                    self.schedule = self.schedule.looser()
+                    break
+                if bound[0] == 0:
                     break
                 left = remaining()
                 if left is not None and left <= 0:
@@ -515,25 +543,23 @@ class ScoreSearch:
             if one_restart:
                 return
 
-    def scan_in_workers(self, workers: int, seed: int, until: float | None, until_better: bool = False) -> None:
-        """Row scans in ``workers`` child processes until ``until`` (perf_counter), sharing the bound.
-
-        With ``until_better`` (no time limit) they run until one of them beats the best board.
-        Every child is stopped before this returns, also on Ctrl-C.
-        """
+    def scan_in_workers(self, workers: int, seed: int, until: float | None) -> None:
+        """Row scans in ``workers`` child processes until ``until`` (perf_counter; None: until
+        stopped), sharing the bound.  Every child is stopped before this returns, also on Ctrl-C;
+        ``nodes`` and ``restarts`` count those of the children that reached the end."""
         ctx = multiprocessing.get_context("spawn")
         shared = ctx.Value("q", self.best.errors)
         found = ctx.Queue()
-        seconds = None if until is None else until - time.perf_counter()
+        deadline = None if until is None else time.time() + until - time.perf_counter()
         children = [
             processes.start(
-                _scan_worker, (self.instance, seed + 1 + i, i, seconds, shared, found), name=f"puzzlesat-score-{i}"
+                _scan_worker, (self.instance, seed + 1 + i, i, deadline, shared, found), name=f"puzzlesat-score-{i}"
             )
             for i in range(workers)
         ]
         done = 0
         try:
-            while done < workers and self.best.errors > 0:
+            while done < workers and self.best.errors > 0 and not self.proven:
                 if until is not None and time.perf_counter() > until + CHILD_GRACE:
                     break
                 try:
@@ -543,8 +569,10 @@ class ScoreSearch:
                         break
                     continue
                 if message[0] == "board":
-                    if self.offer(message[2], message[1]) and until_better:
-                        break
+                    self.offer(message[2], message[1])
+                elif message[0] == "proof":  # a worker's complete scan: the shared bound is optimal
+                    self.proven = True
+                    break
                 else:
                     done += 1
                     self.nodes += message[1]
