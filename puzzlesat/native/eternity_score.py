@@ -47,7 +47,6 @@ SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
 FIRST_SLICE_NODES = 200_000
 SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its best board
 RESTART_NODES = 20_000_000  # row-scan nodes of a restart (5 M to 80 M measured alike on 16x16)
-CHILD_GRACE = 2.0  # seconds past the scan's end that the workers' last messages may take
 
 
 @dataclass
@@ -286,8 +285,10 @@ def _scan_worker(instance: Instance, seed: int, index: int, deadline: float | No
     search.shared = shared
     search.on_improve = lambda board, errors: found.put(("board", errors, board))
     search.on_proof = lambda: found.put(("proof",))
+    search.on_restart = lambda: found.put(("count", index, search.nodes, search.restarts))
     search.scan(lambda: None if deadline is None else deadline - time.time())
-    found.put(("done", search.nodes, search.restarts))
+    found.put(("count", index, search.nodes, search.restarts))
+    found.put(("done",))
 
 
 class Neighbourhoods:
@@ -444,6 +445,7 @@ class ScoreSearch:
         self.shared: Any = None
         self.on_improve: Callable[[np.ndarray, int], None] | None = None
         self.on_proof: Callable[[], None] | None = None
+        self.on_restart: Callable[[], None] | None = None
         self.proven = False  # a complete scan found nothing better than the best
         n = instance.cells
         greedy = Scan(instance, self.cands, rng, np.full(n, 2 * n, dtype=np.int64))
@@ -540,13 +542,15 @@ class ScoreSearch:
                 if left is not None and left <= 0:
                     return
             self.restarts += 1
+            if self.on_restart is not None:
+                self.on_restart()
             if one_restart:
                 return
 
     def scan_in_workers(self, workers: int, seed: int, until: float | None) -> None:
         """Row scans in ``workers`` child processes until ``until`` (perf_counter; None: until
         stopped), sharing the bound.  Every child is stopped before this returns, also on Ctrl-C;
-        ``nodes`` and ``restarts`` count those of the children that reached the end."""
+        ``nodes`` and ``restarts`` add up the children's, as of their last restart."""
         ctx = multiprocessing.get_context("spawn")
         shared = ctx.Value("q", self.best.errors)
         found = ctx.Queue()
@@ -558,9 +562,10 @@ class ScoreSearch:
             for i in range(workers)
         ]
         done = 0
+        counts: dict[int, tuple[int, int]] = {}
         try:
             while done < workers and self.best.errors > 0 and not self.proven:
-                if until is not None and time.perf_counter() > until + CHILD_GRACE:
+                if until is not None and time.perf_counter() > until:
                     break
                 try:
                     message = found.get(timeout=0.2)
@@ -573,11 +578,13 @@ class ScoreSearch:
                 elif message[0] == "proof":  # a worker's complete scan: the shared bound is optimal
                     self.proven = True
                     break
+                elif message[0] == "count":
+                    counts[message[1]] = (message[2], message[3])
                 else:
                     done += 1
-                    self.nodes += message[1]
-                    self.restarts += message[2]
         finally:
+            self.nodes += sum(nodes for nodes, _ in counts.values())
+            self.restarts += sum(restarts for _, restarts in counts.values())
             processes.stop_trees(children)
             found.cancel_join_thread()
             found.close()
