@@ -51,9 +51,10 @@ class Lookup:
     One row per turned tile that fits some frame class (grey exactly on the class's rim
     sides; turns that look the same are kept once): class, key = west * C + north, tile,
     rotation, east, south.  Hinted cells have classes 9, 10, ... holding their hint alone.
+    ``symmetry`` False leaves out the rule that fixes the first corner tile.
     """
 
-    def __init__(self, instance: Instance) -> None:
+    def __init__(self, instance: Instance, symmetry: bool = True) -> None:
         self.instance = instance
         self.colours = instance.colours
         self.classes = np.array([cell_class(instance, c) for c in range(instance.cells)], dtype=np.int64)
@@ -70,7 +71,7 @@ class Lookup:
         looks = turned[rot, tile]
         cls = CLASS_OF_PATTERN[pattern[rot, tile]]
         keep = np.isin(cls, self.classes) & ~np.isin(tile, [hint.tile for hint in instance.hints])
-        fixed = first_corner(instance)
+        fixed = first_corner(instance) if symmetry else None
         if fixed is not None:  # symmetry: the board's rotations map solutions onto each other
             corner, cells = fixed
             allowed = self.classes[list(cells)]

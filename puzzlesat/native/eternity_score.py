@@ -6,21 +6,25 @@ Two searches share the best board:
 
 1. **Scheduled row scan** (:func:`~puzzlesat.native.eternity_score_kernel.scan`): the row-scan
    backtracker of ``native-rowscan`` that also places tiles with one unmatched side (west or
-   north), but only as many as a schedule allows at each depth: none in the first three
-   quarters of the board, then a convex ramp to the best board's errors less one, so that
-   every completed board beats the last one.  Each restart reshuffles the candidate lists with
-   the run's seed (as ``native-rowscan`` does) and runs a node budget.  The first board of all
-   is a greedy dive that may leave both sides unmatched.
-2. **Large neighbourhood search** on the best board: destroy and repair, each repair exact.
-   *Windows*: a small rectangle's tiles are taken off and put back in the best order by
-   branch and bound (:func:`~puzzlesat.native.eternity_score_kernel.window_best`), windows
-   placed first where edges are unmatched.  *Scattered cells*: a set of cells of one frame
-   kind, no two adjacent, whose tiles are reassigned optimally as a linear assignment (each
-   tile's cost on each cell, in its best turn, depends only on the fixed neighbours).  Moves
-   that keep the score are taken too, to drift across plateaus.
+   north), but only as many as a :class:`Schedule` allows at each depth: none over the first
+   65% of the board, then a convex ramp to the best board's errors less one, so that every
+   completed board beats the last one.  Each restart reshuffles the candidate lists with the
+   run's seed (as ``native-rowscan`` does) and runs a node budget; a restart that exhausts its
+   search loosens the schedule, up to the complete one, whose exhaustion proves the best
+   board optimal.  The first board of all is a greedy dive that may leave both sides unmatched.
+2. **Large neighbourhood search** on the best board (:class:`Neighbourhoods`), in the time
+   the scan leaves (:data:`SCAN_SHARE`): destroy and repair, each repair exact.  *Windows*: a small
+   rectangle around an unmatched edge re-solved by branch and bound
+   (:func:`~puzzlesat.native.eternity_score_kernel.window_best`).  *Scattered cells*: the
+   tiles of a set of cells of one frame kind, no two adjacent, reassigned optimally as a
+   linear assignment (each tile's cost on each cell, in its best turn, depends only on the
+   fixed neighbours).  Moves that keep the score are taken too, to drift across plateaus.
 
-Statistics: ``nodes`` (row-scan placements), ``restarts``, ``lns_moves`` and ``lns_gain``
-(the errors the neighbourhood search removed), ``best_at`` (seconds to the best board).
+With ``workers`` > 1 the row scans run in child processes that share the best board's
+errors as their bound (:meth:`ScoreSearch.scan_in_workers`).
+
+Statistics: ``nodes`` (row-scan placements), ``restarts``, ``improvements``, ``lns_moves`` and
+``lns_gain`` (the errors the neighbourhood search removed), ``best_at`` (seconds to the best board).
 """
 
 from __future__ import annotations
@@ -45,7 +49,7 @@ from puzzlesat.native.eternity import Lookup
 
 SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
 FIRST_SLICE_NODES = 200_000
-SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its best board
+SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its best board (measured: docs)
 RESTART_NODES = 20_000_000  # row-scan nodes of a restart (5 M to 80 M measured alike on 16x16)
 
 
@@ -90,12 +94,15 @@ SCHEDULES = (Schedule(0.35, 2.5), Schedule(0.4, 2.5), Schedule(0.4, 3.5), Schedu
 class Candidates:
     """The row scan's candidate lists: every turned tile that fits a frame class, in four keyings.
 
-    Built from :class:`~puzzlesat.native.eternity.Lookup` (classes, hints and the symmetry
-    rule as there); :meth:`arrays` gives a fresh random order within every list.
+    Built from :class:`~puzzlesat.native.eternity.Lookup` (classes and hints as there; the
+    symmetry rule on square boards only, where the first corner tile is the first cell's only
+    candidate: on a rectangle it may take either top corner, and a greedy dive that left it
+    for a bottom one would have to undo the whole bottom row); :meth:`arrays` gives a fresh
+    random order within every list.
     """
 
     def __init__(self, instance: Instance) -> None:
-        lookup = Lookup(instance)
+        lookup = Lookup(instance, symmetry=instance.square)
         c = instance.colours
         self.colours = c
         self.classes = lookup.classes
