@@ -24,11 +24,11 @@ ROOT = Path(__file__).resolve().parents[1]
 SCORE_STRATEGIES = ["native-rowscan", "cpsat-table", "maxsat-rc2"]
 
 
-def unsolvable(size: int, seed: int) -> eternity.Instance:
-    """A generated board with one tile's colour changed: no board matches every edge."""
-    return eternity.make_unsolvable(
-        eternity.generate({"size": size, "frame_colours": 2, "inner_colours": size + 1}, seed)
-    )
+def unsolvable(size: int, seed: int, cols: int | None = None) -> eternity.Instance:
+    """A generated board (``cols`` wide, default square) with one tile's colour changed: no board
+    matches every edge."""
+    options = {"rows": size, "cols": cols or size, "frame_colours": 2, "inner_colours": size + 1}
+    return eternity.make_unsolvable(eternity.generate(options, seed))
 
 
 def scored(instance: eternity.Instance, strategy: str, timeout: float = 20) -> tuple[Status, int]:
@@ -41,7 +41,9 @@ def scored(instance: eternity.Instance, strategy: str, timeout: float = 20) -> t
 
 
 @pytest.mark.parametrize(("size", "seed", "cols"), [(3, 0, None), (3, 1, None), (4, 0, None), (4, 2, None), (3, 0, 5)])
-def test_every_score_strategy_proves_the_same_optimum_when_no_board_is_perfect(size: int, seed: int, cols: int) -> None:
+def test_every_score_strategy_proves_the_same_optimum_when_no_board_is_perfect(
+    size: int, seed: int, cols: int | None
+) -> None:
     instance = unsolvable(size, seed, cols)
     results = {name: scored(instance, name) for name in SCORE_STRATEGIES}
     assert {status for status, _ in results.values()} == {Status.OPTIMAL}, results
