@@ -344,13 +344,13 @@ def format(instance: Instance, answer: Result | Any) -> str:
 
     Args:
         instance: the instance.
-        answer: a :class:`Result` (nothing is printed for one without a final answer; a
+        answer: a :class:`Result` (nothing is printed for one without an answer; a
             count, ``solve(..., count=True)``, prints as one number), a solution object, or
             None for "no solution".
     """
     puzzle = instance._puzzle
     if isinstance(answer, Result):
-        if answer.status not in (Status.SOLVED, Status.OPTIMAL, Status.INFEASIBLE):
+        if answer.status not in (Status.SOLVED, Status.OPTIMAL, Status.FEASIBLE, Status.INFEASIBLE):
             return ""
         if answer.count is not None:
             return f"{answer.count}\n"
@@ -408,7 +408,8 @@ def export(
         instance: the instance.
         strategy: a strategy with an encoder (``dimacs``) or a CP-SAT model (``cpsat``).
         path: the file to write (the sidecar is ``path + ".json"``).
-        format: ``dimacs`` or ``cpsat`` (the model's protobuf, text if the name ends in .txt).
+        format: ``dimacs``, ``wcnf`` (weighted CNF for MaxSAT solvers: eternity's ``maxsat-rc2``)
+            or ``cpsat`` (the model's protobuf, text if the name ends in .txt).
         timeout: seconds for building and writing the formula.
         options: the strategy's declared options (``horizon=6``, ``amo=False``).
 
@@ -420,15 +421,19 @@ def export(
     resolved = puzzle.options([strategy], options)
     target = Path(path)
     with hard_deadline(timeout, f"exporting {strat.name}"):
-        if format == "dimacs":
+        if format in ("dimacs", "wcnf"):
             if strat.encoder is None:
                 raise PuzzlesatError(f"strategy {strat.name!r} has no single CNF to export")
             from puzzlesat.encoders import dimacs
 
             encoding = core.load_target(strat.encoder)(instance.data, resolved)
+            weighted = hasattr(encoding.cnf, "soft")
+            if weighted != (format == "wcnf"):
+                other = "wcnf" if weighted else "dimacs"
+                raise PuzzlesatError(f"strategy {strat.name!r} exports --format {other}, not {format}")
             header = {"puzzle": puzzle.name, "strategy": strat.name, "options": {key: resolved[key] for key in options}}
             sidecar = dimacs.write(encoding, target, header, puzzle.write_instance(instance.data))
-            return Export(target, sidecar, int(encoding.cnf.nv), len(encoding.cnf.clauses))
+            return Export(target, sidecar, int(encoding.cnf.nv), dimacs.clause_count(encoding.cnf))
         if format == "cpsat":
             if strat.model is None:
                 raise PuzzlesatError(f"strategy {strat.name!r} has no CP-SAT model to export")
@@ -436,7 +441,7 @@ def export(
             if not model.export_to_file(str(target)):
                 raise PuzzlesatError(f"{target}: CP-SAT could not write the model")
             return Export(target)
-    raise PuzzlesatError(f"unknown export format {format!r}; expected dimacs or cpsat")
+    raise PuzzlesatError(f"unknown export format {format!r}; expected dimacs, wcnf or cpsat")
 
 
 class Decoded(NamedTuple):

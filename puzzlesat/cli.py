@@ -3,7 +3,7 @@
 Results go to stdout in each puzzle's original format; logs, progress and tables to stderr.
 Exit codes: 0 answered (a solution, or a proof that none exists; for blacken and rubik, a
 proven optimum), 1 unsolved, check failed, or an external solver's unverified claim, 2 bad
-input or usage, 3 an answer that is not proven optimal (blacken, rubik), 130 interrupted.
+input or usage, 3 an answer that is not proven optimal (blacken, rubik, eternity --score), 130 interrupted.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(f"{puzzle.name}  (portfolio: {', '.join(puzzle.portfolio)})")
         for strat in puzzle.strategies:
             label = strat.name + (f":<{'|'.join(strat.variants)}>" if strat.variants else "")
-            extra = [flag for flag, on in (("export dimacs", strat.encoder), ("export cpsat", strat.model)) if on]
+            extra = [flag for flag, on in (("export dimacs/wcnf", strat.encoder), ("export cpsat", strat.model)) if on]
             note = f"  [{', '.join(extra)}]" if extra else ""
             print(f"  {label}\n      {strat.summary}{note}")
             if args.verbose:
@@ -120,14 +120,15 @@ def describe(opt: Option) -> str:
 def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> int:
     """Print a result (seed format or JSON) and return the exit code.
 
-    An optimisation answer without a proof of optimality exits with 3 and says so on stderr:
-    the seed's format ("The result is N.") has no room for it.
+    An optimisation answer without a proof of optimality (SOLVED for an optimisation puzzle,
+    FEASIBLE for a best-score board) exits with 3 and says so on stderr: the seed's format
+    ("The result is N.") has no room for it.
     """
     puzzle = core.get_puzzle(instance.puzzle)
-    unproven = puzzle.optimisation and result.status is Status.SOLVED
+    unproven = (puzzle.optimisation and result.status is Status.SOLVED) or result.status is Status.FEASIBLE
     if args.json:
         write_output(json.dumps(result.to_json(puzzle, instance.data)) + "\n", args.output)
-    elif result.status.is_final:
+    elif result.status.is_final or result.status is Status.FEASIBLE:
         write_output(api.format(instance, result), args.output)
     stats = " ".join(f"{k}={v}" for k, v in result.stats.items())
     print(
@@ -455,13 +456,13 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         g.add_argument("--output", "-o")
         g.set_defaults(func=cmd_generate, generator_options=puzzle.generator_options)
 
-    p = sub.add_parser("export", help="write the DIMACS CNF (+ JSON sidecar) or the CP-SAT model")
+    p = sub.add_parser("export", help="write the DIMACS CNF or WCNF (+ JSON sidecar) or the CP-SAT model")
     export = p.add_subparsers(dest="puzzle", required=True)
     for puzzle in puzzles_needed(argv, "export"):
         x = export.add_parser(puzzle.name)
         x.add_argument("file")
         x.add_argument("--strategy", "-s", required=True, help="the formulation to export")
-        x.add_argument("--format", choices=("dimacs", "cpsat"), default="dimacs")
+        x.add_argument("--format", choices=("dimacs", "wcnf", "cpsat"), default="dimacs")
         x.add_argument("--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (list -v)")
         x.add_argument("--output", "-o", required=True)
         add_option_flags(x, (TIMEOUT, *puzzle.instance_options))

@@ -76,6 +76,7 @@ class Status(enum.Enum):
 
     SOLVED = "SOLVED"
     OPTIMAL = "OPTIMAL"
+    FEASIBLE = "FEASIBLE"  # a verified answer to an optimisation, not proven the best
     INFEASIBLE = "INFEASIBLE"
     UNKNOWN = "UNKNOWN"
     ERROR = "ERROR"
@@ -214,6 +215,9 @@ class Puzzle:
         check_options: the flags of ``check`` (eternity: ``score``, ``svg``).
         check: ``(instance, solution, check options) -> problems``, the verifier as ``check``
             runs it with its options (it may relax a rule, report or draw); None: ``verify``.
+        verify_run: ``(instance, solution, solve options) -> problems``, the verifier of a
+            solve run with those options (eternity's ``score`` accepts the mismatched edges
+            of a legal board); None: ``verify``.
     """
 
     name: str
@@ -233,6 +237,7 @@ class Puzzle:
     amend: Callable[[Any, dict[str, Any]], Any] | None = None
     check_options: tuple[Option, ...] = ()
     check: Callable[[Any, Any, dict[str, Any]], list[str]] | None = None
+    verify_run: Callable[[Any, Any, dict[str, Any]], list[str]] | None = None
 
     def generate(self, options: dict[str, Any], seed: int) -> Any:
         """A new instance from the generator; the same options and seed give the same one."""
@@ -329,11 +334,14 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, ov
     if not result.wall_time:
         result.wall_time = time.perf_counter() - start
     result.strategy = strat.name + (f":{variant}" if variant else "")
-    return check_result(puzzle, instance, result)
+    return check_result(puzzle, instance, result, limits.options)
 
 
-def check_result(puzzle: Puzzle, instance: Any, result: Result) -> Result:
-    """Verify the solutions a result carries; a rejected one becomes an ERROR result."""
+def check_result(puzzle: Puzzle, instance: Any, result: Result, options: dict[str, Any] | None = None) -> Result:
+    """Verify the solutions a result carries; a rejected one becomes an ERROR result.
+
+    ``options``, the run's solve options, go to the puzzle's ``verify_run`` when it has one.
+    """
 
     def rejected(message: str) -> Result:
         return Result(
@@ -341,13 +349,19 @@ def check_result(puzzle: Puzzle, instance: Any, result: Result) -> Result:
         )
 
     if result.solution is None:
-        if result.status in (Status.SOLVED, Status.OPTIMAL):
+        if result.status in (Status.SOLVED, Status.OPTIMAL, Status.FEASIBLE):
             return rejected("strategy claimed a solution but returned none")
         return result
-    problems = puzzle.verify(instance, result.solution)
+
+    def verify(solution: Any) -> list[str]:
+        if puzzle.verify_run is not None and options is not None:
+            return puzzle.verify_run(instance, solution, options)
+        return puzzle.verify(instance, solution)
+
+    problems = verify(result.solution)
     what = "the answer"
     if not problems and result.second_solution is not None:
-        problems = puzzle.verify(instance, result.second_solution)
+        problems = verify(result.second_solution)
         what = "the second solution"
     if problems:
         return rejected(f"verifier rejected {what}: " + "; ".join(problems[:3]))

@@ -46,13 +46,18 @@ class Encoding:
         return {named[lit] for lit in model if lit > 0 and lit in named}
 
 
+def clause_count(cnf: Any) -> int:
+    """Clauses of a pysat CNF, or hard and soft ones of a WCNF."""
+    return len(cnf.hard) + len(cnf.soft) if hasattr(cnf, "soft") else len(cnf.clauses)
+
+
 def cnf_stats(cnf: Any) -> dict[str, int]:
     """Variables and clauses of a CNF, for Result.stats."""
     return {"variables": int(cnf.nv), "clauses": len(cnf.clauses)}
 
 
 def write(encoding: Encoding, path: Path, header: dict[str, Any], instance_text: str) -> Path:
-    """Write the DIMACS file and its JSON sidecar; returns the sidecar's path.
+    """Write the DIMACS file (a WCNF for a weighted encoding) and its JSON sidecar; returns the sidecar's path.
 
     Args:
         encoding: the CNF and its variable pool.
@@ -75,7 +80,7 @@ def write(encoding: Encoding, path: Path, header: dict[str, Any], instance_text:
                 "instance_sha256": digest,
                 "instance": instance_text,
                 "variables": int(encoding.cnf.nv),
-                "clauses": len(encoding.cnf.clauses),
+                "clauses": clause_count(encoding.cnf),
                 "vars": {str(vid): list(key) for vid, key in sorted(named.items())},
             },
             indent=1,

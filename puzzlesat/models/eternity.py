@@ -13,6 +13,11 @@ Constraints:
     symmetry (option ``symmetry``, on): without hints the first corner tile lies top-left on a
         square board, in the top row on a rectangle (:func:`~puzzlesat.domains.eternity.first_corner`).
 
+Score (``--score``, :func:`build_score_model`): every cell side that faces another cell gets
+its own colour variable, in the same tables, and a Boolean ``match[a, b]`` per adjacent pair
+implies that the two sides between ``a`` and ``b`` agree; the model maximises the number of
+matches.  OPTIMAL is CP-SAT's proof; at the time limit the best board found is FEASIBLE.
+
 It cannot count solutions (``--count``): native-rowscan and cnf-heule can.
 """
 
@@ -25,7 +30,15 @@ from ortools.sat.python import cp_model
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.options import defaults
-from puzzlesat.domains.eternity import TABLE_OPTIONS, Instance, Solution, first_corner, placements, rotated
+from puzzlesat.domains.eternity import (
+    TABLE_OPTIONS,
+    Instance,
+    Solution,
+    first_corner,
+    max_score,
+    placements,
+    rotated,
+)
 from puzzlesat.models.cpsat import model_size, solve_model
 
 DEFAULTS = defaults(TABLE_OPTIONS)
@@ -63,9 +76,11 @@ class BoardVars:
         return self.h.get((r, c - 1), self.grey)
 
 
-def build_model(instance: Instance, options: dict[str, Any] | None = None) -> tuple[Any, BoardVars]:
-    """The CP-SAT model and its variables (see the module docstring)."""
+def build_model(instance: Instance, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
+    """The CP-SAT model and its variables (see the module docstring); with ``score``, the score model."""
     opts = {**DEFAULTS, **(options or {})}
+    if opts.get("score"):
+        return build_score_model(instance, opts)[:2]
     model = cp_model.CpModel()
     board = BoardVars(model, instance)
     by_cell = placements(instance)
@@ -94,10 +109,77 @@ def build_model(instance: Instance, options: dict[str, Any] | None = None) -> tu
     return model, board
 
 
+def build_score_model(instance: Instance, options: dict[str, Any] | None = None) -> tuple[Any, Any, Any]:
+    """The score model (module docstring): (model, tile variables, side colour variables by (cell, side))."""
+    opts = {**DEFAULTS, **(options or {})}
+    model = cp_model.CpModel()
+    n = instance.cells
+    tile = [model.new_int_var(0, n - 1, f"tile[{divmod(c, instance.cols)}]") for c in range(n)]
+    grey = model.new_constant(0)
+    side: dict[tuple[int, int], Any] = {}
+    for cell in range(n):
+        rim = instance.frame_sides(cell)
+        for s in range(4):
+            side[cell, s] = grey if s in rim else model.new_int_var(1, instance.colours - 1, f"side[{cell},{s}]")
+    for cell, options_here in placements(instance).items():
+        rows = [(t, *rotated(instance.tiles[t], r)) for t, r in options_here]
+        model.add_allowed_assignments([tile[cell], *(side[cell, s] for s in range(4))], rows)
+    model.add_all_different(tile)
+    fixed = first_corner(instance) if opts["symmetry"] else None  # a turned board keeps its score
+    if fixed is not None:
+        corner, cells = fixed
+        if cells == (0,):
+            model.add(tile[0] == corner)
+        else:
+            for cell in (n - instance.cols, n - 1):
+                model.add(tile[cell] != corner)
+    cols = instance.cols
+    pairs = [(c, c + 1, 1, 3) for c in range(n) if c % cols + 1 < cols]
+    pairs += [(c, c + cols, 2, 0) for c in range(n - cols)]
+    matches = []
+    for a, b, side_a, side_b in pairs:
+        match = model.new_bool_var(f"match[{a},{b}]")
+        model.add(side[a, side_a] == side[b, side_b]).only_enforce_if(match)
+        matches.append(match)
+    model.maximize(sum(matches))
+    return model, tile, side
+
+
+def solve_score(instance: Instance, limits: Limits) -> Result:
+    """The best board of the score model within the time limit: OPTIMAL only with CP-SAT's proof."""
+    start = time.perf_counter()
+    model, tile, side = build_score_model(instance, limits.options)
+    run = solve_model(model, limits, limits.remaining(start), optimise=True)
+    stats: dict[str, Any] = {**model_size(model), **run.stats}
+    elapsed = time.perf_counter() - start
+    if run.status in (Status.OPTIMAL, Status.SOLVED):
+        placed = []
+        for cell in range(instance.cells):
+            t = run.solver.value(tile[cell])
+            sides = tuple(run.solver.value(side[cell, s]) for s in range(4))
+            placed.append((t, next(r for r in range(4) if rotated(instance.tiles[t], r) == sides)))
+        score = int(run.solver.objective_value)
+        stats["score"] = f"{score}/{max_score(instance)}"
+        proven = run.status is Status.OPTIMAL
+        return Result(
+            Status.OPTIMAL if proven else Status.FEASIBLE,
+            Solution(tuple(placed)),
+            objective=max_score(instance) - score,
+            wall_time=elapsed,
+            stats=stats,
+            message="" if proven else "time limit: the best board found, not proven the best",
+        )
+    if run.status is Status.UNKNOWN:
+        return Result(Status.UNKNOWN, wall_time=elapsed, stats=stats, message="time limit")
+    return Result(Status.ERROR, wall_time=elapsed, stats=stats, message=run.message)
+
+
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
-    """Build the model and solve it with ``limits.workers`` CP-SAT workers."""
+    """Build the model and solve it with ``limits.workers`` CP-SAT workers (or the score model)."""
     if limits.options.get("count"):
         return Result(Status.ERROR, message="cpsat-table cannot count solutions; native-rowscan and cnf-heule can")
+    if limits.options.get("score"):
+        return solve_score(instance, limits)
     start = time.perf_counter()
     model, board = build_model(instance, limits.options)
     run = solve_model(model, limits, limits.remaining(start))

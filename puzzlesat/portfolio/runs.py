@@ -65,7 +65,7 @@ def verified(puzzle: Puzzle, result: Any, run: Run) -> Result:
     """A member's answer checked again here; notes on the run why an ERROR came about."""
     if not isinstance(result, Result):
         return Result(Status.ERROR, strategy=run.spec.name, message=f"member sent {type(result).__name__}")
-    checked = check_result(puzzle, run.spec.instance, result)
+    checked = check_result(puzzle, run.spec.instance, result, run.spec.options)
     if checked.status is Status.ERROR and run.note == "":
         if checked.message.startswith("verifier"):
             run.note = "rejected"

@@ -1,0 +1,597 @@
+"""``native-rowscan --score``: an anytime search for the edge-matching board with most matched edges.
+
+The boards searched are legal (every tile once, grey exactly on the frame, the hints kept);
+the score is the number of matched adjacent edges (:func:`~puzzlesat.domains.eternity.score`).
+Two searches share the best board:
+
+1. **Scheduled row scan** (:func:`~puzzlesat.native.eternity_score_kernel.scan`): the row-scan
+   backtracker of ``native-rowscan`` that also places tiles with one unmatched side (west or
+   north), but only as many as a :class:`Schedule` allows at each depth: none over the first
+   65% of the board, then a convex ramp to the best board's errors less one, so that every
+   completed board beats the last one.  Each restart reshuffles the candidate lists with the
+   run's seed (as ``native-rowscan`` does) and runs a node budget; a restart that exhausts its
+   search loosens the schedule, up to the complete one, whose exhaustion proves the best
+   board optimal.  The first board of all is a greedy dive that may leave both sides unmatched.
+2. **Large neighbourhood search** on the best board (:class:`Neighbourhoods`), in the time
+   the scan leaves (:data:`SCAN_SHARE`): destroy and repair, each repair exact.  *Windows*: a small
+   rectangle around an unmatched edge re-solved by branch and bound
+   (:func:`~puzzlesat.native.eternity_score_kernel.window_best`).  *Scattered cells*: the
+   tiles of a set of cells of one frame kind, no two adjacent, reassigned optimally as a
+   linear assignment (each tile's cost on each cell, in its best turn, depends only on the
+   fixed neighbours).  Moves that keep the score are taken too, to drift across plateaus.
+
+With ``workers`` > 1 the row scans run in child processes that share the best board's
+errors as their bound (:meth:`ScoreSearch.scan_in_workers`).
+
+Statistics: ``nodes`` (row-scan placements), ``restarts``, ``improvements``, ``lns_moves`` and
+``lns_gain`` (the errors the neighbourhood search removed), ``best_at`` (seconds to the best board).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import queue
+import signal
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from puzzlesat.core import Limits, Result, Status, processes
+from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
+from puzzlesat.domains.eternity import Instance, Solution, max_score
+from puzzlesat.native import eternity_score_kernel as kernel
+from puzzlesat.native.eternity_lookup import Lookup
+
+SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
+FIRST_SLICE_NODES = 200_000
+SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its best board (measured: docs)
+RESTART_NODES = 20_000_000  # row-scan nodes of a restart (5 M to 80 M measured alike on 16x16)
+
+
+@dataclass
+class Schedule:
+    """How many unmatched edges the row scan may have left once it has placed cell d.
+
+    ``allowed(d) = floor(errors * ((d - start + 1) / span) ** power)`` past ``start = cells -
+    span`` and none before, ``span = ceil(tail * cells)``: the last ``tail`` of the board takes
+    every error, most of them in its last rows, where few tiles are left to choose from.
+
+    A restart that exhausts its search found no better board under the schedule: the next one
+    is :meth:`looser`, and the loosest, :attr:`complete` (every error allowed everywhere, both
+    sides of a tile unmatched too), searches every board, so exhausting it proves the best.
+    """
+
+    tail: float = 0.35
+    power: float = 2.5
+
+    @property
+    def complete(self) -> bool:
+        """True for the schedule that excludes no board."""
+        return self.power == 0
+
+    def looser(self) -> Schedule:
+        """A schedule that allows more: a tail half as long again, then the complete one."""
+        return Schedule(1.0, 0.0) if self.tail >= 1.0 else Schedule(min(1.0, self.tail * 1.5), self.power)
+
+    def allowed(self, cells: int, errors: int) -> np.ndarray:
+        """The allowance per depth for boards with at most ``errors`` unmatched edges."""
+        span = max(1, math.ceil(self.tail * cells))
+        depth = np.arange(cells)
+        ramp = np.clip((depth - (cells - span) + 1) / span, 0.0, 1.0)
+        return np.floor(max(errors, 0) * ramp**self.power).astype(np.int64)
+
+
+# worker i scans with SCHEDULES[i % 4]; the first, alone, measured best on 16x16 (tails of
+# 0.35-0.4 of the board reached 454-457 in 20 s, 0.25-0.3 449 or less, 0.5 437-450)
+SCHEDULES = (Schedule(0.35, 2.5), Schedule(0.4, 2.5), Schedule(0.4, 3.5), Schedule(0.3, 2.5))
+
+
+class Candidates:
+    """The row scan's candidate lists: every turned tile that fits a frame class, in four keyings.
+
+    Built from :class:`~puzzlesat.native.eternity_lookup.Lookup` (classes and hints as there; the
+    symmetry rule on square boards only, where the first corner tile is the first cell's only
+    candidate: on a rectangle it may take either top corner, and a greedy dive that left it
+    for a bottom one would have to undo the whole bottom row); :meth:`arrays` gives a fresh
+    random order within every list.
+    """
+
+    def __init__(self, instance: Instance) -> None:
+        lookup = Lookup(instance, symmetry=instance.square)
+        c = instance.colours
+        self.colours = c
+        self.classes = lookup.classes
+        self.nclasses = lookup.nclasses
+        rows = lookup.rows  # class, west * C + north, tile, rotation, east, south
+        self.cls = rows[:, 0]
+        west, north = rows[:, 1] // c, rows[:, 1] % c
+        self.tile = np.ascontiguousarray(rows[:, 2])
+        self.rot = np.ascontiguousarray(rows[:, 3])
+        self.north = np.ascontiguousarray(north)
+        self.east = np.ascontiguousarray(rows[:, 4])
+        self.south = np.ascontiguousarray(rows[:, 5])
+        self.west = np.ascontiguousarray(west)
+        self.keys = (west * c + north, north, west, np.zeros_like(west))
+
+    def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """(off, order): ``order[p]`` the rows sorted by (class, phase key, random)."""
+        slots = self.colours * self.colours
+        count = len(self.cls)
+        off = np.empty((4, self.nclasses, slots + 1), dtype=np.int64)
+        order = np.empty((4, count), dtype=np.int64)
+        for p, key in enumerate(self.keys):
+            order[p] = np.lexsort((rng.random(count), key, self.cls))
+            flat = (self.cls * slots + key)[order[p]]
+            bounds = np.searchsorted(flat, np.arange(self.nclasses * slots + 1))
+            off[p, :, :slots] = bounds[:-1].reshape(self.nclasses, slots)
+            off[p, :, slots] = bounds[slots::slots]
+        return off, order
+
+
+class Scan:
+    """One row-scan search from the empty board, resumable call after call."""
+
+    def __init__(self, instance: Instance, cands: Candidates, rng: np.random.Generator, allowed: np.ndarray) -> None:
+        n = instance.cells
+        self.instance = instance
+        self.cands = cands
+        self.off, self.order = cands.arrays(rng)
+        self.allowed = allowed
+        self.used = np.zeros(n, dtype=np.int64)
+        self.phase = np.zeros(n, dtype=np.int64)
+        self.choice = np.full(n, -1, dtype=np.int64)
+        self.placed = np.zeros(n, dtype=np.int64)
+        self.errors = np.zeros(n + 1, dtype=np.int64)
+        self.depth = np.zeros(1, dtype=np.int64)
+        self.best_placed = np.zeros(n, dtype=np.int64)
+
+    def run(self, budget: int, best: np.ndarray, double: bool = False) -> tuple[int, int]:
+        """(kernel status, nodes) of at most ``budget`` nodes; FOUND lowers ``best[0]``."""
+        c = self.cands
+        status, nodes = kernel.scan(
+            self.instance.cols,
+            c.colours,
+            c.classes,
+            self.off,
+            self.order,
+            c.tile,
+            c.north,
+            c.east,
+            c.south,
+            c.west,
+            self.allowed,
+            int(double),
+            self.used,
+            self.phase,
+            self.choice,
+            self.placed,
+            self.errors,
+            self.depth,
+            best,
+            self.best_placed,
+            max(1, budget),
+        )
+        return int(status), int(nodes)
+
+    def board(self) -> np.ndarray:
+        """The last board found, as (tile, rotation) per cell."""
+        rows = self.best_placed
+        return np.stack([self.cands.tile[rows], self.cands.rot[rows]], axis=1)
+
+
+def looks(instance: Instance) -> np.ndarray:
+    """``looks[t, r, s]``: the colour on side s of tile t turned r clockwise quarter turns."""
+    tiles = np.array(instance.tiles, dtype=np.int64)
+    sides = np.arange(4)
+    return np.ascontiguousarray(np.stack([tiles[:, (sides - r) % 4] for r in range(4)], axis=1))
+
+
+def board_errors(instance: Instance, look: np.ndarray, board: np.ndarray) -> int:
+    """Unmatched edges of a full board (tile, rotation) per cell."""
+    shown = look[board[:, 0], board[:, 1]].reshape(instance.rows, instance.cols, 4)
+    horizontal = int((shown[:, :-1, 1] != shown[:, 1:, 3]).sum())
+    vertical = int((shown[:-1, :, 2] != shown[1:, :, 0]).sum())
+    return horizontal + vertical
+
+
+@dataclass
+class Best:
+    """The best board so far, its unmatched edges and when it was found."""
+
+    board: np.ndarray
+    errors: int
+    found_at: float
+    improvements: int = 0
+
+
+@contextmanager
+def stop_on_sigterm() -> Iterator[None]:
+    """Turn SIGTERM into KeyboardInterrupt while searching, so the best board is still answered."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread: SIGTERM keeps its meaning
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def solve_score(instance: Instance, limits: Limits) -> Result:
+    """The anytime best-score search (module docstring); OPTIMAL for a board with no error or
+    after a complete scan (:attr:`Schedule.complete`) found none better.
+
+    ``limits.workers`` > 1 runs that many row scans in child processes, each with its own
+    seed and schedule (:data:`SCHEDULES`), sharing the best board's errors as their bound;
+    this process polishes the best board they find.
+    """
+    compile_start = time.perf_counter()
+    kernel.warm_up()
+    compile_time = time.perf_counter() - compile_start
+    start = time.perf_counter()
+    search = ScoreSearch(instance, np.random.default_rng(limits.seed), SCHEDULES[0])
+    left = limits.remaining(compile_start)
+    message = ""
+    with stop_on_sigterm():
+        try:
+            if left is None:
+                search.alternate(limits.workers, limits.seed)
+            else:
+                scan_until = time.perf_counter() + left * SCAN_SHARE
+                if limits.workers > 1:
+                    search.scan_in_workers(limits.workers, limits.seed, scan_until)
+                else:
+                    search.scan(lambda: scan_until - time.perf_counter())
+                if not search.proven:
+                    search.polish(limits.remaining(compile_start) or 0.0)
+        except KeyboardInterrupt:
+            message = "interrupted"
+    best = search.best
+    errors = board_errors(instance, search.look, best.board)
+    total = max_score(instance)
+    stats = {
+        "score": f"{total - errors}/{total}",
+        "nodes": search.nodes,
+        "restarts": search.restarts,
+        "improvements": best.improvements,
+        "lns_moves": search.lns_moves,
+        "lns_gain": search.lns_gain,
+        "best_at": round(best.found_at - start, 3),
+        "compile_time": round(compile_time, 3),
+    }
+    if limits.workers > 1:
+        stats["workers"] = limits.workers
+    proven = errors == 0 or search.proven
+    if not message and not proven:
+        message = "time limit: the best board found, not proven the best"
+    return Result(
+        Status.OPTIMAL if proven else Status.FEASIBLE,
+        Solution(tuple((int(t), int(r)) for t, r in best.board)),
+        objective=errors,
+        wall_time=time.perf_counter() - start,
+        stats=stats,
+        message=message,
+    )
+
+
+def _scan_worker(instance: Instance, seed: int, index: int, deadline: float | None, shared: Any, found: Any) -> None:
+    """A child's row scans until ``deadline`` (:func:`time.time`, which every process reads alike):
+    boards beating the shared bound go to ``found``, then its counts."""
+    kernel.warm_up()
+    search = ScoreSearch(instance, np.random.default_rng(seed), SCHEDULES[index % len(SCHEDULES)])
+    search.shared = shared
+    search.on_improve = lambda board, errors: found.put(("board", errors, board))
+    search.on_proof = lambda: found.put(("proof",))
+    search.on_restart = lambda: found.put(("count", index, search.nodes, search.restarts))
+    search.scan(lambda: None if deadline is None else deadline - time.time())
+    found.put(("count", index, search.nodes, search.restarts))
+    found.put(("done",))
+
+
+class Neighbourhoods:
+    """Destroy-and-repair moves on a full board (module docstring, part 2), each repair exact."""
+
+    # (kind, ...) and how often: scattered inner cells gain most per second, measured on 16x16
+    MOVES: tuple[tuple[str, int, int], ...] = (
+        ("scattered", 0, 0),  # kind: 0 inside, 1 border
+        ("scattered", 1, 0),
+        ("window", 2, 2),  # height, width
+        ("window", 2, 3),
+        ("window", 3, 2),
+        ("window", 3, 3),
+    )
+    WEIGHTS = (0.45, 0.1, 0.2, 0.1, 0.1, 0.05)
+    WINDOW_NODES = 100_000
+
+    def __init__(self, instance: Instance, look: np.ndarray, rng: np.random.Generator) -> None:
+        self.instance = instance
+        self.look = look
+        self.rng = rng
+        rows, cols, n = instance.rows, instance.cols, instance.cells
+        cell = np.arange(n)
+        r, c = cell // cols, cell % cols
+        # neighbour[cell, side]: the adjacent cell across that side, -1 across the rim
+        self.neighbour = np.stack(
+            [
+                np.where(r > 0, cell - cols, -1),
+                np.where(c < cols - 1, cell + 1, -1),
+                np.where(r < rows - 1, cell + cols, -1),
+                np.where(c > 0, cell - 1, -1),
+            ],
+            axis=1,
+        )
+        self.rim_pattern = ((self.neighbour < 0) << np.arange(4)).sum(axis=1)
+        self.grey_pattern = ((look == 0) << np.arange(4)).sum(axis=2)  # (tile, rotation)
+        self.hinted = np.zeros(n, dtype=bool)
+        self.hinted[[h.cell for h in instance.hints]] = True
+        kinds = (self.neighbour < 0).sum(axis=1)
+        self.free_of_kind = [np.flatnonzero((kinds == k) & ~self.hinted) for k in range(3)]
+
+    def shown(self, board: np.ndarray) -> np.ndarray:
+        """The colours each cell shows on its four sides."""
+        return self.look[board[:, 0], board[:, 1]]
+
+    def scattered(self, board: np.ndarray, kind: int) -> int:
+        """Reassign the tiles of a random set of non-adjacent cells of one kind optimally; the gain."""
+        free = self.free_of_kind[kind]
+        if len(free) < 2:
+            return 0
+        blocked = np.zeros(self.instance.cells, dtype=bool)
+        chosen = []
+        for cell in self.rng.permutation(free):
+            if not blocked[cell]:
+                chosen.append(cell)
+                blocked[cell] = True
+                blocked[self.neighbour[cell][self.neighbour[cell] >= 0]] = True
+        cells = np.array(chosen)
+        shown = self.shown(board)
+        nb = self.neighbour[cells]
+        facing = np.where(nb >= 0, shown[nb, (np.arange(4) + 2) % 4], -1)  # (cells, side)
+        tiles = board[cells, 0]
+        tile_looks = self.look[tiles]  # (tile, rotation, side)
+        miss = (tile_looks[:, None, :, :] != facing[None, :, None, :]) & (facing[None, :, None, :] >= 0)
+        cost = miss.sum(axis=3)  # (tile, cell, rotation)
+        fits = self.grey_pattern[tiles][:, None, :] == self.rim_pattern[cells][None, :, None]
+        cost = np.where(fits, cost, 99)
+        turn = cost.argmin(axis=2)
+        least = cost.min(axis=2)
+        old = int(cost[np.arange(len(cells)), np.arange(len(cells)), board[cells, 1]].sum())
+        to = kernel.assignment(least)
+        new = int(least[np.arange(len(cells)), to].sum())
+        if new > old:
+            return 0
+        board[cells[to], 0] = tiles
+        board[cells[to], 1] = turn[np.arange(len(cells)), to]
+        return old - new
+
+    def window(self, board: np.ndarray, height: int, width: int) -> int:
+        """Re-solve a small window holding an unmatched edge by branch and bound; the gain."""
+        instance = self.instance
+        shown = self.shown(board)
+        nb = self.neighbour
+        bad = np.flatnonzero(((shown != shown[nb, (np.arange(4) + 2) % 4]) & (nb >= 0)).any(axis=1))
+        if len(bad) == 0:
+            return 0
+        focus = int(self.rng.choice(bad))
+        fr, fc = divmod(focus, instance.cols)
+        top = min(max(0, fr - int(self.rng.integers(height))), instance.rows - height)
+        left = min(max(0, fc - int(self.rng.integers(width))), instance.cols - width)
+        if top < 0 or left < 0:
+            return 0
+        cells = np.array(
+            [r * instance.cols + c for r in range(top, top + height) for c in range(left, left + width)],
+            dtype=np.int64,
+        )
+        cells = cells[~self.hinted[cells]]
+        m = len(cells)
+        if m < 2:
+            return 0
+        index = np.full(instance.cells, -1, dtype=np.int64)
+        index[cells] = np.arange(m)
+        around = np.empty((m, 4), dtype=np.int64)
+        current = 0
+        for j, cell in enumerate(cells):
+            for side in range(4):
+                other = nb[cell, side]
+                if other < 0:
+                    around[j, side] = -1
+                elif index[other] >= 0:
+                    around[j, side] = -2 - index[other]
+                    if index[other] < j:
+                        current += int(shown[cell, side] != shown[other, (side + 2) % 4])
+                else:
+                    around[j, side] = shown[other, (side + 2) % 4]
+                    current += int(shown[cell, side] != around[j, side])
+        if current == 0:
+            return 0
+        tiles = board[cells, 0]
+        fits = (self.grey_pattern[tiles][None, :, :] == self.rim_pattern[cells][:, None, None]).astype(np.int64)
+        out = np.zeros(m, dtype=np.int64)
+        best, _ = kernel.window_best(cells, around, self.look[tiles], fits, current, self.WINDOW_NODES, out)
+        if best >= current:
+            return 0
+        board[cells, 0] = tiles[out // 4]
+        board[cells, 1] = out % 4
+        return int(current - best)
+
+    def step(self, board: np.ndarray) -> int:
+        """One random move, drawn by :attr:`MOVES` weights; the errors it removed."""
+        move = self.MOVES[self.rng.choice(len(self.MOVES), p=self.WEIGHTS)]
+        if move[0] == "window":
+            return self.window(board, move[1], move[2])
+        return self.scattered(board, move[1])
+
+
+class ScoreSearch:
+    """The row scan and the neighbourhood search, sharing :attr:`best`.
+
+    ``shared`` (a multiprocessing Value) holds the errors of the best board of every worker:
+    the scan's bound follows it; ``on_improve`` hears of each board better than the last.
+    """
+
+    def __init__(self, instance: Instance, rng: np.random.Generator, schedule: Schedule) -> None:
+        self.instance = instance
+        self.rng = rng
+        self.schedule = schedule
+        self.cands = Candidates(instance)
+        self.look = looks(instance)
+        self.nodes = 0
+        self.restarts = 0
+        self.lns_moves = 0
+        self.lns_gain = 0
+        self.shared: Any = None
+        self.on_improve: Callable[[np.ndarray, int], None] | None = None
+        self.on_proof: Callable[[], None] | None = None
+        self.on_restart: Callable[[], None] | None = None
+        self.proven = False  # a complete scan found nothing better than the best
+        n = instance.cells
+        greedy = Scan(instance, self.cands, rng, np.full(n, 2 * n, dtype=np.int64))
+        bound = np.array([4 * n], dtype=np.int64)
+        status, done = greedy.run(4 * n, bound, double=True)
+        assert status == FOUND, "a greedy dive that may leave any edge unmatched always ends"
+        self.nodes += done
+        board = greedy.board()
+        self.best = Best(board, board_errors(instance, self.look, board), time.perf_counter())
+
+    def offer(self, board: np.ndarray, errors: int) -> bool:
+        """Keep the board if it beats the best (and tell ``on_improve`` and ``shared``); True when it does."""
+        if errors >= self.best.errors:
+            return False
+        self.best = Best(board, errors, time.perf_counter(), self.best.improvements + 1)
+        if self.on_improve is not None:
+            self.on_improve(board, errors)
+        if self.shared is not None:
+            with self.shared.get_lock():
+                self.shared.value = min(self.shared.value, errors)
+        return True
+
+    def bound(self) -> int:
+        """The errors a new board must beat: the best board's, or the workers' best."""
+        return self.best.errors if self.shared is None else min(self.best.errors, int(self.shared.value))
+
+    def alternate(self, workers: int, seed: int) -> None:
+        """Without a time limit, until stopped: scan restarts each followed by as long a polish,
+        or with several workers, their scans alone."""
+        if workers > 1:
+            self.scan_in_workers(workers, seed, None)
+            return
+        while self.best.errors > 0 and not self.proven:
+            began = time.perf_counter()
+            self.scan(lambda: None, one_restart=True)
+            self.polish(time.perf_counter() - began)
+
+    def polish(self, seconds: float) -> None:
+        """Neighbourhood moves on a copy of the best board for ``seconds``."""
+        moves = Neighbourhoods(self.instance, self.look, self.rng)
+        board = self.best.board.copy()
+        errors = self.best.errors
+        until = time.perf_counter() + seconds
+        while errors > 0 and time.perf_counter() < until:
+            for _ in range(20):
+                gain = moves.step(board)
+                self.lns_moves += 1
+                if gain:
+                    errors -= gain
+                    self.lns_gain += gain
+            if errors < self.best.errors:
+                self.offer(board.copy(), errors)
+
+    def scan(
+        self, remaining: Callable[[], float | None], restart_nodes: int = RESTART_NODES, one_restart: bool = False
+    ) -> None:
+        """Row-scan restarts until the time is up (or after one)."""
+        n = self.instance.cells
+        while self.bound() > 0 and not self.proven:
+            left = remaining()
+            if left is not None and left <= 0:
+                return
+            bound = np.array([self.bound()], dtype=np.int64)
+            allowed = self.schedule.allowed(n, int(bound[0]) - 1)
+            scan = Scan(self.instance, self.cands, self.rng, allowed)
+            complete = self.schedule.complete
+            spent = 0
+            slice_nodes = FIRST_SLICE_NODES
+            while spent < restart_nodes:
+                if self.bound() < bound[0]:  # another worker found better
+                    bound[0] = self.bound()
+                    allowed[:] = self.schedule.allowed(n, int(bound[0]) - 1)
+                began = time.perf_counter()
+                status, done = scan.run(min(slice_nodes, restart_nodes - spent), bound, double=complete)
+                took = time.perf_counter() - began
+                spent += done
+                self.nodes += done
+                if done >= slice_nodes:
+                    slice_nodes = int(max(FIRST_SLICE_NODES, slice_nodes * SLICE_SECONDS / max(took, 1e-3)))
+                if status == FOUND:
+                    self.offer(scan.board(), int(bound[0]))
+                    allowed[:] = self.schedule.allowed(n, int(bound[0]) - 1)
+                if status == EXHAUSTED and complete:  # no board beats the best: it is optimal
+                    self.proven = True
+                    if self.on_proof is not None:
+                        self.on_proof()
+                    return
+                if status == EXHAUSTED:
+                    self.schedule = self.schedule.looser()
+                    break
+                if bound[0] == 0:
+                    break
+                left = remaining()
+                if left is not None and left <= 0:
+                    return
+            self.restarts += 1
+            if self.on_restart is not None:
+                self.on_restart()
+            if one_restart:
+                return
+
+    def scan_in_workers(self, workers: int, seed: int, until: float | None) -> None:
+        """Row scans in ``workers`` child processes until ``until`` (perf_counter; None: until
+        stopped), sharing the bound.  Every child is stopped before this returns, also on Ctrl-C;
+        ``nodes`` and ``restarts`` add up the children's, as of their last restart."""
+        ctx = multiprocessing.get_context("spawn")
+        shared = ctx.Value("q", self.best.errors)
+        found = ctx.Queue()
+        deadline = None if until is None else time.time() + until - time.perf_counter()
+        children = [
+            processes.start(
+                _scan_worker, (self.instance, seed + 1 + i, i, deadline, shared, found), name=f"puzzlesat-score-{i}"
+            )
+            for i in range(workers)
+        ]
+        done = 0
+        counts: dict[int, tuple[int, int]] = {}
+        try:
+            while done < workers and self.best.errors > 0 and not self.proven:
+                if until is not None and time.perf_counter() > until:
+                    break
+                try:
+                    message = found.get(timeout=0.2)
+                except queue.Empty:
+                    if not any(child.is_alive() for child in children):
+                        break
+                    continue
+                if message[0] == "board":
+                    self.offer(message[2], message[1])
+                elif message[0] == "proof":  # a worker's complete scan: the shared bound is optimal
+                    self.proven = True
+                    break
+                elif message[0] == "count":
+                    counts[message[1]] = (message[2], message[3])
+                else:
+                    done += 1
+        finally:
+            self.nodes += sum(nodes for nodes, _ in counts.values())
+            self.restarts += sum(restarts for _, restarts in counts.values())
+            processes.stop_trees(children)
+            found.cancel_join_thread()
+            found.close()

@@ -1,0 +1,320 @@
+"""The numba kernels of the best-score search for edge matching (see native/eternity_score.py).
+
+``scan``: a row-scan backtracker that may leave edges unmatched where a schedule allows it.
+Cell ``d`` (row-major) takes its candidates in four phases, each a list of turned tiles of
+the cell's frame class keyed by the colours its west and north neighbours show:
+
+0. both sides match (key ``west * C + north``): no error;
+1. the north side matches, the west one not (key ``north``): one error;
+2. the west side matches, the north one not (key ``west``): one error;
+3. neither matches (key 0, every turned tile of the class): two errors, only when ``double``.
+
+A candidate is placed only when the errors so far stay within ``min(allowed[d], best - 1)``:
+the schedule ``allowed`` (errors allowed up to and including cell ``d``; none early, more late
+in the scan, as Blackwood's and Verhaard's solvers do) and the best full board's errors, so
+every board completed is better than the last.
+
+``window_best``: branch and bound re-solving a set of cells (a window) of a full board: the
+tiles on them are taken off and put back, each turned to fit, to miss as few edges as
+possible against the fixed cells around them and each other.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
+
+
+@njit(cache=True)
+def scan(
+    cols,
+    ncolours,
+    cell_class,
+    off,
+    order,
+    r_tile,
+    r_north,
+    r_east,
+    r_south,
+    r_west,
+    allowed,
+    double,
+    used,
+    phase,
+    choice,
+    placed,
+    errors,
+    depth,
+    best,
+    best_placed,
+    budget,
+):  # pragma: no cover - compiled
+    """Depth-first row scan with scheduled errors, resumable.
+
+    Args:
+        cols, ncolours: board width and colour count.
+        cell_class: frame class of each cell (hinted cells have a class holding their hint alone).
+        off: ``off[p, k, key]..off[p, k, key + 1]`` index ``order[p]`` for phase p, class k.
+        order: per phase, indices into the candidate rows ``r_*`` (tile and its four colours).
+        allowed: errors allowed once cell ``d`` is placed.
+        double: 1 to allow phase 3 (both sides unmatched).
+        used, phase, choice, placed: search state per tile and per depth.
+        errors: ``errors[d]`` unmatched edges before cell ``d`` (length cells + 1).
+        depth: current depth in ``depth[0]``.
+        best: the best full board's errors in ``best[0]``; boards must beat it.
+        best_placed: the candidate rows of that board, written on FOUND.
+        budget: node budget of this call.
+
+    Returns:
+        (status, nodes): FOUND with a better board in ``best_placed`` (call again to search on
+        for a still better one), EXHAUSTED, or BUDGET.
+    """
+    n = cell_class.shape[0]
+    d = depth[0]
+    nodes = 0
+    while True:
+        if d == n:
+            best[0] = errors[n]
+            for c in range(n):
+                best_placed[c] = placed[c]
+            d -= 1
+            used[r_tile[placed[d]]] = 0
+            depth[0] = d
+            return FOUND, nodes
+        if d < 0:
+            depth[0] = d
+            return EXHAUSTED, nodes
+        col = d % cols
+        west = r_east[placed[d - 1]] if col > 0 else 0
+        north = r_south[placed[d - cols]] if d >= cols else 0
+        cap = min(allowed[d], best[0] - 1)
+        slack = cap - errors[d]
+        k = cell_class[d]
+        p = phase[d]
+        i = choice[d]
+        hit = -1
+        need = 0
+        while p < 4:
+            need = 0 if p == 0 else (1 if p < 3 else 2)
+            if need > slack or (p == 3 and double == 0):
+                break
+            key = west * ncolours + north if p == 0 else (north if p == 1 else (west if p == 2 else 0))
+            if i < 0:
+                i = off[p, k, key]
+            stop = off[p, k, key + 1]
+            while i < stop:
+                r = order[p, i]
+                if used[r_tile[r]] == 0:
+                    if p == 0:
+                        hit = r
+                    elif p == 1:
+                        if r_west[r] != west:
+                            hit = r
+                    elif p == 2:
+                        if r_north[r] != north:
+                            hit = r
+                    elif r_west[r] != west and r_north[r] != north:
+                        hit = r
+                    if hit >= 0:
+                        break
+                i += 1
+            if hit >= 0:
+                break
+            p += 1
+            i = -1
+        if hit >= 0:
+            used[r_tile[hit]] = 1
+            placed[d] = hit
+            phase[d] = p
+            choice[d] = i + 1
+            errors[d + 1] = errors[d] + need
+            d += 1
+            if d < n:
+                phase[d] = 0
+                choice[d] = -1
+            nodes += 1
+            if nodes >= budget:
+                depth[0] = d
+                return BUDGET, nodes
+        else:
+            phase[d] = 0
+            choice[d] = -1
+            d -= 1
+            if d >= 0:
+                used[r_tile[placed[d]]] = 0
+
+
+@njit(cache=True)
+def window_best(
+    cells,
+    around,
+    looks,
+    fits,
+    current,
+    budget,
+    out,
+):  # pragma: no cover - compiled
+    """Branch and bound over the tiles of a window: the assignment with fewest unmatched edges.
+
+    Args:
+        cells: the window's cells, in the order they are filled (row-major).
+        around: ``around[j, s]`` the colour the cell across side s shows, when fixed (outside
+            the window), ``-2 - i`` when it is window cell i's side facing it, or -1 for the
+            board's rim (no edge).
+        looks: ``looks[t, q, s]`` colour on side s of window tile t in its q-th look.
+        fits: ``fits[j, t, q]`` 1 when look q of tile t fits cell j's frame class.
+        current: errors of the board's own assignment; only fewer count.
+        budget: node limit.
+        out: ``out[j] = t * 4 + q`` for the best assignment found (when better than current).
+
+    Returns:
+        (best errors found, nodes): ``current`` when nothing better was found.
+    """
+    m = cells.shape[0]
+    best = current
+    tq = np.full(m, -1, dtype=np.int64)  # per depth: next (tile, look) index to try
+    pick = np.full(m, -1, dtype=np.int64)
+    cost = np.zeros(m + 1, dtype=np.int64)
+    used = np.zeros(m, dtype=np.int64)
+    d = 0
+    nodes = 0
+    while d >= 0 and nodes < budget:
+        if d == m:
+            if cost[m] < best:
+                best = cost[m]
+                for j in range(m):
+                    out[j] = pick[j]
+            d -= 1
+            used[pick[d] // 4] = 0
+            continue
+        x = tq[d] + 1
+        placed_one = False
+        while x < m * 4:
+            t = x // 4
+            q = x % 4
+            if used[t] == 0 and fits[d, t, q] == 1:
+                c = cost[d]
+                for s in range(4):
+                    a = around[d, s]
+                    if a == -1:
+                        continue
+                    if a >= 0:
+                        if looks[t, q, s] != a:
+                            c += 1
+                    else:
+                        j = -2 - a
+                        if j < d:  # a window cell already placed: its opposite side
+                            tj = pick[j] // 4
+                            qj = pick[j] % 4
+                            if looks[tj, qj, (s + 2) % 4] != looks[t, q, s]:
+                                c += 1
+                if c < best:
+                    tq[d] = x
+                    pick[d] = x
+                    used[t] = 1
+                    cost[d + 1] = c
+                    d += 1
+                    if d < m:
+                        tq[d] = -1
+                    nodes += 1
+                    placed_one = True
+                    break
+            x += 1
+        if not placed_one:
+            tq[d] = -1
+            d -= 1
+            if d >= 0:
+                used[pick[d] // 4] = 0
+    return best, nodes
+
+
+@njit(cache=True)
+def assignment(cost):  # pragma: no cover - compiled
+    """The assignment of rows to columns of a square cost matrix with the least total cost.
+
+    The Hungarian method with potentials, one shortest augmenting path per row (O(n^3)).
+    Returns ``col_of[row]``.
+    """
+    n = cost.shape[0]
+    inf = np.int64(1) << 60
+    u = np.zeros(n + 1, dtype=np.int64)
+    v = np.zeros(n + 1, dtype=np.int64)
+    row_of = np.zeros(n + 1, dtype=np.int64)  # column j (1-based) -> its row (1-based), 0 free
+    way = np.zeros(n + 1, dtype=np.int64)
+    for i in range(1, n + 1):
+        row_of[0] = i
+        j0 = 0
+        minv = np.full(n + 1, inf, dtype=np.int64)
+        done = np.zeros(n + 1, dtype=np.bool_)
+        while True:
+            done[j0] = True
+            i0 = row_of[j0]
+            delta = inf
+            j1 = 0
+            for j in range(1, n + 1):
+                if not done[j]:
+                    cur = cost[i0 - 1, j - 1] - u[i0] - v[j]
+                    if cur < minv[j]:
+                        minv[j] = cur
+                        way[j] = j0
+                    if minv[j] < delta:
+                        delta = minv[j]
+                        j1 = j
+            for j in range(n + 1):
+                if done[j]:
+                    u[row_of[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if row_of[j0] == 0:
+                break
+        while j0 != 0:
+            j1 = way[j0]
+            row_of[j0] = row_of[j1]
+            j0 = j1
+    col_of = np.zeros(n, dtype=np.int64)
+    for j in range(1, n + 1):
+        col_of[row_of[j] - 1] = j - 1
+    return col_of
+
+
+def warm_up() -> None:
+    """Compile (or load from cache) the three kernels on tiny inputs."""
+    z = np.zeros(4, dtype=np.int64)
+    empty = np.zeros(0, dtype=np.int64)
+    scan(
+        2,
+        2,
+        z,
+        np.zeros((4, 9, 5), dtype=np.int64),
+        np.zeros((4, 0), dtype=np.int64),
+        empty,
+        empty,
+        empty,
+        empty,
+        empty,
+        z,
+        0,
+        z.copy(),
+        z.copy(),
+        z - 1,
+        z.copy(),
+        np.zeros(5, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        z.copy(),
+        1,
+    )
+    window_best(
+        np.zeros(1, dtype=np.int64),
+        np.full((1, 4), -1, dtype=np.int64),
+        np.zeros((1, 4, 4), dtype=np.int64),
+        np.ones((1, 1, 4), dtype=np.int64),
+        1,
+        10,
+        np.zeros(1, dtype=np.int64),
+    )
+    assignment(np.zeros((2, 2), dtype=np.int64))

@@ -1,0 +1,221 @@
+"""Edge matching's best score (``--score``): the native anytime search, CP-SAT, MaxSAT (RC2),
+the weighted CNF export, the kernels' exact repairs, and the CLI's anytime answer."""
+
+from __future__ import annotations
+
+import itertools
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import psutil
+import pytest
+
+from puzzlesat import api
+from puzzlesat.core import Status
+from puzzlesat.domains import eternity
+from puzzlesat.native import eternity_score as es
+from puzzlesat.native import eternity_score_kernel as kernel
+
+ROOT = Path(__file__).resolve().parents[1]
+SCORE_STRATEGIES = ["native-rowscan", "cpsat-table", "maxsat-rc2"]
+
+
+def unsolvable(size: int, seed: int, cols: int | None = None) -> eternity.Instance:
+    """A generated board (``cols`` wide, default square) with one tile's colour changed: no board
+    matches every edge."""
+    options = {"rows": size, "cols": cols or size, "frame_colours": 2, "inner_colours": size + 1}
+    return eternity.make_unsolvable(eternity.generate(options, seed))
+
+
+def scored(instance: eternity.Instance, strategy: str, timeout: float = 20) -> tuple[Status, int]:
+    """(status, score) of a --score run; the board is legal and keeps the hints."""
+    result = api.solve(api.Instance("eternity", instance), strategy, timeout=timeout, score=True)
+    assert result.solution is not None, result.message
+    assert eternity.verify(instance, result.solution, matching=False) == []
+    assert result.objective == len(eternity.mismatches(instance, result.solution))
+    return result.status, eternity.score(instance, result.solution)
+
+
+@pytest.mark.parametrize(("size", "seed", "cols"), [(3, 0, None), (3, 1, None), (4, 0, None), (4, 2, None), (3, 0, 5)])
+def test_every_score_strategy_proves_the_same_optimum_when_no_board_is_perfect(
+    size: int, seed: int, cols: int | None
+) -> None:
+    instance = unsolvable(size, seed, cols)
+    results = {name: scored(instance, name) for name in SCORE_STRATEGIES}
+    assert {status for status, _ in results.values()} == {Status.OPTIMAL}, results
+    best = {score for _, score in results.values()}
+    assert len(best) == 1 and best.pop() < eternity.max_score(instance), results
+
+
+def test_maxsat_rc2_without_score_answers_the_decision_question() -> None:
+    board = api.Instance("eternity", unsolvable(3, 0))
+    result = api.solve(board, "maxsat-rc2")
+    assert result.status is Status.INFEASIBLE and "misses 1 edge" in result.message
+    solvable = api.Instance("eternity", eternity.generate({"size": 3, "frame_colours": 2, "inner_colours": 3}, 1))
+    solved = api.solve(solvable, "maxsat-rc2")
+    assert solved.status is Status.SOLVED
+
+
+def test_native_score_search_finds_a_perfect_board_of_a_solvable_5x5() -> None:
+    instance = eternity.generate({"size": 5, "frame_colours": 3, "inner_colours": 6}, 3)
+    status, score = scored(instance, "native-rowscan", timeout=30)
+    assert (status, score) == (Status.OPTIMAL, eternity.max_score(instance))
+
+
+def test_native_score_search_keeps_the_hints() -> None:
+    instance = eternity.generate({"size": 5, "frame_colours": 3, "inner_colours": 6}, 4)
+    solved = api.solve(api.Instance("eternity", instance)).solution
+    changed = eternity.make_unsolvable(instance)
+    lines = [
+        f"{tile} {cell // 5} {cell % 5} {rot}"
+        for cell, (tile, rot) in enumerate(solved.placements)
+        if cell in (0, 12, 18) and changed.tiles[tile] == instance.tiles[tile]
+    ]
+    hinted = eternity.with_hints(changed, "\n".join(lines))
+    assert hinted.hints
+    status, score = scored(hinted, "native-rowscan", timeout=10)
+    assert status is Status.OPTIMAL and score < eternity.max_score(hinted)
+    assert scored(hinted, "cpsat-table")[1] == score
+
+
+def test_schedule_allows_errors_late_and_loosens_to_the_complete_one() -> None:
+    schedule = es.Schedule(0.25, 2.0)
+    allowed = schedule.allowed(16, 8)
+    assert allowed[:12].sum() == 0 and allowed[-1] == 8 and (np.diff(allowed) >= 0).all()
+    while not schedule.complete:
+        schedule = schedule.looser()
+    assert (schedule.allowed(16, 8) == 8).all()
+
+
+def test_window_repair_is_exact_and_consistent() -> None:
+    """Branch and bound over a 2x2 window in a fixed surround agrees with brute force."""
+    rng = np.random.default_rng(0)
+    m = 4
+    for _ in range(4):
+        looks = rng.integers(1, 4, size=(m, 4, 4))
+        outside = rng.integers(1, 4, size=8)
+        # cells 0 1 / 2 3: window neighbours as -2 - index, the surround as colours
+        around = np.array(
+            [
+                [outside[0], -3, -4, outside[1]],
+                [outside[2], outside[3], -5, -2],
+                [-2, -5, outside[4], outside[5]],
+                [-3, outside[6], outside[7], -4],
+            ]
+        )
+
+        def cost(assign: list[tuple[int, int]], looks: np.ndarray = looks, around: np.ndarray = around) -> int:
+            total = 0
+            for j, (t, q) in enumerate(assign):
+                for s in range(4):
+                    a = int(around[j, s])
+                    if a >= 0:
+                        total += int(looks[t, q, s] != a)
+                    elif -2 - a < j:
+                        to, qo = assign[-2 - a]
+                        total += int(looks[to, qo, (s + 2) % 4] != looks[t, q, s])
+            return total
+
+        best = min(
+            cost(list(zip(p, qs, strict=True)))
+            for p in itertools.permutations(range(m))
+            for qs in itertools.product(range(4), repeat=m)
+        )
+        out = np.zeros(m, dtype=np.int64)
+        got, _ = kernel.window_best(np.arange(m), around, looks, np.ones((m, m, 4), dtype=np.int64), 99, 10**6, out)
+        assert got == best == cost([(int(o) // 4, int(o) % 4) for o in out])
+
+
+def test_assignment_is_the_cheapest_permutation() -> None:
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        cost = rng.integers(0, 9, size=(5, 5))
+        to = kernel.assignment(cost)
+        assert sorted(to) == list(range(5))
+        best = min(sum(cost[i, p[i]] for i in range(5)) for p in itertools.permutations(range(5)))
+        assert cost[np.arange(5), to].sum() == best
+
+
+def test_neighbourhood_moves_never_lose_edges() -> None:
+    instance = unsolvable(6, 2)
+    look = es.looks(instance)
+    rng = np.random.default_rng(2)
+    search = es.ScoreSearch(instance, rng, es.SCHEDULES[0])
+    board = search.best.board.copy()
+    errors = search.best.errors
+    moves = es.Neighbourhoods(instance, look, rng)
+    for _ in range(200):
+        errors -= moves.step(board)
+        assert es.board_errors(instance, look, board) == errors
+    solution = eternity.Solution(tuple((int(t), int(r)) for t, r in board))
+    assert eternity.verify(instance, solution, matching=False) == []
+
+
+def test_export_wcnf_writes_hard_and_soft_clauses(tmp_path: Path) -> None:
+    board = api.Instance("eternity", unsolvable(3, 0))
+    written = api.export(board, "maxsat-rc2", tmp_path / "p.wcnf", format="wcnf")
+    text = (tmp_path / "p.wcnf").read_text()
+    weights = [line.split()[0] for line in text.splitlines() if line and line[0] not in "cp"]
+    assert weights.count("1") == eternity.max_score(board.data)  # one soft clause per edge
+    assert written.clauses == len(weights)
+    with pytest.raises(api.PuzzlesatError, match="exports --format wcnf"):
+        api.export(board, "maxsat-rc2", tmp_path / "p.cnf", format="dimacs")
+
+
+def cli(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "puzzlesat.cli", *args], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_cli_prints_the_best_board_at_the_time_limit(tmp_path: Path, workers: str) -> None:
+    instance = unsolvable(7, 5)
+    path = tmp_path / "board.txt"
+    path.write_text(eternity.write_instance(instance))
+    proc = cli("solve", "eternity", str(path), "--score", "--timeout", "3", "--workers", workers)
+    assert proc.returncode in (0, 3), proc.stderr  # 0 only if the search proved its board best
+    solution = eternity.parse_solution(instance, proc.stdout)
+    assert solution is not None and eternity.verify(instance, solution, matching=False) == []
+    assert f"c score {eternity.score(instance, solution)}/84" in proc.stderr
+    answer = tmp_path / "answer.txt"
+    answer.write_text(proc.stdout)
+    check = cli("check", "eternity", str(path), str(answer), "--score")
+    assert check.returncode == 0 and f"c score {eternity.score(instance, solution)}/84" in check.stderr
+
+
+def test_cli_answers_the_best_board_on_sigterm(tmp_path: Path) -> None:
+    path = tmp_path / "board.txt"
+    instance = unsolvable(8, 1)
+    path.write_text(eternity.write_instance(instance))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(path), "--score"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    busy = psutil.Process(proc.pid)
+    while sum(busy.cpu_times()[:2]) < 3 and proc.poll() is None:  # past the imports and the compilation
+        time.sleep(0.2)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 3, err
+    solution = eternity.parse_solution(instance, out)
+    assert solution is not None and eternity.verify(instance, solution, matching=False) == []
+    assert "interrupted" in err and f"c score {eternity.score(instance, solution)}/112" in err
+
+
+@pytest.mark.slow
+def test_official_board_scores_high_in_a_few_seconds(shared_instances: Path) -> None:
+    """The official 16x16 with its starter piece: a legal board past 420 in 8 s."""
+    folder = shared_instances / "eternity"
+    board = api.load("eternity", folder / "e2_16x16.txt")
+    starter = next(line for line in (folder / "e2_16x16_hints.txt").read_text().splitlines() if line.startswith("139"))
+    instance = eternity.with_hints(board.data, starter)
+    status, score = scored(instance, "native-rowscan", timeout=8)
+    assert status is Status.FEASIBLE and score >= 420
