@@ -6,18 +6,28 @@ the time limit; the time shown is the strategy's own (imports and numba compilat
 ``--baseline PROGRAM`` also times an external solver that reads the seed format on stdin,
 e.g. the seed's sequential C backtracker compiled locally (``gcc -O2 eternity.c``).
 
+``--exact`` measures native-rowscan's exact search on the shipped peak boards instead
+(``instances/eternity/``): the speed-up of ``--workers 2`` over one process on the 7x7 boards
+(a count, which searches the whole tree, so both place the same nodes), the pruning options
+on the 6x6 and 7x7 boards (counts: nodes and seconds), and the 8x8 boards solved with
+``--workers 2``.
+
 Usage:
     python benchmarks/eternity.py [--sizes 6 7 8] [--seeds 5] [--timeout 300] [--baseline ./eternity_seq]
     python benchmarks/eternity.py --quick
+    python benchmarks/eternity.py --exact [--parts speedup pruning 8x8] [--timeout 300]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -34,6 +44,92 @@ def peak_instance(size: int, seed: int) -> eternity.Instance:
     return eternity.generate(options, seed)
 
 
+PEAKS = Path(__file__).resolve().parents[1] / "instances" / "eternity"
+PRUNING = {
+    "plain": ("twins=0", "colour_check=0"),
+    "twins": ("twins=1", "colour_check=0"),
+    "colour_check": ("twins=0", "colour_check=1"),
+    "both": ("twins=1", "colour_check=1"),
+}
+
+
+def run_rowscan(path: Path, timeout: float, *flags: str, options: tuple[str, ...] = ()) -> dict[str, Any]:
+    """native-rowscan in a fresh ``solve --json`` process: its JSON result, or status TIMEOUT."""
+    cmd = [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(path), "-s", "native-rowscan", "--json"]
+    cmd += [*flags, *(x for o in options for x in ("-O", o))]
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 30)
+    except subprocess.TimeoutExpired:
+        return {"status": "TIMEOUT", "wall_time": timeout, "stats": {}}
+    try:
+        return dict(json.loads(done.stdout))
+    except json.JSONDecodeError:
+        return {"status": "ERROR", "wall_time": 0.0, "stats": {}, "message": done.stderr.strip()[-200:]}
+
+
+def exact(parts: list[str], timeout: float) -> None:
+    """The ``--exact`` figures: workers' speed-up, pruning options, 8x8 boards with two workers."""
+    if "speedup" in parts:
+        rows = []
+        for path in sorted(PEAKS.glob("peak_7x7_*.txt")):
+            runs = {w: run_rowscan(path, timeout, "--count", "--workers", str(w), options=("twins=0",)) for w in (1, 2)}
+            one, two = runs[1], runs[2]
+            nodes = [int(r["stats"].get("nodes", 0)) for r in (one, two)]
+            ratio = float(one["wall_time"]) / max(1e-6, float(two["wall_time"]))
+            shares = two["stats"].get("worker_nodes", "")
+            rows.append(
+                [
+                    path.stem,
+                    f"{one['count']}",
+                    f"{nodes[0]:,}",
+                    f"{nodes[1]:,}",
+                    f"{one['wall_time']:.2f}",
+                    f"{two['wall_time']:.2f}",
+                    f"{ratio:.2f}x",
+                    str(shares),
+                ]
+            )
+            print(f"c {path.stem}: {rows[-1]}", file=sys.stderr)
+        print_table(
+            "count (whole tree, twins=0): one process against --workers 2",
+            ["board", "count", "nodes 1", "nodes 2", "s 1", "s 2", "speed-up", "nodes per worker"],
+            rows,
+        )
+    if "pruning" in parts:
+        rows = []
+        for path in sorted(PEAKS.glob("peak_[67]x*.txt")):
+            row = [path.stem]
+            for name, options in PRUNING.items():
+                result = run_rowscan(path, timeout, "--count", options=options)
+                stats = result["stats"]
+                row.append(f"{int(stats.get('nodes', 0)):,} / {float(result['wall_time']):.2f} s")
+                print(
+                    f"c {path.stem} {name}: {result['status']} count={result.get('count')} {row[-1]}", file=sys.stderr
+                )
+            rows.append(row)
+        print_table("count: nodes / seconds of each pruning", ["board", *PRUNING], rows)
+    if "8x8" in parts:
+        rows = []
+        for path in sorted(PEAKS.glob("peak_8x8_*.txt")):
+            result = run_rowscan(path, timeout, "--workers", "2", "--timeout", str(timeout))
+            stats = result["stats"]
+            rows.append(
+                [
+                    path.stem,
+                    str(result["status"]),
+                    f"{float(result['wall_time']):.1f}",
+                    f"{int(stats.get('nodes', 0)):,}",
+                    str(stats.get("worker_nodes", "")),
+                ]
+            )
+            print(f"c {path.stem}: {rows[-1]}", file=sys.stderr)
+        print_table(
+            f"8x8 peak boards, --workers 2, limit {timeout:g} s",
+            ["board", "status", "seconds", "nodes", "nodes per worker"],
+            rows,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[6, 7, 8])
@@ -42,7 +138,14 @@ def main() -> None:
     parser.add_argument("--strategies", nargs="+", default=STRATEGIES)
     parser.add_argument("--baseline", help="external program reading the seed format on stdin")
     parser.add_argument("--quick", action="store_true", help="a smoke run: size 4, one seed, 20 s limit")
+    parser.add_argument(
+        "--exact", action="store_true", help="native-rowscan's workers and pruning on the shipped boards"
+    )
+    parser.add_argument("--parts", nargs="+", default=["speedup", "pruning", "8x8"], help="with --exact: which figures")
     args = parser.parse_args()
+    if args.exact:
+        exact(args.parts, args.timeout)
+        return
     if args.quick:
         args.sizes, args.seeds, args.timeout = [4], 1, 20
     names = args.strategies + ([f"baseline:{Path(args.baseline).name}"] if args.baseline else [])

@@ -8,8 +8,8 @@ and cnf-heule's blocking clauses, with and without its symmetry breaking.
 from __future__ import annotations
 
 import itertools
-import math
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path

@@ -269,7 +269,9 @@ class Search:
     def remaining(self) -> list[Task]:
         """Every task left of a search paused on BUDGET: the untried candidates of each cell, then the current cell."""
         depth, n = int(self.depth[0]), self.instance.cells
-        tasks = [(self.placed[:d].copy(), int(self.choice[d])) for d in range(self.floor, min(depth, n)) if self._untried(d)]
+        tasks = [
+            (self.placed[:d].copy(), int(self.choice[d])) for d in range(self.floor, min(depth, n)) if self._untried(d)
+        ]
         if self.floor <= depth < n:
             tasks.append((self.placed[:depth].copy(), int(self.choice[depth])))
         return tasks

@@ -31,7 +31,9 @@ from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 
 
 @njit(cache=True, inline="always")
-def book(d, i, cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand):  # pragma: no cover - compiled
+def book(
+    d, i, cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand
+):  # pragma: no cover - compiled
     """Book candidate ``i`` on cell ``d`` in the colour counts; False (nothing booked) when a count fails."""
     n = cell_class.shape[0]
     t = cand_tile[i]
@@ -54,7 +56,9 @@ def book(d, i, cols, ncolours, cell_class, cand_tile, cand_south, south, gives_o
 
 
 @njit(cache=True, inline="always")
-def unbook(d, i, cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand):  # pragma: no cover - compiled
+def unbook(
+    d, i, cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand
+):  # pragma: no cover - compiled
     """Undo :func:`book` of candidate ``i`` on cell ``d``."""
     n = cell_class.shape[0]
     t = cand_tile[i]
@@ -131,7 +135,20 @@ def search(
             d -= 1
             used[cand_tile[placed[d]]] = 0
             if check:
-                unbook(d, placed[d], cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand)
+                unbook(
+                    d,
+                    placed[d],
+                    cols,
+                    ncolours,
+                    cell_class,
+                    cand_tile,
+                    cand_south,
+                    south,
+                    gives_off,
+                    gives,
+                    supply,
+                    demand,
+                )
             continue
         if d < floor:
             depth[0] = d
@@ -175,7 +192,20 @@ def search(
             if d >= floor:
                 used[cand_tile[placed[d]]] = 0
                 if check:
-                    unbook(d, placed[d], cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand)
+                    unbook(
+                        d,
+                        placed[d],
+                        cols,
+                        ncolours,
+                        cell_class,
+                        cand_tile,
+                        cand_south,
+                        south,
+                        gives_off,
+                        gives,
+                        supply,
+                        demand,
+                    )
 
 
 @njit(cache=True)
@@ -211,12 +241,14 @@ def replay(
 
 
 def warm_up() -> None:
-    """Compile (or load from cache) the kernels on a 2x2 board."""
+    """Compile (or load from cache) the kernels on a 2x2 board with no candidates."""
     off = np.zeros((9, 5), dtype=np.int64)
-    empty = np.zeros(0, dtype=np.int64)
-    state = [np.zeros(4, dtype=np.int64) for _ in range(5)]
-    counts = [np.zeros(40, dtype=np.int64) for _ in range(4)]
-    one = np.zeros(1, dtype=np.int64)
-    search(2, 2, state[0], off, empty, empty, empty, empty, state[1], state[2] - 1, state[3], state[4], state[0],
-           np.zeros(1, dtype=np.int64), 1, np.zeros(1, dtype=np.int64), 1, 0, 1, *counts, one)
-    replay(empty, 2, 2, state[0], empty, empty, empty, state[1], state[2], state[3], state[4], state[0], 1, *counts)
+    none = np.zeros(0, dtype=np.int64)
+    used, choice, east, south, placed, classes = (np.zeros(4, dtype=np.int64) for _ in range(6))
+    gives_off, gives, supply, demand = (np.zeros(40, dtype=np.int64) for _ in range(4))
+    one = [np.zeros(1, dtype=np.int64) for _ in range(3)]
+    search(2, 2, classes, off, none, none, none, none, used, choice - 1, east, south, placed, one[0], 1, one[1], 1,
+           0, 1, gives_off, gives, supply, demand, one[2])  # fmt: skip
+    replay(
+        none, 2, 2, classes, none, none, none, used, choice, east, south, placed, 1, gives_off, gives, supply, demand
+    )

@@ -4,15 +4,16 @@ The tree is the one a single search walks (one candidate order, drawn from the s
 restarts), cut into tasks: a task is a partial board (the candidates placed on cells
 0..p-1) and the first candidate to try on cell p (:data:`~puzzlesat.native.eternity.Task`).
 
-1. This process searches alone while the workers start (spawned processes that die with it,
-   :mod:`puzzlesat.core.processes`); most small boards are settled before they are up.
-2. Once every worker waits, it hands out all that is left of its search as tasks
-   (:meth:`~puzzlesat.native.eternity.Search.remaining`) and from then on only coordinates.
-3. Work stealing keeps the shares even however lopsided the tree: between two slices of its
-   search, a worker that sees more workers idle than tasks queued gives away the untried
+1. This process searches alone for :data:`ALONE_FIRST` seconds (most boards end there), then
+   starts ``workers - 1`` more (processes that die with it, :mod:`puzzlesat.core.processes`;
+   forked on Linux, so that they start at once with the compiled kernel, spawned elsewhere)
+   and goes on searching beside them.
+2. Work stealing keeps the shares even however lopsided the tree: between two slices of its
+   search, a searcher that sees more searchers idle than tasks queued gives away the untried
    candidates of the shallowest cell of its own search (:meth:`~puzzlesat.native.eternity.Search.split`),
-   the biggest piece it holds.  The piece goes through this process, which counts the tasks
-   handed out: the tree is exhausted when every one of them is reported done.
+   the biggest piece it holds.
+3. The pieces go through this process, which counts the tasks handed out: the tree is
+   exhausted when every one of them is reported done.
 
 To exhaustion (a proof that there is no solution, or a count) the workers place exactly the
 nodes the one-process search places, between them.  A decision search stops at the first
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import queue
+import sys
 import time
 from multiprocessing.process import BaseProcess
 from typing import Any
@@ -35,6 +37,8 @@ from puzzlesat.domains.eternity import Instance, Solution
 from puzzlesat.native import eternity_kernel as kernel
 from puzzlesat.native.eternity import COUNT_LIMIT, Lookup, Search, Task
 
+START_METHOD = "fork" if sys.platform.startswith("linux") else "spawn"
+ALONE_FIRST = 0.2  # seconds this process searches before it starts the others (easy boards end sooner)
 SLICE_NODES = 1_000_000  # nodes between a worker's looks at the others (tens of milliseconds)
 WAIT = 0.05  # seconds between the coordinator's looks at the clock
 
@@ -50,7 +54,7 @@ def solve(
     counting = bool(limits.options.get("count"))
     search = Search(instance, lookup, np.random.default_rng(limits.seed), check)
     workers = limits.workers
-    ctx = mp.get_context("spawn")
+    ctx = mp.get_context(START_METHOD)
     tasks: Any = ctx.Queue()
     results: Any = ctx.Queue()
     idle: Any = ctx.Value("q", 0)  # searchers waiting for a task
@@ -77,10 +81,11 @@ def solve(
         return Result(status, first, wall_time=wall, stats=stats, count=count, message=message)
 
     try:
-        for i in range(1, workers):
-            args = (i, instance, lookup, search.arrays, check, counting, tasks, results, idle, queued, stop)
-            procs.append(processes.start(_work, args, name=f"puzzlesat-eternity-{i}"))
         while outstanding:
+            if not procs and time.perf_counter() - start >= ALONE_FIRST:
+                for i in range(1, workers):
+                    args = (i, instance, lookup, search.arrays, check, counting, tasks, results, idle, queued, stop)
+                    procs.append(processes.start(_work, args, name=f"puzzlesat-eternity-{i}", method=START_METHOD))
             if searching:  # a slice of this process's own task
                 status, done = search.run(SLICE_NODES, limit=COUNT_LIMIT if first and counting else 1)
                 per_worker[0] += done
@@ -196,7 +201,8 @@ def _work(
             if status == FOUND:
                 results.put(("board", worker, search.board().placements, nodes))
                 nodes, board_sent = 0, True
-                if not counting:
+                if not counting:  # the coordinator stops everyone (a worker that ended early would look lost)
+                    stop.wait()
                     return
             elif status == EXHAUSTED:
                 results.put(("done", worker, (int(search.found[0]), int(search.pruned[0])), nodes))
