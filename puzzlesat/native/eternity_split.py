@@ -133,7 +133,7 @@ def solve(
                     first = first or Solution(tuple(map(tuple, payload)))
                     if not counting:
                         return finish(Status.SOLVED)
-                else:  # "done": the boards and refusals of a finished task
+                elif kind == "done":  # the boards and refusals of a finished task
                     outstanding -= 1
                     found += payload[0]
                     pruned += payload[1]
@@ -172,7 +172,8 @@ def _work(
 ) -> None:
     """A worker: take tasks, search them in slices, give a piece away when another worker is idle.
 
-    Every message is ``(kind, worker, payload, nodes since the last message)``.
+    Every message is ``(kind, worker, payload, nodes since the last message)``, one a slice at
+    least (``nodes``: the slice's nodes alone), so the coordinator's node count stays current.
     """
     kernel.warm_up()
     search = Search(instance, lookup, None, check, arrays)
@@ -207,8 +208,7 @@ def _work(
             elif status == EXHAUSTED:
                 results.put(("done", worker, (int(search.found[0]), int(search.pruned[0])), nodes))
                 break
-            elif idle.value > queued.value:
-                piece = search.split()
-                if piece is not None:
-                    results.put(("split", worker, piece, nodes))
-                    nodes = 0
+            else:  # a piece for an idle searcher, or only the nodes so far
+                piece = search.split() if idle.value > queued.value else None
+                results.put(("nodes", worker, None, nodes) if piece is None else ("split", worker, piece, nodes))
+                nodes = 0
