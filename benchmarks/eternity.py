@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import subprocess
 import sys
@@ -57,14 +58,18 @@ def run_rowscan(path: Path, timeout: float, *flags: str, options: tuple[str, ...
     """native-rowscan in a fresh ``solve --json`` process: its JSON result, or status TIMEOUT."""
     cmd = [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(path), "-s", "native-rowscan", "--json"]
     cmd += [*flags, *(x for o in options for x in ("-O", o))]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 30)
     except subprocess.TimeoutExpired:
         return {"status": "TIMEOUT", "wall_time": timeout, "stats": {}}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
-        return dict(json.loads(done.stdout))
+        result = dict(json.loads(done.stdout))
     except json.JSONDecodeError:
         return {"status": "ERROR", "wall_time": 0.0, "stats": {}, "message": done.stderr.strip()[-200:]}
+    result["cpu"] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime  # the workers' included
+    return result
 
 
 def exact(parts: list[str], timeout: float) -> None:
@@ -76,23 +81,22 @@ def exact(parts: list[str], timeout: float) -> None:
             one, two = runs[1], runs[2]
             nodes = [int(r["stats"].get("nodes", 0)) for r in (one, two)]
             ratio = float(one["wall_time"]) / max(1e-6, float(two["wall_time"]))
-            shares = two["stats"].get("worker_nodes", "")
+            shares = [int(n) for n in str(two["stats"].get("worker_nodes", "0")).split("/")]
             rows.append(
                 [
                     path.stem,
                     f"{one['count']}",
-                    f"{nodes[0]:,}",
-                    f"{nodes[1]:,}",
-                    f"{one['wall_time']:.2f}",
-                    f"{two['wall_time']:.2f}",
+                    f"{nodes[0]:,} / {nodes[1]:,}",
+                    f"{one['wall_time']:.2f} / {two['wall_time']:.2f}",
+                    f"{one['cpu']:.1f} / {two['cpu']:.1f}",
                     f"{ratio:.2f}x",
-                    str(shares),
+                    f"{nodes[1] / max(1, max(shares)):.2f}x",
                 ]
             )
-            print(f"c {path.stem}: {rows[-1]}", file=sys.stderr)
+            print(f"c {path.stem}: {rows[-1]} shares {shares}", file=sys.stderr)
         print_table(
-            "count (whole tree, twins=0): one process against --workers 2",
-            ["board", "count", "nodes 1", "nodes 2", "s 1", "s 2", "speed-up", "nodes per worker"],
+            "count (the whole tree, twins=0): one process / --workers 2",
+            ["board", "count", "nodes", "seconds", "CPU seconds", "speed-up", "nodes / largest share"],
             rows,
         )
     if "pruning" in parts:

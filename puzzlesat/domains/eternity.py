@@ -599,7 +599,7 @@ ROWSCAN_OPTIONS = (
         "colour_check",
         bool,
         False,
-        "refuse a tile that leaves a row-ahead cell's (class, north colour) needed more often than tiles left offer it",
+        "refuse a tile that leaves more cells needing a (class, north colour) than tiles left to fill them",
     ),
     Option("twins", bool, True, "identical pieces tried once per cell (counts multiplied back)"),
 )

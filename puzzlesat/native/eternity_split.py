@@ -78,7 +78,9 @@ def solve(
         done = status in (Status.SOLVED, Status.INFEASIBLE)
         wall = time.perf_counter() - start
         count = stats.get("solutions") if done else None
-        return Result(status, first, wall_time=wall, stats=stats, count=count, message=message)
+        if counting and status is Status.UNKNOWN:
+            message += f"; {stats['solutions']} solutions found before it"
+        return Result(status, first if done else None, wall_time=wall, stats=stats, count=count, message=message)
 
     try:
         while outstanding:
