@@ -57,10 +57,10 @@ class Lookup:
 
     With ``twins``, identical pieces (tiles that are turns of each other) are interchangeable:
     :meth:`arrays` keeps the rows of one look in a list together, and the kernel tries only
-    the first free one on a cell (the others' subtrees hold the same boards, the twins swapped).  Every
-    board found then stands for :attr:`labelings` boards told apart by tile ids.  The hinted
-    tiles and, when the symmetry breaking fixes it, the first corner tile's piece are left out
-    (they are not free to swap).
+    the first free one on a cell (the others' subtrees hold the same boards, the twins
+    swapped).  Every board found then stands for :attr:`labelings` boards told apart by tile
+    ids.  The hinted tiles and, when the symmetry breaking fixes it, the first corner tile's
+    piece are left out (they are not free to swap).
     """
 
     def __init__(self, instance: Instance, twins: bool = False) -> None:
