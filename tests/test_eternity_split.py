@@ -18,7 +18,7 @@ from puzzlesat.core import Status
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED
 from puzzlesat.domains.eternity import Instance, generate, make_unsolvable, with_hints
 from puzzlesat.native import eternity_split
-from puzzlesat.native.eternity import COUNT_LIMIT, Lookup, Search, Task
+from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search, Task
 
 PEAKS = Path(__file__).resolve().parents[1] / "instances" / "eternity"
 

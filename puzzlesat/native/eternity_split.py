@@ -2,7 +2,7 @@
 
 The tree is the one a single search walks (one candidate order, drawn from the seed; no
 restarts), cut into tasks: a task is a partial board (the candidates placed on cells
-0..p-1) and the first candidate to try on cell p (:data:`~puzzlesat.native.eternity.Task`).
+0..p-1) and the first candidate to try on cell p (:data:`~puzzlesat.native.eternity_search.Task`).
 
 1. This process searches alone for :data:`ALONE_FIRST` seconds (most boards end there), then
    starts ``workers - 1`` more (processes that die with it, :mod:`puzzlesat.core.processes`;
@@ -10,7 +10,7 @@ restarts), cut into tasks: a task is a partial board (the candidates placed on c
    and goes on searching beside them.
 2. Work stealing keeps the shares even however lopsided the tree: between two slices of its
    search, a searcher that sees more searchers idle than tasks queued gives away the untried
-   candidates of the shallowest cell of its own search (:meth:`~puzzlesat.native.eternity.Search.split`),
+   candidates of the shallowest cell of its own search (:meth:`~puzzlesat.native.eternity_search.Search.split`),
    the biggest piece it holds.
 3. The pieces go through this process, which counts the tasks handed out: the tree is
    exhausted when every one of them is reported done.
@@ -35,7 +35,7 @@ from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution
 from puzzlesat.native import eternity_kernel as kernel
-from puzzlesat.native.eternity import COUNT_LIMIT, Lookup, Search, Task
+from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search, Task
 
 START_METHOD = "fork" if sys.platform.startswith("linux") else "spawn"
 ALONE_FIRST = 0.2  # seconds this process searches before it starts the others (easy boards end sooner)
