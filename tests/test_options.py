@@ -83,7 +83,9 @@ def test_python_unknown_option_raises() -> None:
     board = puzzlesat.load("eternity", E4)
     with pytest.raises(PuzzlesatError, match="valid options: amo, count, forbidden, support, svg, symmetry"):
         puzzlesat.solve(board, "cnf-heule", amoo=1)
-    with pytest.raises(PuzzlesatError, match="for eternity native-rowscan; valid options: count, svg$"):
+    with pytest.raises(
+        PuzzlesatError, match="for eternity native-rowscan; valid options: colour_check, count, svg, twins$"
+    ):
         puzzlesat.solve(board, "native-rowscan", amo=0)
     with pytest.raises(PuzzlesatError, match="valid options: none"):
         puzzlesat.solve(puzzlesat.load("blacken", SMALL["blacken"]), "native-bb", amo=0)

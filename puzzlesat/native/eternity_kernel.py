@@ -1,4 +1,4 @@
-"""The numba kernel of the row-scan edge-matching backtracker (see native/eternity.py).
+"""The numba kernel of the row-scan edge-matching backtracker (see native/eternity_search.py).
 
 Cells are filled in row-major order.  Cell ``d`` belongs to a frame class (one of nine:
 four corners, four sides, inside) and looks up its candidates by the colour pair
@@ -104,7 +104,7 @@ def search(
         cell_class: frame class of each cell.
         off, cand_tile, cand_east, cand_south: the candidate lookup (module docstring).
         after: per candidate, the one to try once its subtree is done (the next, or the first
-            past its twins: identical pieces, native/eternity.py).
+            past its twins: identical pieces, native/eternity_search.py).
         used: 1 for tiles on the board.
         choice: per depth, the next candidate index to try (-1: not started).
         east, south: colours each placed cell shows to its right and downward.
