@@ -15,7 +15,7 @@ import pytest
 
 import puzzlesat
 from puzzlesat.core import Status
-from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED
+from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, generate, make_unsolvable, with_hints
 from puzzlesat.native import eternity_split
 from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search, Task
@@ -44,10 +44,18 @@ def exhaust(
 
 
 @pytest.mark.parametrize(
-    ("size", "seed", "twins", "check"), [(4, 1, False, False), (5, 2, True, False), (5, 3, True, True)]
+    ("size", "seed", "twins", "check", "hint"),
+    [(4, 1, False, False, ""), (5, 2, True, False, ""), (5, 3, True, True, ""), (5, 4, True, True, "centre")],
 )
-def test_pieces_split_off_a_search_share_its_tree_exactly(size: int, seed: int, twins: bool, check: bool) -> None:
+def test_pieces_split_off_a_search_share_its_tree_exactly(
+    size: int, seed: int, twins: bool, check: bool, hint: str
+) -> None:
     instance = generate({"size": size, "frame_colours": 2, "inner_colours": size - 1}, seed)
+    if hint:  # the centre cell pinned as a solution has it
+        solved = Search(instance, Lookup(instance), np.random.default_rng(0))
+        assert solved.run(10**9)[0] == FOUND
+        tile, rotation = solved.board().placements[instance.cells // 2]
+        instance = with_hints(instance, f"{tile} {size // 2} {size // 2} {rotation}")
     lookup = Lookup(instance, twins)
     whole = Search(instance, lookup, np.random.default_rng(seed), check)
     status, nodes = whole.run(10**9, limit=COUNT_LIMIT)
