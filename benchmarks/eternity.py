@@ -11,20 +11,30 @@ e.g. the seed's sequential C backtracker compiled locally (``gcc -O2 eternity.c`
 checked by the verifier and scored again here, printed beside the published single-core
 figures for the official 16x16 with the starter piece.
 
+``--exact`` measures native-rowscan's exact search on the shipped peak boards instead
+(``instances/eternity/``): the speed-up of ``--workers 2`` over one process on the 7x7 boards
+(a count, which searches the whole tree, so both place the same nodes), the pruning options
+on the 6x6 and 7x7 boards (counts: nodes and seconds), and the 8x8 boards solved with
+``--workers 2``.
+
 Usage:
     python benchmarks/eternity.py [--sizes 6 7 8] [--seeds 5] [--timeout 300] [--baseline ./eternity_seq]
     python benchmarks/eternity.py --quick
     python benchmarks/eternity.py --score e2_16x16.txt --hints starter.txt [--seeds 5] [--timeout 60] [--workers 1]
+    python benchmarks/eternity.py --exact [--parts speedup pruning 8x8] [--timeout 300]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -83,6 +93,95 @@ def score_runs(board: Path, hints: str | None, seeds: int, timeout: float, worke
     print_table(f"best score of {total}: {label}", ["search", "score"], rows)
 
 
+PEAKS = Path(__file__).resolve().parents[1] / "instances" / "eternity"
+PRUNING = {
+    "plain": ("twins=0", "colour_check=0"),
+    "twins": ("twins=1", "colour_check=0"),
+    "colour_check": ("twins=0", "colour_check=1"),
+    "both": ("twins=1", "colour_check=1"),
+}
+
+
+def run_rowscan(path: Path, timeout: float, *flags: str, options: tuple[str, ...] = ()) -> dict[str, Any]:
+    """native-rowscan in a fresh ``solve --json`` process: its JSON result, or status TIMEOUT."""
+    cmd = [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(path), "-s", "native-rowscan", "--json"]
+    cmd += [*flags, *(x for o in options for x in ("-O", o))]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 30)
+    except subprocess.TimeoutExpired:
+        return {"status": "TIMEOUT", "wall_time": timeout, "stats": {}}
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        result = dict(json.loads(done.stdout))
+    except json.JSONDecodeError:
+        return {"status": "ERROR", "wall_time": 0.0, "stats": {}, "message": done.stderr.strip()[-200:]}
+    result["cpu"] = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime  # the workers' included
+    return result
+
+
+def exact(parts: list[str], timeout: float) -> None:
+    """The ``--exact`` figures: workers' speed-up, pruning options, 8x8 boards with two workers."""
+    if "speedup" in parts:
+        rows = []
+        for path in sorted(PEAKS.glob("peak_7x7_*.txt")):
+            runs = {w: run_rowscan(path, timeout, "--count", "--workers", str(w), options=("twins=0",)) for w in (1, 2)}
+            one, two = runs[1], runs[2]
+            nodes = [int(r["stats"].get("nodes", 0)) for r in (one, two)]
+            ratio = float(one["wall_time"]) / max(1e-6, float(two["wall_time"]))
+            shares = [int(n) for n in str(two["stats"].get("worker_nodes", "0")).split("/")]
+            rows.append(
+                [
+                    path.stem,
+                    f"{one['count']}",
+                    f"{nodes[0]:,} / {nodes[1]:,}",
+                    f"{one['wall_time']:.2f} / {two['wall_time']:.2f}",
+                    f"{one['cpu']:.1f} / {two['cpu']:.1f}",
+                    f"{ratio:.2f}x",
+                    f"{nodes[1] / max(1, max(shares)):.2f}x",
+                ]
+            )
+            print(f"c {path.stem}: {rows[-1]} shares {shares}", file=sys.stderr)
+        print_table(
+            "count (the whole tree, twins=0): one process / --workers 2",
+            ["board", "count", "nodes", "seconds", "CPU seconds", "speed-up", "nodes / largest share"],
+            rows,
+        )
+    if "pruning" in parts:
+        rows = []
+        for path in sorted(PEAKS.glob("peak_[67]x*.txt")):
+            row = [path.stem]
+            for name, options in PRUNING.items():
+                result = run_rowscan(path, timeout, "--count", options=options)
+                stats = result["stats"]
+                row.append(f"{int(stats.get('nodes', 0)):,} / {float(result['wall_time']):.2f} s")
+                print(
+                    f"c {path.stem} {name}: {result['status']} count={result.get('count')} {row[-1]}", file=sys.stderr
+                )
+            rows.append(row)
+        print_table("count: nodes / seconds of each pruning", ["board", *PRUNING], rows)
+    if "8x8" in parts:
+        rows = []
+        for path in sorted(PEAKS.glob("peak_8x8_*.txt")):
+            result = run_rowscan(path, timeout, "--workers", "2", "--timeout", str(timeout))
+            stats = result["stats"]
+            rows.append(
+                [
+                    path.stem,
+                    str(result["status"]),
+                    f"{float(result['wall_time']):.1f}",
+                    f"{int(stats.get('nodes', 0)):,}",
+                    str(stats.get("worker_nodes", "")),
+                ]
+            )
+            print(f"c {path.stem}: {rows[-1]}", file=sys.stderr)
+        print_table(
+            f"8x8 peak boards, --workers 2, limit {timeout:g} s",
+            ["board", "status", "seconds", "nodes", "nodes per worker"],
+            rows,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[6, 7, 8])
@@ -94,9 +193,16 @@ def main() -> None:
     parser.add_argument("--score", type=Path, metavar="BOARD", help="measure the best-score search on BOARD")
     parser.add_argument("--hints", help="with --score: a hints file")
     parser.add_argument("--workers", type=int, default=1, help="with --score: processes per run")
+    parser.add_argument(
+        "--exact", action="store_true", help="native-rowscan's workers and pruning on the shipped boards"
+    )
+    parser.add_argument("--parts", nargs="+", default=["speedup", "pruning", "8x8"], help="with --exact: which figures")
     args = parser.parse_args()
     if args.score:
         score_runs(args.score, args.hints, args.seeds, args.timeout, args.workers)
+        return
+    if args.exact:
+        exact(args.parts, args.timeout)
         return
     if args.quick:
         args.sizes, args.seeds, args.timeout = [4], 1, 20

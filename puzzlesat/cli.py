@@ -179,7 +179,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         result = api.solve(instance, args.strategy, timeout=timeout, seed=args.seed, workers=args.workers, **options)
     puzzle = core.get_puzzle(instance.puzzle)
     if puzzle.after_solve is not None and result.solution is not None:
-        puzzle.after_solve(instance.data, result, puzzle.options([], options))
+        own = {opt.name for opt in puzzle.solve_options}  # a strategy's options are not the hook's
+        puzzle.after_solve(instance.data, result, puzzle.options([], {k: v for k, v in options.items() if k in own}))
     return report(instance, result, args)
 
 

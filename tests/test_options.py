@@ -84,7 +84,9 @@ def test_python_unknown_option_raises() -> None:
     board = puzzlesat.load("eternity", E4)
     with pytest.raises(PuzzlesatError, match="valid options: amo, count, forbidden, score, support, svg, symmetry"):
         puzzlesat.solve(board, "cnf-heule", amoo=1)
-    with pytest.raises(PuzzlesatError, match="for eternity native-rowscan; valid options: count, score, svg$"):
+    with pytest.raises(
+        PuzzlesatError, match="for eternity native-rowscan; valid options: colour_check, count, score, svg, twins$"
+    ):
         puzzlesat.solve(board, "native-rowscan", amo=0)
     with pytest.raises(PuzzlesatError, match="valid options: none"):
         puzzlesat.solve(puzzlesat.load("blacken", SMALL["blacken"]), "native-bb", amo=0)

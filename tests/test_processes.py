@@ -138,6 +138,14 @@ def test_blacken_parallel_workers_die_with_a_killed_parent(tmp_path):
     _killed_parent_leaves_nothing(args, lambda tree: _spawned(tree) == 2)
 
 
+def test_eternity_workers_die_with_a_killed_parent():
+    pytest.importorskip("numba")
+    board = REPO / "instances" / "eternity" / "peak_8x8_b3_m10_s2.txt"  # minutes of search
+    args = ["-m", "puzzlesat.cli", "solve", "eternity", str(board), "--workers", "2", "--timeout", "120"]
+    # the worker is forked: it runs the parent's command line, not multiprocessing's spawn_main
+    _killed_parent_leaves_nothing(args, lambda tree: len(tree) == 1)
+
+
 RUBIK = """
 from puzzlesat.core import Limits
 from puzzlesat.native import rubik

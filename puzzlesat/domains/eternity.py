@@ -601,6 +601,15 @@ HEULE_OPTIONS = (
     SYMMETRY,
 )
 TABLE_OPTIONS = (SYMMETRY,)
+ROWSCAN_OPTIONS = (
+    Option(
+        "colour_check",
+        bool,
+        False,
+        "refuse a tile that leaves more cells needing a (class, north colour) than tiles left to fill them",
+    ),
+    Option("twins", bool, True, "identical pieces tried once per cell (counts multiplied back)"),
+)
 
 PUZZLE = Puzzle(
     name="eternity",
@@ -614,7 +623,9 @@ PUZZLE = Puzzle(
         Strategy(
             "native-rowscan",
             "puzzlesat.native.eternity:solve",
-            "numba row-scan backtracker, (west, north) lookup of pre-rotated tiles, seeded restarts",
+            "numba row-scan backtracker, (west, north) lookup of pre-rotated tiles, seeded restarts; "
+            "--workers N shares one tree between N processes",
+            options=ROWSCAN_OPTIONS,
         ),
         Strategy(
             "cpsat-table",

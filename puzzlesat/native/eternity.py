@@ -1,15 +1,11 @@
 """``native-rowscan``: a numba row-scan backtracker for edge matching with seeded restarts.
 
-The wrapper builds the lookup the kernel needs: for each of the nine frame classes of a
-cell (corner, side or inside, and which rim sides) and each (west, north) colour pair, the
-list of tiles turned to fit, frame tiles kept apart from inside ones by the class.  Each
-restart shuffles the order within every list with the run's seed, so different seeds (and
-different restarts) explore differently; the node budget of a restart grows by half each
-time, so the last restart always runs to the end and an exhausted search is a proof that
-no solution exists.  Without hints the first corner tile is placed top-left on a square
-board, in the top row on a rectangle (the board's rotations map solutions onto each other:
-:func:`~puzzlesat.domains.eternity.first_corner`).  A hinted cell gets a class of its own
-whose one candidate is its hint, and hinted tiles are candidates nowhere else.
+The search (the candidate lookup, the kernel's slices) is in native/eternity_search.py.  Each
+restart shuffles the order within every candidate list with the run's seed, so different
+seeds (and different restarts) explore differently; the node budget of a restart grows by
+half each time, so the last restart always runs to the end and an exhausted search is a
+proof that no solution exists.  With ``--workers N`` one tree is shared by N processes
+instead (native/eternity_split.py).
 
 Counting (``--count``): one search, no restarts, runs to the end in the kernel, which adds up
 the completed boards; with the corner fixed, that is one board per class of rotations.
@@ -25,62 +21,24 @@ from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND, decision_status
 from puzzlesat.domains.eternity import Instance, Solution
 from puzzlesat.native import eternity_kernel as kernel
-from puzzlesat.native.eternity_lookup import Lookup
+from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search
 
 FIRST_RESTART_NODES = 200_000
 RESTART_GROWTH = 1.5
 SLICE_NODES = 20_000_000  # nodes between two looks at the clock (well under a second)
-COUNT_LIMIT = 2**62  # a count's limit of boards: more than any search can reach
 COUNT_SLICE_NODES = 1_000_000  # a count's first slice, then sized to take COUNT_SLICE_SECONDS
 COUNT_SLICE_SECONDS = 0.2
-
-
-class Search:
-    """One search of the kernel from the empty board, resumable call after call."""
-
-    def __init__(self, instance: Instance, lookup: Lookup, rng: np.random.Generator) -> None:
-        n = instance.cells
-        self.instance = instance
-        self.classes = lookup.classes
-        self.off, self.tile, self.rot, self.east_c, self.south_c = lookup.arrays(rng)
-        self.used = np.zeros(n, dtype=np.int64)
-        self.choice = np.full(n, -1, dtype=np.int64)
-        self.east = np.zeros(n, dtype=np.int64)
-        self.south = np.zeros(n, dtype=np.int64)
-        self.placed = np.zeros(n, dtype=np.int64)
-        self.depth = np.zeros(1, dtype=np.int64)
-        self.found = np.zeros(1, dtype=np.int64)
-
-    def run(self, budget: int, limit: int = 1) -> tuple[int, int]:
-        """(kernel status, nodes) of at most ``budget`` more nodes, stopping at the ``limit``-th board."""
-        status, nodes = kernel.search(
-            self.instance.cols,
-            self.instance.colours,
-            self.classes,
-            self.off,
-            self.tile,
-            self.east_c,
-            self.south_c,
-            self.used,
-            self.choice,
-            self.east,
-            self.south,
-            self.placed,
-            self.depth,
-            max(1, budget),
-            self.found,
-            limit,
-        )
-        return int(status), int(nodes)
-
-    def board(self) -> Solution:
-        """The board the last FOUND stopped at."""
-        return Solution(tuple((int(self.tile[i]), int(self.rot[i])) for i in self.placed))
+COLOUR_CHECK = False  # the colour-count check's default (the option colour_check)
+TWINS = True  # identical pieces tried once per cell (the option twins)
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Search with restarts until solved, exhausted, or out of time (or count: :func:`count`;
-    score: :func:`~puzzlesat.native.eternity_score.solve_score`)."""
+    score: :func:`~puzzlesat.native.eternity_score.solve_score`).
+
+    With ``limits.workers`` above 1, one search tree shared by that many processes instead
+    (:mod:`puzzlesat.native.eternity_split`).
+    """
     if limits.options.get("score"):
         from puzzlesat.native.eternity_score import solve_score
 
@@ -88,22 +46,30 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     compile_start = time.perf_counter()
     kernel.warm_up()
     compile_time = time.perf_counter() - compile_start
+    check = bool(limits.options.get("colour_check", COLOUR_CHECK))
+    lookup = Lookup(instance, bool(limits.options.get("twins", TWINS)))
+    if limits.workers > 1:
+        from puzzlesat.native import eternity_split
+
+        return eternity_split.solve(instance, lookup, limits, check, compile_start, compile_time)
     start = time.perf_counter()
-    lookup = Lookup(instance)
     rng = np.random.default_rng(limits.seed)
     if limits.options.get("count"):
-        return count(Search(instance, lookup, rng), limits, compile_start, compile_time)
+        return count(Search(instance, lookup, rng, check), limits, compile_start, compile_time)
     nodes = 0
+    pruned = 0  # placements the colour-count check refused, over the finished restarts
     restarts = 0
     restart_budget = float(FIRST_RESTART_NODES)
     while True:
-        search = Search(instance, lookup, rng)
+        search = Search(instance, lookup, rng, check)
         spent = 0
         while True:
             status, done = search.run(int(min(SLICE_NODES, restart_budget - spent)))
             spent += done
             nodes += done
             stats = {"nodes": nodes, "restarts": restarts, "compile_time": round(compile_time, 3)}
+            if check:
+                stats["pruned"] = pruned + int(search.pruned[0])
             outcome = decision_status(status)
             if outcome is Status.SOLVED:
                 return Result(outcome, search.board(), wall_time=time.perf_counter() - start, stats=stats)
@@ -113,6 +79,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
             if remaining is not None and remaining <= 0:
                 return Result(Status.UNKNOWN, wall_time=time.perf_counter() - start, stats=stats, message="time limit")
             if spent >= restart_budget:
+                pruned += int(search.pruned[0])
                 break
         restarts += 1
         restart_budget *= RESTART_GROWTH
@@ -127,7 +94,8 @@ def count(search: Search, limits: Limits, compile_start: float, compile_time: fl
     :func:`~puzzlesat.domains.eternity.board_rotations`).  The count is proved only when the
     search is exhausted: SOLVED with the count and the first board (which the verifier
     checks), INFEASIBLE for 0; at the time limit UNKNOWN, with the boards found so far in
-    ``stats["solutions"]``.
+    ``stats["solutions"]``.  With twins (see :class:`Lookup`) each board found counts
+    ``labelings`` times.
     """
     first: Solution | None = None
     nodes = 0
@@ -141,8 +109,10 @@ def count(search: Search, limits: Limits, compile_start: float, compile_time: fl
                 min(SLICE_NODES, max(COUNT_SLICE_NODES, slice_nodes * COUNT_SLICE_SECONDS / max(took, 1e-3)))
             )
         nodes += done
-        found = int(search.found[0])
+        found = int(search.found[0]) * search.labelings
         stats = {"nodes": nodes, "solutions": found, "compile_time": round(compile_time, 3)}
+        if search.check:
+            stats["pruned"] = int(search.pruned[0])
         if status == FOUND:  # the first board; the search goes on from it
             first = search.board()
             continue

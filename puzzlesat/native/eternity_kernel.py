@@ -1,4 +1,4 @@
-"""The numba kernel of the row-scan edge-matching backtracker (see native/eternity.py).
+"""The numba kernel of the row-scan edge-matching backtracker (see native/eternity_search.py).
 
 Cells are filled in row-major order.  Cell ``d`` belongs to a frame class (one of nine:
 four corners, four sides, inside) and looks up its candidates by the colour pair
@@ -9,6 +9,17 @@ pre-rotated so that its west and north colours match and its grey sides face the
 The same search counts: every completed board adds one to ``found[0]``, and the search
 stops at the ``limit``-th (a decision search asks for 1; a count for more than there can be,
 and runs on to exhaustion).
+
+A search may start below the root (a task of the parallel search): cells ``0..floor-1`` are
+already placed (:func:`replay`) and the search is exhausted when it backtracks past ``floor``.
+
+The colour-count check (``check`` 1) keeps two counts per slot ``class * C + colour``:
+``supply``, the tiles not on the board that can lie on a cell of that class with that north
+colour (``gives[gives_off[t]:gives_off[t + 1]]`` lists tile ``t``'s slots), and ``demand``, the
+empty cells of that class whose upper neighbour is placed and shows them that colour.  Each
+such cell needs a tile of its own, so a placement that leaves some demand above its supply is
+refused at once (counted in ``pruned[0]``, not as a node): it catches a cell of the next row
+that no tile left can serve, rows before the scan gets there.
 """
 
 from __future__ import annotations
@@ -17,6 +28,46 @@ import numpy as np
 from numba import njit
 
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
+
+
+@njit(cache=True, inline="always")
+def book(
+    d, i, cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand
+):  # pragma: no cover - compiled
+    """Book candidate ``i`` on cell ``d`` in the colour counts; False (nothing booked) when a count fails."""
+    n = cell_class.shape[0]
+    t = cand_tile[i]
+    ok = True
+    if d >= cols:
+        demand[cell_class[d] * ncolours + south[d - cols]] -= 1
+    for j in range(gives_off[t], gives_off[t + 1]):
+        s = gives[j]
+        supply[s] -= 1
+        if supply[s] < demand[s]:
+            ok = False
+    if d + cols < n:
+        s = cell_class[d + cols] * ncolours + cand_south[i]
+        demand[s] += 1
+        if demand[s] > supply[s]:
+            ok = False
+    if not ok:
+        unbook(d, i, cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand)
+    return ok
+
+
+@njit(cache=True, inline="always")
+def unbook(
+    d, i, cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand
+):  # pragma: no cover - compiled
+    """Undo :func:`book` of candidate ``i`` on cell ``d``."""
+    n = cell_class.shape[0]
+    t = cand_tile[i]
+    if d >= cols:
+        demand[cell_class[d] * ncolours + south[d - cols]] += 1
+    for j in range(gives_off[t], gives_off[t + 1]):
+        supply[gives[j]] += 1
+    if d + cols < n:
+        demand[cell_class[d + cols] * ncolours + cand_south[i]] -= 1
 
 
 @njit(cache=True)
@@ -28,6 +79,7 @@ def search(
     cand_tile,
     cand_east,
     cand_south,
+    after,
     used,
     choice,
     east,
@@ -37,6 +89,13 @@ def search(
     budget,
     found,
     limit,
+    floor,
+    check,
+    gives_off,
+    gives,
+    supply,
+    demand,
+    pruned,
 ):  # pragma: no cover - compiled
     """Depth-first row-scan search, resumable.
 
@@ -44,6 +103,8 @@ def search(
         cols, ncolours: board width and colour count.
         cell_class: frame class of each cell.
         off, cand_tile, cand_east, cand_south: the candidate lookup (module docstring).
+        after: per candidate, the one to try once its subtree is done (the next, or the first
+            past its twins: identical pieces, native/eternity_search.py).
         used: 1 for tiles on the board.
         choice: per depth, the next candidate index to try (-1: not started).
         east, south: colours each placed cell shows to its right and downward.
@@ -52,6 +113,10 @@ def search(
         budget: node budget for this call.
         found: boards completed so far, in ``found[0]`` (int64, updated in place).
         limit: stop at a completed board once ``found[0]`` reaches it.
+        floor: the first cell this search places (cells before it stay as they are).
+        check: 1 for the colour-count check (module docstring), 0 for none.
+        gives_off, gives, supply, demand: the check's counts (unread without it).
+        pruned: placements the check refused, in ``pruned[0]``.
 
     Returns:
         (status, nodes): FOUND with the ``limit``-th board in ``placed``; EXHAUSTED when the
@@ -69,8 +134,23 @@ def search(
             # counted when it was completed: take the last tile off and go on
             d -= 1
             used[cand_tile[placed[d]]] = 0
+            if check:
+                unbook(
+                    d,
+                    placed[d],
+                    cols,
+                    ncolours,
+                    cell_class,
+                    cand_tile,
+                    cand_south,
+                    south,
+                    gives_off,
+                    gives,
+                    supply,
+                    demand,
+                )
             continue
-        if d < 0:
+        if d < floor:
             depth[0] = d
             return EXHAUSTED, nodes
         col = d % cols
@@ -82,14 +162,20 @@ def search(
         if i < 0:
             i = off[k, key]
         stop = off[k, key + 1]
-        while i < stop and used[cand_tile[i]] != 0:
+        while i < stop:
+            if used[cand_tile[i]] == 0:
+                if check == 0 or book(
+                    d, i, cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand
+                ):
+                    break
+                pruned[0] += 1
             i += 1
         if i < stop:
             used[cand_tile[i]] = 1
             placed[d] = i
             east[d] = cand_east[i]
             south[d] = cand_south[i]
-            choice[d] = i + 1
+            choice[d] = after[i]
             d += 1
             if d < n:
                 choice[d] = -1
@@ -103,30 +189,66 @@ def search(
             # no candidate left here: undo the cell before and try its next candidate
             choice[d] = -1
             d -= 1
-            if d >= 0:
+            if d >= floor:
                 used[cand_tile[placed[d]]] = 0
+                if check:
+                    unbook(
+                        d,
+                        placed[d],
+                        cols,
+                        ncolours,
+                        cell_class,
+                        cand_tile,
+                        cand_south,
+                        south,
+                        gives_off,
+                        gives,
+                        supply,
+                        demand,
+                    )
+
+
+@njit(cache=True)
+def replay(
+    prefix,
+    cols,
+    ncolours,
+    cell_class,
+    cand_tile,
+    cand_east,
+    cand_south,
+    used,
+    choice,
+    east,
+    south,
+    placed,
+    check,
+    gives_off,
+    gives,
+    supply,
+    demand,
+):  # pragma: no cover - compiled
+    """Place the candidates ``prefix`` on cells 0, 1, ... of an empty board (a task's start)."""
+    for d in range(prefix.shape[0]):
+        i = prefix[d]
+        used[cand_tile[i]] = 1
+        placed[d] = i
+        east[d] = cand_east[i]
+        south[d] = cand_south[i]
+        choice[d] = i + 1
+        if check:
+            book(d, i, cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand)
 
 
 def warm_up() -> None:
-    """Compile (or load from cache) the kernel on a 2x2 board."""
+    """Compile (or load from cache) the kernels on a 2x2 board with no candidates."""
     off = np.zeros((9, 5), dtype=np.int64)
-    empty = np.zeros(0, dtype=np.int64)
-    state = [np.zeros(4, dtype=np.int64) for _ in range(5)]
-    search(
-        2,
-        2,
-        np.zeros(4, dtype=np.int64),
-        off,
-        empty,
-        empty,
-        empty,
-        state[0],
-        state[1] - 1,
-        state[2],
-        state[3],
-        state[4],
-        np.zeros(1, dtype=np.int64),
-        1,
-        np.zeros(1, dtype=np.int64),
-        1,
+    none = np.zeros(0, dtype=np.int64)
+    used, choice, east, south, placed, classes = (np.zeros(4, dtype=np.int64) for _ in range(6))
+    gives_off, gives, supply, demand = (np.zeros(40, dtype=np.int64) for _ in range(4))
+    one = [np.zeros(1, dtype=np.int64) for _ in range(3)]
+    search(2, 2, classes, off, none, none, none, none, used, choice - 1, east, south, placed, one[0], 1, one[1], 1,
+           0, 1, gives_off, gives, supply, demand, one[2])  # fmt: skip
+    replay(
+        none, 2, 2, classes, none, none, none, used, choice, east, south, placed, 1, gives_off, gives, supply, demand
     )

@@ -45,7 +45,7 @@ from puzzlesat.core import Limits, Result, Status, processes
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution, max_score
 from puzzlesat.native import eternity_score_kernel as kernel
-from puzzlesat.native.eternity_lookup import Lookup
+from puzzlesat.native.eternity_search import Lookup
 
 SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
 FIRST_SLICE_NODES = 200_000
@@ -94,7 +94,7 @@ SCHEDULES = (Schedule(0.35, 2.5), Schedule(0.4, 2.5), Schedule(0.4, 3.5), Schedu
 class Candidates:
     """The row scan's candidate lists: every turned tile that fits a frame class, in four keyings.
 
-    Built from :class:`~puzzlesat.native.eternity_lookup.Lookup` (classes and hints as there; the
+    Built from :class:`~puzzlesat.native.eternity_search.Lookup` (classes and hints as there; the
     symmetry rule on square boards only, where the first corner tile is the first cell's only
     candidate: on a rectangle it may take either top corner, and a greedy dive that left it
     for a bottom one would have to undo the whole bottom row); :meth:`arrays` gives a fresh
