@@ -384,6 +384,23 @@ def test_property_cnf_plan_forms_match_brute_force(seed: int) -> None:
         assert result.status is expected, (variant, result.message)
 
 
+def test_cnf_pagodas_are_pagodas() -> None:
+    from puzzlesat.encoders.pegsol import _least_pagoda
+
+    english = P.generate({"board": "english"}, 0)
+    for goal in english.cells:
+        p = _least_pagoda(english, goal)
+        assert p.get(goal, 0) > 0, goal
+        assert all(p.get(c, 0) <= p.get(a, 0) + p.get(b, 0) for a, b, c in english.jumps()), goal
+
+
+@pytest.mark.parametrize("variant", ["@pagoda=1", "@parallel=0@pagoda=1"])
+def test_cnf_plan_pagoda_bounds_keep_solutions(variant: str) -> None:
+    for hole in ("3,2", "0,0"):
+        inst = P.generate({"rows": 6, "cols": 4, "hole": hole}, 0)
+        assert solve(inst, "cnf-plan" + variant, timeout=60).status is Status.SOLVED, hole
+
+
 def test_cnf_plan_parity_clauses_refute_the_5x5_complement() -> None:
     five = P.generate({"rows": 5, "cols": 5}, 0)
     for variant in ("", "@parallel=0"):

@@ -377,11 +377,15 @@ def _pagodas(cnf: Any, pool: Any, game: Instance, horizon: int, peg: PegFn) -> N
     start_holes = [x for x in game.cells if game.start[x[0]][x[1]] != PEG]
     for g in goal_pegs:
         weights = _least_pagoda(game, g)
+        if not weights:
+            continue
         bound = sum(weights.get(x, 0) for x in goal_pegs)
         for t in range(1, horizon):
             _at_least(cnf, pool, [(w, peg(t, x)) for x, w in weights.items()], bound)
     for h in start_holes:  # the same in the game played backwards, where the holes are pegs
         weights = _least_pagoda(backwards, h)
+        if not weights:
+            continue
         bound = sum(weights.get(x, 0) for x in start_holes)
         for t in range(1, horizon):
             _at_least(cnf, pool, [(w, -peg(t, x)) for x, w in weights.items()], bound)
@@ -390,10 +394,11 @@ def _pagodas(cnf: Any, pool: Any, game: Instance, horizon: int, peg: PegFn) -> N
 def _least_pagoda(game: Instance, goal: Cell) -> dict[Cell, int]:
     """An integer pagoda p (p(to) <= p(from) + p(over)) with p(goal) > 0 and least total weight.
 
-    Found by LP (GLOP) with p(goal) = 1, then scaled to integers; a weighting that fails the
-    exact check (rounding) is replaced by p = 1 on ``goal`` alone, which is no constraint.
+    Found by LP (GLOP) with p(goal) = 1, rounded to small fractions, scaled to integers and
+    checked exactly; empty (no constraint) when no rounding passes the check.
     """
     from fractions import Fraction
+    from math import lcm
 
     from ortools.linear_solver import pywraplp
 
@@ -403,23 +408,17 @@ def _least_pagoda(game: Instance, goal: Cell) -> dict[Cell, int]:
         lp.Add(var[c] - var[a] - var[b] <= 0)
     lp.Add(var[goal] == 1)
     lp.Minimize(sum(var.values()))
-    fallback = {goal: 1}
     if lp.Solve() != pywraplp.Solver.OPTIMAL:
-        return fallback
-    frac = {x: Fraction(v.solution_value()).limit_denominator(12) for x, v in var.items()}
-    scale = 1
-    for f in frac.values():
-        scale = scale * f.denominator // _gcd(scale, f.denominator)
-    weights = {x: int(f * scale) for x, f in frac.items() if f > 0}
-    if all(weights.get(c, 0) <= weights.get(a, 0) + weights.get(b, 0) for a, b, c in game.jumps()):
-        return weights
-    return fallback
-
-
-def _gcd(a: int, b: int) -> int:
-    while b:
-        a, b = b, a % b
-    return a
+        return {}
+    for limit in (12, 60, 1000):
+        frac = {x: Fraction(v.solution_value()).limit_denominator(limit) for x, v in var.items()}
+        scale = lcm(*(f.denominator for f in frac.values()))
+        weights = {x: int(f * scale) for x, f in frac.items() if f > 0}
+        if weights.get(goal, 0) > 0 and all(
+            weights.get(c, 0) <= weights.get(a, 0) + weights.get(b, 0) for a, b, c in game.jumps()
+        ):
+            return weights
+    return {}
 
 
 def _at_least(cnf: Any, pool: Any, terms: list[tuple[int, int]], bound: int) -> None:
