@@ -111,7 +111,8 @@ def encode(instance: Instance, options: dict[str, Any]) -> Encoding:
     """
     from pysat.formula import CNF, IDPool
 
-    opts = {key: type(value)(int(options.get(key, value))) for key, value in DEFAULTS.items()}
+    given = {key: value for key, value in options.items() if value is not None}
+    opts = {key: type(value)(int(given.get(key, value))) for key, value in DEFAULTS.items()}
     reverse = bool(opts["reverse"])
     game = reversed_instance(instance) if reverse else instance
     parallel = bool(opts["parallel"])
