@@ -44,10 +44,11 @@ FINAL = (Status.SOLVED, Status.INFEASIBLE)
 # cnf-plan's encoding variants: a label, and the options in the strategy's name
 ENCODINGS = {
     "parallel (default)": "",
+    "parallel, one horizon at a time": "@window=1",
     "parallel, no parity": "@parity=0",
     "parallel, no symmetry": "@symmetry=0",
     "parallel + pagoda": "@pagoda=1",
-    "sequential, PR 1 (ordering only)": "@parallel=0@parity=0@symmetry=0",
+    "sequential, ordering only (the old default)": "@parallel=0@parity=0@symmetry=0",
     "sequential": "@parallel=0",
     "sequential, lex normal form": "@parallel=0@ordering=2",
     "sequential + count": "@parallel=0@count=1",

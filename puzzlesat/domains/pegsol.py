@@ -675,6 +675,7 @@ CNF_PLAN_OPTIONS = (
     Option("reverse", bool, False, "encode the game played backwards on the complemented board"),
     Option("parallel", bool, True, "parallel steps of jumps on disjoint cells (Foata normal form); 0: one jump a step"),
     Option("steps", int, None, "parallel form: this many steps (default: from the first possible up to T)", low=1),
+    Option("window", int, 3, "parallel form: horizons solved at once, in turns (CaDiCaL)", low=1, high=8),
 )
 
 PUZZLE = Puzzle(

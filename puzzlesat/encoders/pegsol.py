@@ -76,6 +76,7 @@ DEFAULTS: dict[str, Any] = {
     "reverse": False,
     "parallel": True,
     "steps": 0,
+    "window": 3,
 }
 
 
@@ -509,7 +510,11 @@ def _horizons(
         conflicts = solver_stats(probe).get("conflicts", 0)
         if outcome is not None:
             return bool(outcome), encoding, (probe.get_model() or []) if outcome else [], {"conflicts": conflicts}
-    for k in range(max(1, int(encoding.stats["first_step"])), last + 1):
+    first = max(1, int(encoding.stats["first_step"]))
+    window = int(options.get("window") or DEFAULTS["window"])
+    if window > 1 and name.startswith("cadical"):
+        return _interleaved(name, instance, options, limits, start, range(first, last + 1), window, conflicts)
+    for k in range(first, last + 1):
         encoding = encode(instance, {**options, "steps": k})
         outcome, model, stats = solve_once(name, encoding.cnf.clauses, limits.remaining(start))
         conflicts += stats.get("conflicts", 0)
@@ -518,5 +523,61 @@ def _horizons(
     raise AssertionError("unreachable: the loop ends at k = T")
 
 
+def _interleaved(
+    name: str,
+    instance: Instance,
+    options: dict[str, Any],
+    limits: Limits,
+    start: float,
+    horizons: range,
+    window: int,
+    conflicts: int,
+) -> tuple[bool | None, Encoding, list[int], dict[str, int]]:
+    """``window`` consecutive horizons at once, in turns of :data:`SLICE_CONFLICTS` conflicts.
+
+    Rintanen's algorithm B with equal shares: a hard UNSAT at k does not hold back an easy
+    SAT at k + 1.  UNSAT at k settles every horizon up to k (a shorter plan fits, its last
+    steps empty), so those solvers stop and the next horizons join.
+    """
+    from pysat.solvers import Solver
+
+    from puzzlesat.encoders.sat import solver_stats
+
+    pending = list(horizons)
+    active: list[tuple[int, Encoding, Any]] = []
+    try:
+        while True:
+            while len(active) < window and pending:
+                k = pending.pop(0)
+                encoding = encode(instance, {**options, "steps": k})
+                active.append((k, encoding, Solver(name=name, bootstrap_with=encoding.cnf.clauses)))
+            for k, encoding, solver in active:
+                remaining = limits.remaining(start)
+                if remaining is not None and remaining <= 0:
+                    used = conflicts + sum(solver_stats(s).get("conflicts", 0) for _, _, s in active)
+                    return None, encoding, [], {"conflicts": used}
+                solver.conf_budget(SLICE_CONFLICTS)
+                outcome = solver.solve_limited()
+                if outcome is None:
+                    continue
+                used = conflicts + sum(solver_stats(s).get("conflicts", 0) for _, _, s in active)
+                if outcome:
+                    return True, encoding, solver.get_model() or [], {"conflicts": used}
+                if k == horizons[-1]:
+                    return False, encoding, [], {"conflicts": used}
+                for k2, _, done in active:
+                    if k2 <= k:
+                        conflicts += solver_stats(done).get("conflicts", 0)
+                        done.delete()
+                active = [entry for entry in active if entry[0] > k]
+                pending = [k2 for k2 in pending if k2 > k]
+                break
+    finally:
+        for _, _, solver in active:
+            solver.delete()
+
+
+# conflicts a horizon gets in each turn of :func:`_interleaved`
+SLICE_CONFLICTS = 2000
 # conflicts allowed to the complete horizon before the parallel form's horizon search
 PROBE_CONFLICTS = 1000
