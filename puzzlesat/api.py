@@ -13,7 +13,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from puzzlesat import core
 from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy
@@ -28,8 +28,7 @@ if TYPE_CHECKING:
 Source = str | os.PathLike[str] | TextIO
 
 
-@dataclass(frozen=True)
-class Instance:
+class Instance(NamedTuple):
     """A parsed instance that remembers its puzzle.
 
     Attributes:
@@ -379,8 +378,7 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
     return puzzle.verify(instance.data, solution)
 
 
-@dataclass(frozen=True)
-class Export:
+class Export(NamedTuple):
     """What :func:`export` wrote.
 
     Attributes:
@@ -441,8 +439,7 @@ def export(
     raise PuzzlesatError(f"unknown export format {format!r}; expected dimacs or cpsat")
 
 
-@dataclass(frozen=True)
-class Decoded:
+class Decoded(NamedTuple):
     """An external solver's answer read back through a sidecar.
 
     Attributes:

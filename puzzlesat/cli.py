@@ -365,8 +365,21 @@ def add_option_flags(parser: argparse.ArgumentParser, options: tuple[Option, ...
             parser.add_argument(opt.flag, dest=opt.name, type=option_type(opt), default=opt.default, help=opt.help)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every subcommand."""
+def puzzles_needed(argv: list[str], verb: str) -> list[core.Puzzle]:
+    """The puzzles whose subparsers ``verb`` needs for this command line.
+
+    Building a puzzle's subparser loads its domain module, so a command builds only what it
+    parses: none for another verb, one for ``solve eternity ...``, all for ``solve --help``.
+    """
+    if not argv or argv[0] != verb:
+        return []
+    if len(argv) > 1 and argv[1] in core.PUZZLE_NAMES:
+        return [core.get_puzzle(argv[1])]
+    return core.available_puzzles()
+
+
+def build_parser(argv: list[str]) -> argparse.ArgumentParser:
+    """The argument parser with every subcommand; puzzle subparsers only for ``argv``'s verb."""
     parser = Parser(prog="puzzlesat", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -377,7 +390,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("solve", help="solve an instance")
     solve = p.add_subparsers(dest="puzzle", required=True)
-    for puzzle in core.available_puzzles():
+    for puzzle in puzzles_needed(argv, "solve"):
         s = solve.add_parser(puzzle.name)
         s.add_argument("file", nargs="?", default="-", help="instance file, or - for stdin")
         s.add_argument("--strategy", "-s", help="method[:variant]; default: the puzzle's first")
@@ -434,7 +447,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="verify a solution")
     check = p.add_subparsers(dest="puzzle", required=True)
-    for puzzle in core.available_puzzles():
+    for puzzle in puzzles_needed(argv, "check"):
         c = check.add_parser(puzzle.name)
         c.add_argument("instance")
         c.add_argument("solution")
@@ -443,7 +456,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("generate", help="generate an instance")
     gen = p.add_subparsers(dest="puzzle", required=True)
-    for puzzle in core.available_puzzles():
+    for puzzle in puzzles_needed(argv, "generate"):
         g = gen.add_parser(puzzle.name)
         add_option_flags(g, puzzle.generator_options)
         g.add_argument("--seed", type=int, default=0)
@@ -452,7 +465,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("export", help="write the DIMACS CNF (+ JSON sidecar) or the CP-SAT model")
     export = p.add_subparsers(dest="puzzle", required=True)
-    for puzzle in core.available_puzzles():
+    for puzzle in puzzles_needed(argv, "export"):
         x = export.add_parser(puzzle.name)
         x.add_argument("file")
         x.add_argument("--strategy", "-s", required=True, help="the formulation to export")
@@ -474,7 +487,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``puzzlesat`` console script."""
     try:
-        args = build_parser().parse_args(argv)
+        argv = sys.argv[1:] if argv is None else argv
+        args = build_parser(argv).parse_args(argv)
         return int(args.func(args))
     except DeadlineExceeded as exc:
         print(f"puzzlesat: {exc}", file=sys.stderr)

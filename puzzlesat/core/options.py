@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from puzzlesat.core.errors import PuzzlesatError
 from puzzlesat.core.text import is_int
@@ -25,9 +24,8 @@ class OptionError(PuzzlesatError):
     """An option that is not declared, or a value that its declaration does not accept."""
 
 
-@dataclass(frozen=True)
-class Option:
-    """One declared option.
+class Option(NamedTuple):
+    """One declared option (a named tuple: many are declared at import, and a tuple is cheap to make).
 
     Attributes:
         name: the key, in Python spelling (``no_proofs``); the command-line flag uses dashes.

@@ -1,0 +1,31 @@
+"""Start-up loads what the command uses: no solver library on import, one domain per solve.
+
+The CLI starts for every small solve, so what it imports is part of its speed (issue 14: the
+start-up of ``puzzlesat list`` and of a 4x4 solve must not grow).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+
+def loaded_after(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running ``code``."""
+    script = f"import sys\n{code}\nprint(' '.join(sys.modules))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    return set(out.split())
+
+
+def test_importing_the_library_loads_no_solver() -> None:
+    loaded = loaded_after("import puzzlesat")
+    assert not {"ortools", "pysat", "numba", "numpy"} & {name.split(".")[0] for name in loaded}
+
+
+def test_a_command_loads_only_its_puzzle() -> None:
+    domains = "puzzlesat.domains."
+    loaded = loaded_after("from puzzlesat import cli\ncli.build_parser(['solve', 'masyu', 'x.txt'])")
+    assert {m for m in loaded if m.startswith(domains)} == {domains + "masyu"}
+    assert not any(
+        m.startswith(domains) for m in loaded_after("from puzzlesat import cli\ncli.build_parser(['decode'])")
+    )
