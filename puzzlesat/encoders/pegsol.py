@@ -93,8 +93,13 @@ def reversed_instance(instance: Instance) -> Instance:
     return Instance(instance.rows, instance.cols, flip(instance.target), flip(instance.start))
 
 
-def _disjoint(j1: Jump, j2: Jump) -> bool:
-    return not set(j1) & set(j2)
+def _sharing(jumps: list[Jump]) -> list[set[int]]:
+    """For each jump, the jumps that share a cell with it (itself included)."""
+    on: dict[Cell, set[int]] = {}
+    for k, jmp in enumerate(jumps):
+        for x in jmp:
+            on.setdefault(x, set()).add(k)
+    return [on[a] | on[b] | on[c] for a, b, c in jumps]
 
 
 def encode(instance: Instance, options: dict[str, Any]) -> Encoding:
@@ -102,10 +107,10 @@ def encode(instance: Instance, options: dict[str, Any]) -> Encoding:
 
     Args:
         instance: the board, start and goal.
-        options: the rule groups of the module docstring (``ordering``, ``reach``,
-            ``parity``, ``symmetry``, ``count``, ``pagoda``, ``reverse``: 1/0; ``steps``:
-            0 for one jump a step, k > 0 for k parallel steps); missing keys take
-            :data:`DEFAULTS`.
+        options: the rule groups of the module docstring (``parallel``, ``reach``, ``parity``,
+            ``symmetry``, ``count``, ``pagoda``, ``reverse``: 1/0; ``ordering``: 0/1/2;
+            ``steps``: the parallel form's number of steps, 0 for T); missing or None keys
+            take :data:`DEFAULTS`.
 
     Returns:
         The Encoding; ``decode`` turns the true ``jump`` keys into a Solution.
@@ -122,11 +127,11 @@ def encode(instance: Instance, options: dict[str, Any]) -> Encoding:
     cnf = CNF()
     jumps = game.jumps()
     cells = game.cells
-    if parallel:
-        allowed = [list(range(len(jumps)))] * horizon if not opts["reach"] else _parallel_jumps(game, horizon)
-        if opts["reach"]:  # and back from the goal: the layers of the game played backwards
-            back = _parallel_jumps(reversed_instance(game), horizon)
-            allowed = [[k for k in ks if k in set(back[horizon - 1 - t])] for t, ks in enumerate(allowed)]
+    if parallel and not opts["reach"]:
+        allowed = [list(range(len(jumps)))] * horizon
+    elif parallel:  # forward from the start, and back from the goal (the game played backwards)
+        ahead, back = _parallel_jumps(game, horizon), _parallel_jumps(reversed_instance(game), horizon)
+        allowed = [[k for k in ks if k in set(back[horizon - 1 - t])] for t, ks in enumerate(ahead)]
     else:
         allowed = step_jumps(game, bool(opts["reach"]))
 
@@ -150,9 +155,6 @@ def encode(instance: Instance, options: dict[str, Any]) -> Encoding:
         cnf.append([peg(horizon, (r, c)) if game.target[r][c] == PEG else -peg(horizon, (r, c))])
     if parallel:
         _parallel_steps(cnf, pool, game, allowed, peg, jump)
-        for t in range(horizon):  # ("stop", t): no jump from step t on (an assumption)
-            stop = int(pool.id(("stop", t)))
-            cnf.extend([-stop, -jump(t, k)] for k in allowed[t])
     else:
         _one_jump_a_step(cnf, pool, game, allowed, peg, jump)
         if opts["ordering"] == 1:
@@ -225,10 +227,11 @@ def _one_jump_a_step(cnf: Any, pool: Any, game: Instance, allowed: list[list[int
 
 def _ordering(cnf: Any, jumps: list[Jump], allowed: list[list[int]], jump: JumpFn) -> None:
     """Of two consecutive independent jumps, the lower index goes first."""
+    sharing = _sharing(jumps)
     for t in range(len(allowed) - 1):
         for k1 in allowed[t]:
             for k2 in allowed[t + 1]:
-                if k2 < k1 and _disjoint(jumps[k1], jumps[k2]):
+                if k2 < k1 and k2 not in sharing[k1]:
                     cnf.append([-jump(t, k1), -jump(t + 1, k2)])
 
 
@@ -237,14 +240,15 @@ def _lex_normal_form(cnf: Any, pool: Any, jumps: list[Jump], allowed: list[list[
 
     ``("back", t, a)``: a, played at step t+1, commutes with the jumps of steps s..t for some
     s whose jump is larger than a; forced true by the jump of step t, and then a is forbidden
-    at step t+1.  With the consecutive rule this leaves one plan per class of plans equal up
+    at step t+1.  This leaves one plan per class of plans equal up
     to swapping independent jumps (the lexicographically least).
     """
+    sharing = _sharing(jumps)
     for t in range(len(allowed) - 1):
         for a in allowed[t + 1]:
             back = int(pool.id(("back", t, a)))
             for b in allowed[t]:
-                if _disjoint(jumps[a], jumps[b]):
+                if b not in sharing[a]:
                     if b > a:
                         cnf.append([-jump(t, b), back])
                     elif t > 0 and a in allowed[t]:
@@ -288,6 +292,7 @@ def _parallel_steps(cnf: Any, pool: Any, game: Instance, allowed: list[list[int]
     from pysat.card import CardEnc, EncType
 
     jumps = game.jumps()
+    sharing = _sharing(jumps)
     for t, ks in enumerate(allowed):
         touching: dict[Cell, list[int]] = {x: [] for x in game.cells}
         for k in ks:
@@ -300,7 +305,7 @@ def _parallel_steps(cnf: Any, pool: Any, game: Instance, allowed: list[list[int]
         if t > 0:  # Foata: a jump that could have gone a step earlier must have
             previous = set(allowed[t - 1])
             for k in ks:
-                cnf.append([-jump(t, k), *(jump(t - 1, k2) for k2 in previous if not _disjoint(jumps[k], jumps[k2]))])
+                cnf.append([-jump(t, k), *(jump(t - 1, k2) for k2 in sorted(sharing[k] & previous))])
 
 
 def _xor_chain(cnf: Any, pool: Any, lits: list[int], parity: int) -> None:
