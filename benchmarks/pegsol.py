@@ -46,6 +46,7 @@ ENCODINGS = {
     "parallel (default)": "",
     "parallel, one horizon at a time": "@window=1",
     "parallel, no parity": "@parity=0",
+    "parallel, parity at every step": "@parity=2",
     "parallel, no symmetry": "@symmetry=0",
     "parallel + pagoda": "@pagoda=1",
     "sequential, ordering only (the old default)": "@parallel=0@parity=0@symmetry=0",
