@@ -344,6 +344,7 @@ CNF_VARIANTS = [
     "@pagoda=1",
     "@reverse=1",
     "@reach=0",
+    "@window=1",
     "@parallel=0",
     "@parallel=0@parity=0@symmetry=0",
     "@parallel=0@parity=2",
