@@ -14,10 +14,19 @@ English complements, one start hole per symmetry class, and on the 5x5 and 4x4 c
 with ``no_proofs`` (impossible: only an UNSAT answer settles them); the conflicts are
 CaDiCaL's, summed over the parallel form's horizons.
 
+The large native searches (``native-dfs`` only, ``--big-timeout`` each, with its statistics:
+nodes, nodes/s, endgame, pagoda cuts, symmetries): ``german`` (the 45-hole central game),
+``bigrect`` (the 9x8 and 9x9 central complements), and ``ablation`` (the German game, the
+7x6 complement and the French problem 0:2>3:4 with each pruning switched off in turn).  The catalogs:
+``catalog-english`` and ``catalog-french`` (``puzzlesat.catalog`` with ``--jobs``, wall time
+and the counts).
+
 Usage:
     python benchmarks/pegsol.py [--sets english rect course ipc] [--strategies native-dfs ...]
                                 [--timeout 10]
     python benchmarks/pegsol.py --encodings [--variants NAME ...] [--timeout 20]
+    python benchmarks/pegsol.py --sets german bigrect --big-timeout 300
+    python benchmarks/pegsol.py --sets catalog-english catalog-french --jobs 2
     python benchmarks/pegsol.py --quick
 """
 
@@ -143,11 +152,85 @@ def instances(name: str, quick: bool) -> list[tuple[str, pegsol.Instance]]:
     return [(path.stem, pegsol.parse(path.read_text(), str(path))) for path in paths]
 
 
+BIG = {
+    "german": [
+        ("german 45 central", lambda: pegsol.parse((ROOT / "instances/pegsol/german45_center.txt").read_text()))
+    ],
+    "bigrect": [
+        (f"rect {r}x{c} central complement", lambda r=r, c=c: pegsol.generate({"rows": r, "cols": c}, 0))
+        for r, c in ((9, 8), (9, 9))
+    ],
+}
+ABLATION = [{}, {"no_symmetry": True}, {"no_pagoda": True}, {"no_meet": True}]
+
+
+def big_searches(set_name: str, timeout: float) -> None:
+    """native-dfs alone on the large boards, with its statistics; ``ablation`` switches each
+    pruning off in turn."""
+    cases = [(label, make, {}) for label, make in BIG.get(set_name, [])]
+    if set_name == "ablation":
+        seven = ("rect 7x6 central complement", lambda: pegsol.generate({"rows": 7, "cols": 6}, 0))
+        french = ("french 0:2>3:4", lambda: pegsol.generate({"board": "french", "hole": "0,2", "goal": "3,4"}, 0))
+        cases = [(label, make, opts) for label, make in (BIG["german"][0], seven, french) for opts in ABLATION]
+    rows = []
+    for label, make, opts in cases:
+        inst = make()
+        began = time.perf_counter()
+        result = run_strategy(pegsol.PUZZLE, inst, "native-dfs", Limits(timeout=timeout, options=dict(opts)))
+        seconds = result.wall_time or time.perf_counter() - began
+        stats = result.stats
+        print(f"c {set_name} {label} {opts}: {result.status.value} {seconds:.2f}s {stats}", file=sys.stderr, flush=True)
+        rows.append(
+            [
+                label,
+                ", ".join(opts) or "all on",
+                result.status.value,
+                f"{seconds:.1f}",
+                str(stats.get("nodes", "")),
+                str(stats.get("nodes_per_second", "")),
+                f"{stats.get('endgame_jumps', '-')} / {stats.get('endgame_positions', '-')}",
+                str(stats.get("pagodas", "")),
+                str(stats.get("symmetries", "")),
+            ]
+        )
+    print_table(
+        f"{set_name}: native-dfs (limit {timeout:g} s)",
+        [
+            "instance",
+            "switched off",
+            "status",
+            "seconds",
+            "nodes",
+            "nodes/s",
+            "endgame jumps / positions",
+            "pagodas",
+            "symmetries",
+        ],
+        rows,
+    )
+
+
+def catalogs(board: str, jobs: int, timeout: float) -> None:
+    """A whole catalog through the library, timed, with its counts."""
+    import puzzlesat
+
+    began = time.perf_counter()
+    cat = puzzlesat.catalog("pegsol", board=board, jobs=jobs, timeout=timeout, stream=sys.stderr)
+    wall = time.perf_counter() - began
+    counts = cat.summary()
+    rows = [[key, str(value)] for key, value in counts.items()]
+    rows.append(["wall seconds", f"{wall:.0f}"])
+    print_table(f"catalog {board} (--jobs {jobs}, --timeout {timeout:g})", ["count", "value"], rows)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument(
-        "--sets", nargs="+", default=["english", "rect", "course", "ipc"], choices=["english", "rect", "course", "ipc"]
-    )
+    small = ["english", "rect", "course", "ipc"]
+    large = ["german", "bigrect", "ablation", "catalog-english", "catalog-french"]
+    parser.add_argument("--sets", nargs="+", default=small, choices=small + large)
+    parser.add_argument("--big-timeout", type=float, default=300.0, help="seconds for each large native search")
+    parser.add_argument("--jobs", type=int, default=2, help="catalog problems at once")
+    parser.add_argument("--catalog-timeout", type=float, default=60.0, help="seconds per catalog problem and strategy")
     parser.add_argument("--strategies", nargs="+", default=STRATEGIES)
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
@@ -160,6 +243,12 @@ def main() -> int:
     if args.quick:
         args.sets, args.timeout = ["rect"], 3.0
     for set_name in args.sets:
+        if set_name.startswith("catalog-"):
+            catalogs(set_name[len("catalog-") :], args.jobs, args.catalog_timeout)
+            continue
+        if set_name in large:
+            big_searches(set_name, args.big_timeout)
+            continue
         rows = []
         per_strategy: dict[str, tuple[list[float], list[str]]] = {s: ([], []) for s in args.strategies}
         best_times: list[float] = []

@@ -8,7 +8,9 @@ Usage:
 The full run reads ../shared/instances/rubik/benchmarks.tsv (published optimal lengths) and
 prints, per optimal HTM length and over all the positions, how many native-ida solved within
 the time limit, the median and worst time (a position not solved counts as slower than the
-limit), nodes per second, and whether every length equals the published one.
+limit), nodes per position and per second, the share of the parallel iterations' time the
+workers spent searching, whether every length equals the published one, and for nissy's
+scrambles the published H48 means.  Each position's line (stderr) adds its start-up time.
 """
 
 from __future__ import annotations
@@ -29,6 +31,13 @@ from puzzlesat.domains import rubik as rk  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "instances" / "rubik" / "benchmarks.tsv"
 PUBLISHED: dict[str, str] = {}  # label -> the time another solver took, from the shared file
+# nissy's H48 solver, mean seconds over its 25 scrambles per length, one thread of a Ryzen 7 7700
+# (nissy-core benchmarks/benchmarks.md, as quoted in issue 17), for the nissy-h48-benchmark set
+H48_MEANS = {
+    17: "H48 h6 1.8 GiB 1.25 s, h7 3.5 GiB 0.63 s",
+    18: "H48 h6 9.45 s, h7 4.85 s",
+    19: "H48 h6 46.3 s, h7 23.3 s",
+}
 
 
 def table_line(metric: str, name: str) -> str:
@@ -48,36 +57,49 @@ def run(
     rows: list[tuple[str, str, int]], strategies: list[str], options: dict[str, object], timeout: float, workers: int
 ) -> None:
     """Solve every (label, text, optimum) with every strategy and print the table by optimum."""
-    print("| strategy | optimum | positions | optimal found | median s | worst s | M nodes/s | lengths ok |")
-    print("|---|---|---|---|---|---|---|---|")
+    nissy = any(label.startswith("nissy-") for label, _, _ in rows)  # H48's means are for these
+    print(
+        "| strategy | optimum | positions | optimal found | median s | worst s | M nodes/position | "
+        "M nodes/s | workers busy | lengths ok | published |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for name in strategies:
-        by_length: dict[int, list[tuple[float, bool, bool, float]]] = {}
+        by_length: dict[int, list[tuple[float, bool, bool, float, float, float]]] = {}
         for label, text, optimum in rows:
             inst = rk.parse(text, label)
             res = run_strategy(rk.PUZZLE, inst, name, Limits(timeout=timeout, workers=workers, options=options))
             solved = res.status is Status.OPTIMAL
             ok = (not solved) or optimum < 0 or res.objective == optimum
             rate = float(res.stats.get("nodes_per_s", 0)) / 1e6
-            by_length.setdefault(optimum, []).append((res.wall_time, solved, ok, rate))
+            nodes = float(res.stats.get("nodes", 0)) / 1e6
+            busy = float(res.stats.get("workers_busy", 0))
+            by_length.setdefault(optimum, []).append((res.wall_time, solved, ok, rate, nodes, busy))
             print(
                 f"c {name} {label}: {res.status.value} length={res.objective} expected={optimum} "
-                f"{res.wall_time:.2f}s nodes={res.stats.get('nodes', '-')}{PUBLISHED.get(label, '')}",
+                f"{res.wall_time:.2f}s nodes={res.stats.get('nodes', '-')} {rate:.2f} M nodes/s "
+                f"start-up {res.stats.get('tables_s', 0) + res.stats.get('compile_s', 0):.2f}s "
+                f"workers busy {busy:.2f}{PUBLISHED.get(label, '')}",
                 file=sys.stderr,
             )
         groups = [(str(o) if o >= 0 else "?", by_length[o]) for o in sorted(by_length)]
         if len(groups) > 1:
             groups.append(("all", [r for _, runs in groups for r in runs]))
         for optimum, runs in groups:
-            times = [t for t, s, _, _ in runs if s]
-            rates = [r for *_, r in runs if r > 0]
-            padded = [t if s else float("inf") for t, s, _, _ in runs]
+            times = [t for t, s, *_ in runs if s]
+            rates = [r for *_, r, _, _ in runs if r > 0]
+            nodes = [n for *_, n, _ in runs if n > 0]
+            busy = [b for *_, b in runs if b > 0]
+            padded = [t if s else float("inf") for t, s, *_ in runs]
             middle = statistics.median(padded)
             median = f"{middle:.2f}" if middle != float("inf") else f">{timeout:.0f}"
             worst = f"{max(times):.2f}" if len(times) == len(runs) else f">{timeout:.0f}"
             rate = f"{statistics.median(rates):.1f}" if rates else "-"
+            per_position = f"{statistics.median(nodes):.1f}" if nodes else "-"
+            share = f"{statistics.median(busy):.2f}" if busy else "-"
+            published = H48_MEANS.get(int(optimum), "-") if optimum.isdigit() and nissy else "-"
             print(
-                f"| {name} | {optimum} | {len(runs)} | {len(times)} | {median} | "
-                f"{worst} | {rate} | {all(ok for *_, ok, _ in runs)} |"
+                f"| {name} | {optimum} | {len(runs)} | {len(times)} | {median} | {worst} | {per_position} | "
+                f"{rate} | {share} | {all(r[2] for r in runs)} | {published} |"
             )
 
 

@@ -39,6 +39,16 @@ def test_huge_page_copy_is_an_equal_private_aligned_copy() -> None:
     assert copy.ctypes.data % HUGE_PAGE == 0
 
 
+def test_a_mapped_file_is_read_into_the_copy(tmp_path) -> None:  # noqa: ANN001
+    array = np.random.default_rng(4).integers(0, 1 << 30, (5, HUGE_PAGE // 8 + 3), dtype=np.int32)
+    np.save(tmp_path / "a.npy", array)
+    mapped = np.load(tmp_path / "a.npy", mmap_mode="r")
+    assert np.array_equal(huge_page_copy(mapped), array)
+    # a slice of the mapping is not the whole file: copied from memory, still equal
+    part = mapped[1:]
+    assert np.array_equal(huge_page_copy(part), array[1:])
+
+
 def test_small_arrays_are_not_copied() -> None:
     array = np.zeros(1000, np.int64)
     assert huge_page_copy(array) is array

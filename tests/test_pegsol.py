@@ -290,11 +290,82 @@ def test_native_fixed_orders(order: str) -> None:
     assert solve(inst, "native-dfs", order=order).status is Status.SOLVED
 
 
-def test_native_meets_itself_in_the_middle() -> None:
+def test_native_meets_itself_in_the_middle(monkeypatch: pytest.MonkeyPatch) -> None:
+    from puzzlesat.native import pegsol as native
+
+    monkeypatch.setattr(native, "ENDGAME_AT", 0)  # the endgame from the first slice on
     inst = P.parse((INSTANCES / "rect6x6_hole_3_2.txt").read_text())
     result = solve(inst, "native-dfs", timeout=60)
     assert result.status is Status.SOLVED
-    assert "wins_stored" in result.stats
+    assert not P.verify(inst, result.solution)
+    assert result.stats["endgame_jumps"] >= 2 and result.stats["met_at"] == 34 - result.stats["endgame_jumps"]
+
+
+@pytest.mark.parametrize(("start", "finish"), [((0, 2), (3, 1)), ((2, 0), (2, 0))])
+def test_native_endgame_on_other_goals(
+    monkeypatch: pytest.MonkeyPatch, start: tuple[int, int], finish: tuple[int, int]
+) -> None:
+    # the meet in the middle searches back from any goal, not only the complement
+    from puzzlesat.domains import pegsol_catalog as C
+    from puzzlesat.native import pegsol as native
+
+    monkeypatch.setattr(native, "ENDGAME_AT", 0)
+    inst = C.problem_instance(*C.board_cells("rect", 4, 4), start, finish)
+    result = solve(inst, "native-dfs", no_proofs=True, endgame_size=1000)
+    assert result.status is (Status.SOLVED if brute_force(inst) else Status.INFEASIBLE)
+    assert "endgame_jumps" in result.stats
+
+
+def test_native_workers_split_the_tree() -> None:
+    # two processes, each with half the first jumps: a solution from either, a proof from both
+    five = P.generate({"rows": 5, "cols": 5}, 0)
+    limits = Limits(timeout=60, workers=2, options={"no_proofs": True})
+    result = run_strategy(P.PUZZLE, five, "native-dfs", limits)
+    assert result.status is Status.INFEASIBLE and "all 2 shares" in result.message
+    six = P.parse((INSTANCES / "rect6x4_hole_3_2.txt").read_text())
+    result = run_strategy(P.PUZZLE, six, "native-dfs", Limits(timeout=60, workers=2))
+    assert result.status is Status.SOLVED and result.stats["workers"] == 2
+
+
+def test_native_symmetry_tables_give_the_least_image() -> None:
+    import numpy as np
+
+    from puzzlesat.native.pegsol_kernel import canonical
+    from puzzlesat.native.pegsol_layout import Layout
+
+    inst = P.generate({"board": "english", "goal": "3,3"}, 0)
+    layout = Layout.of(inst)
+    maps = layout.symmetries(layout.pegs(inst.target))
+    assert len(maps) == 8
+    tables = layout.symmetry_tables(maps)
+    rng = random.Random(4)
+    for _ in range(50):
+        pegs = {x for x in layout.cells if rng.random() < 0.5}
+        images = [layout.words({m(x) for x in pegs}) for m in maps]
+        lo, hi = layout.words(pegs)
+        got = canonical(np.uint64(lo), np.uint64(hi), tables, layout.chunks())
+        assert (int(got[1]), int(got[0])) == min((h, lo_) for lo_, h in images)
+
+
+def test_native_pagoda_cuts_are_pagodas() -> None:
+    # weights learned from the dead positions: no jump raises their sum, so a cut is sound
+    from puzzlesat.native import pegsol as native
+
+    inst = P.generate({"board": "french", "hole": "0,2", "goal": "3,1"}, 0)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(native, "HARVEST_AT", (1 << 12,))
+        mp.setattr(native, "ENDGAME_AT", 1 << 40)
+        found: list[object] = []
+        original = native._Runner.add_pagodas
+        mp.setattr(native._Runner, "add_pagodas", lambda self, w, v: (found.append(w), original(self, w, v)))
+        solve(inst, "native-dfs", timeout=20)
+    from puzzlesat.native.pegsol_layout import Layout
+
+    layout = Layout.of(inst)
+    assert found
+    for weights in found[0]:  # type: ignore[attr-defined]
+        for a, b, c in inst.jumps():
+            assert weights[layout.index(c)] <= weights[layout.index(a)] + weights[layout.index(b)]
 
 
 def _plans(inst: P.Instance, options: dict[str, object]) -> set[P.Solution]:
@@ -594,12 +665,27 @@ def test_property_round_trip_and_native_matches_brute_force(seed: int, rows: int
         assert P.parse_solution(inst, P.format_solution(inst, result.solution)) == result.solution
 
 
-def test_native_refuses_boards_over_127_cells() -> None:
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 4), st.integers(2, 4))
+def test_property_native_endgame_matches_brute_force(seed: int, rows: int, cols: int) -> None:
+    # the meet in the middle from the first node, symmetric keys, no proofs: still exact
+    from puzzlesat.native import pegsol as native
+
+    inst = random_instance(random.Random(seed), rows, cols)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(native, "ENDGAME_AT", 0)
+        result = solve(inst, "native-dfs", no_proofs=True, endgame_size=50 + seed % 200)
+    assert result.status is (Status.SOLVED if brute_force(inst) else Status.INFEASIBLE)
+    if result.solution is not None:
+        assert not P.verify(inst, result.solution)
+
+
+def test_native_refuses_bounding_boxes_over_120_cells() -> None:
     # built directly: parse and generate stop at MAX_CELLS, below the native limit
-    start = tuple(tuple(P.HOLE if (r, c) == (0, 0) else P.PEG for c in range(12)) for r in range(12))
-    big = P.Instance(12, 12, start)
+    start = tuple(tuple(P.HOLE if (r, c) == (0, 0) else P.PEG for c in range(11)) for r in range(11))
+    big = P.Instance(11, 11, start)
     result = solve(big, "native-dfs", timeout=5, no_proofs=True)
-    assert result.status is Status.UNKNOWN and "127 cells" in result.message
+    assert result.status is Status.UNKNOWN and "at most 120 cells" in result.message
 
 
 @pytest.mark.parametrize("variant", ["kissat404", "glucose4"])

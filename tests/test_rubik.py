@@ -410,6 +410,21 @@ def test_parallel_split_matches_serial() -> None:
     assert rk.verify(inst, par.solution) == []
 
 
+def test_plan_chunks_covers_every_subtree_once_in_shrinking_chunks() -> None:
+    import numpy as np
+
+    from puzzlesat.native.rubik import MAX_CHUNKS, plan_chunks
+
+    weights = np.random.default_rng(6).pareto(1.5, 43254) + 1.0
+    chunks = plan_chunks(weights, 2)
+    assert np.array_equal(np.concatenate(chunks), np.arange(len(weights)))
+    sizes = [float(weights[c].sum()) for c in chunks]
+    assert len(chunks) <= MAX_CHUNKS
+    assert sizes[0] > 10 * sizes[-2]  # the last chunks are small: the workers finish together
+    assert max(sizes[len(sizes) // 2 :]) < 0.1 * sum(sizes)
+    assert [list(c) for c in plan_chunks(np.ones(3), 4)] == [[0], [1], [2]]
+
+
 def test_pattern_databases_are_lower_bounds() -> None:
     from puzzlesat.native import rubik_kernels, rubik_tables
     from puzzlesat.native.rubik import cube_arrays

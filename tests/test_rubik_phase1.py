@@ -181,3 +181,48 @@ def test_a_new_build_removes_the_files_of_earlier_versions(tmp_path) -> None:  #
         (tmp_path / n).write_text("")
     p1._remove_other_versions(tmp_path / "rubik-htm-phase1-v2.json")
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names[2:])
+
+
+def test_loads_check_stamps_once_the_digests_were_checked(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    import json
+
+    from puzzlesat.native.rubik_tables import file_digest
+
+    monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))
+    files, note = p1._paths("htm")
+    for k, path in files.items():
+        np.save(path, np.arange(3 << 18, dtype=np.int64) * (len(k) + 1))
+    note.write_text(json.dumps({"max_depth": 13, "build_seconds": 1.0} | {k: file_digest(p) for k, p in files.items()}))
+    assert "digests" in p1.load("htm", quiet=True).loaded_from  # an older note: digests, then stamps noted
+    assert "stamps" in json.loads(note.read_text())
+    assert "stamps" in p1.load("htm", quiet=True).loaded_from
+
+    def rebuild(metric: str, quiet: bool) -> None:
+        raise RuntimeError("rebuilt")
+
+    monkeypatch.setattr(p1, "build", rebuild)
+    data = np.load(files["phase1"])
+    data[12345] += 1
+    np.save(files["phase1"], data)  # a change the stamp sees (the time), and the digest too
+    with pytest.raises(RuntimeError, match="rebuilt"):
+        p1.load("htm", quiet=True)
+
+
+def test_a_file_stamp_sees_a_rewrite_a_sampled_block_and_the_size(tmp_path) -> None:  # noqa: ANN001
+    import os
+
+    from puzzlesat.native.rubik_tables import file_stamp
+
+    path = tmp_path / "t.bin"
+    data = np.random.default_rng(5).integers(0, 255, 1 << 20, dtype=np.uint8)
+    data.tofile(path)
+    base = file_stamp(path)
+    assert file_stamp(path) == base
+    info = path.stat()
+    data[0] ^= 1  # the first block is always sampled
+    data.tofile(path)
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))  # the same time: only the sample differs
+    assert file_stamp(path) != base
+    data[:-1].tofile(path)
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
+    assert file_stamp(path) != base

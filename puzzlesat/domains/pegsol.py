@@ -420,11 +420,13 @@ def parity_signature(instance: Instance, matrix: Matrix) -> tuple[int, ...]:
     return ((plus[0] + plus[1]) % 2, (plus[1] + plus[2]) % 2, (minus[0] + minus[1]) % 2, (minus[1] + minus[2]) % 2)
 
 
-def pagoda_certificate(instance: Instance) -> tuple[dict[Cell, Fraction], Fraction, Fraction] | None:
+def pagoda_certificate(instance: Instance, low: float = 0.0) -> tuple[dict[Cell, Fraction], Fraction, Fraction] | None:
     """A pagoda function worth more on the goal than on the start, if linear programming finds one.
 
     A pagoda function p has ``p(to) <= p(from) + p(over)`` for every jump, so the sum of p
-    over the pegs never grows; a goal worth more than the start is out of reach.  This is the
+    over the pegs never grows; a goal worth more than the start is out of reach.  The
+    classical definition has p >= 0 (``low`` = 0); the argument holds for negative weights
+    too, which can also charge for pegs that must still leave (``low`` < 0).  This is the
     dual of the LP relaxation of "how often is each jump used".  The LP answer is rounded to
     small fractions and re-checked exactly, so a returned certificate is a proof.
 
@@ -446,7 +448,7 @@ def pagoda_certificate(instance: Instance) -> tuple[dict[Cell, Fraction], Fracti
     if lp is None:  # pragma: no cover
         return None
     # p >= 0 is the classical definition; the box keeps the LP bounded (pagodas scale freely)
-    var = {cell: lp.NumVar(0.0, 1.0, f"p{cell}") for cell in cells}
+    var = {cell: lp.NumVar(low, 1.0, f"p{cell}") for cell in cells}
     for a, b, c in jumps:  # p(to) - p(from) - p(over) <= 0, through the low-level API (faster)
         row = lp.Constraint(-lp.infinity(), 0.0)
         row.SetCoefficient(var[c], 1.0)
@@ -697,12 +699,19 @@ PUZZLE = Puzzle(
         Strategy(
             "native-dfs",
             "puzzlesat.native.pegsol:solve",
-            "numba bitboard DFS, table of dead positions, move ordering; proves impossibility by exhaustion",
+            "numba bitboard DFS: dead-position table up to symmetry, pagoda cuts, endgame search back from the goal; "
+            "proves impossibility by exhaustion",
             options=(
                 Option("order", str, None, "one fixed move order and no restarts: symK or randomN"),
-                Option("table_bits", int, None, "log2 of the largest dead-position table (default 22)", low=1),
+                Option("table_bits", int, None, "log2 of the dead-position table's slots (default 24)", low=4, high=30),
                 Option("no_restarts", bool, False, "one search, no restarts with other move orders"),
-                Option("no_meet", bool, False, "do not meet the complement game half way"),
+                Option("no_meet", bool, False, "no endgame search back from the goal (meet in the middle)"),
+                Option("endgame_size", int, None, "most positions in the endgame's last layer (default 2**21)", low=1),
+                Option("no_pagoda", bool, False, "no pagoda cuts learned from the dead positions"),
+                Option("no_symmetry", bool, False, "key dead positions as they are, not up to the goal's symmetries"),
+                Option(
+                    "sym_depth", int, None, "positions at most this many jumps deep are keyed up to symmetry", low=0
+                ),
             ),
         ),
         Strategy(

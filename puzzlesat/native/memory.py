@@ -13,6 +13,7 @@ remedies, both measured on the Rubik phase-1 search (docs/rubik.md):
 from __future__ import annotations
 
 import mmap
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import cast
@@ -24,6 +25,7 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 HUGE_PAGE = 2 << 20
+READ_BLOCK = 64 << 20  # bytes per read when filling a huge-page copy from its file
 THP_SETTING = Path("/sys/kernel/mm/transparent_hugepage/enabled")
 
 
@@ -64,7 +66,8 @@ def huge_pages_available() -> bool:
 def huge_page_copy(array: np.ndarray) -> np.ndarray:
     """A private copy of ``array`` in memory advised for huge pages, or ``array`` itself
     when the system has none or the memory cannot be had (e.g. under ``RLIMIT_DATA``).
-    The copy is not shared between processes."""
+    An array mapped from a whole file is read from the file (no page faults on the mapping).
+    The copy is shared with processes forked after it (copy-on-write), not with others."""
     if not huge_pages_available() or array.nbytes < HUGE_PAGE:
         return array
     size = array.nbytes + 2 * HUGE_PAGE
@@ -76,5 +79,37 @@ def huge_page_copy(array: np.ndarray) -> np.ndarray:
     raw = np.frombuffer(block, np.uint8)  # keeps the mapping alive
     start = -raw.ctypes.data % HUGE_PAGE
     out = raw[start : start + array.nbytes].view(array.dtype).reshape(array.shape)
-    out[...] = array
+    source = _whole_file(array)
+    if not (source and _read_into(out, *source)):
+        out[...] = array
     return out
+
+
+def _whole_file(array: np.ndarray) -> tuple[str, int] | None:
+    """The file and offset that ``array`` maps, if it maps the whole rest of the file (not a
+    slice of it); else None."""
+    if not isinstance(array, np.memmap) or not array.filename or not array.flags.c_contiguous:
+        return None
+    try:
+        whole = os.path.getsize(array.filename) - array.offset == array.nbytes
+    except OSError:
+        return None
+    return (str(array.filename), int(array.offset)) if whole else None
+
+
+def _read_into(out: np.ndarray, filename: str, offset: int) -> bool:
+    """Fill ``out`` with the bytes of a file from ``offset`` on: the kernel copies from its page
+    cache, without the page faults of reading through a mapping.  False if the read fails."""
+    view = memoryview(out.reshape(-1).view(np.uint8).data)
+    try:
+        with open(filename, "rb", buffering=0) as fh:
+            fh.seek(offset)
+            done = 0
+            while done < len(view):
+                got = fh.readinto(view[done : done + READ_BLOCK])
+                if not got:
+                    return False
+                done += got
+    except OSError:
+        return False
+    return True

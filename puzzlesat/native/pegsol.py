@@ -1,8 +1,10 @@
 """``native-dfs``: bitboard depth-first search with a table of dead positions (numba).
 
-The wrapper numbers the board cells, builds per-jump bit masks in the chosen order, runs the
-resumable kernel in slices of nodes so that the timeout is honoured, and turns the kernel's
-jump indices back into moves.  Boards of up to 127 cells fit the two-word bitboard.
+The wrapper lays the board out in its bounding box (:mod:`.pegsol_layout`), runs the
+resumable kernel (:mod:`.pegsol_kernel`) in slices of nodes so that the timeout is honoured,
+restarts it in other jump orders, adds pagoda cuts learned from the dead positions that cost
+the most, and turns the kernel's jump codes back into moves.  Boards whose bounding box has
+at most 120 cells fit the two-word bitboard (with 8 bits to spare for the table's bookkeeping).
 """
 
 from __future__ import annotations
@@ -13,144 +15,144 @@ from typing import TYPE_CHECKING, Any
 
 from puzzlesat.core import BackendUnavailable, Limits, Result, Status
 from puzzlesat.core.kernel_status import BUDGET, FOUND, MEET, decision_status
-from puzzlesat.domains.pegsol import DIRECTIONS, PEG, Instance, Jump, Move, Solution, presolve
+from puzzlesat.domains.pegsol import Instance, Move, Solution, presolve
 
 if TYPE_CHECKING:
     import numpy as np
 
-MAX_CELLS = 127  # bit 63 of the high word marks used slots in the dead table
+    from puzzlesat.native.pegsol_layout import Layout
+
+KEY_BITS = 120  # the kernel's KEY_BITS, repeated so that a refusal needs no numba import
 SLICE = 1 << 17
 RESTART_BASE = 1 << 13
-WIN_BITS = 14
+ENDGAME_SIZE = 1 << 21  # positions in the meet in the middle's last layer, at most
+ENDGAME_SECONDS = 20.0
+# (nodes searched, positions in the last layer at most): the endgame grows with the effort
+# spent, so that a board solved in a second does not wait seconds for it
+ENDGAME_STAGES = ((1 << 18, 1 << 15), (1 << 21, 1 << 18), (1 << 23, ENDGAME_SIZE))
+ENDGAME_AT = ENDGAME_STAGES[0][0]  # the first stage (tests set 0 to start with it)
 FIRST_TABLE_BITS = 16
-TABLE_BITS = 22
+TABLE_BITS = 24
+HARVEST_AT = (1 << 20, 1 << 23)  # node counts at which pagoda cuts are sought
+ORDERS = 8
 
 
-SYMMETRIES = (
-    (1, 0, 0, 1),
-    (1, 0, 0, -1),
-    (-1, 0, 0, 1),
-    (-1, 0, 0, -1),
-    (0, 1, 1, 0),
-    (0, 1, -1, 0),
-    (0, -1, 1, 0),
-    (0, -1, -1, 0),
-)
-"""The eight maps (r, c) -> (a*r + b*c, d*r + e*c) of the square's symmetry group, as (a, b, d, e)."""
+def jump_order(order: str, layout: Layout) -> np.ndarray:
+    """The kernel's ``[scan, d0, d1, d2, d3, rank of each of the 128 cells]`` for an order name.
 
-
-def ordered_jumps(instance: Instance, order: str = "sym0") -> list[Jump]:
-    """The jumps in the order the search tries them.
-
-    ``symK`` is row-major order (by start cell, then N, E, S, W) seen through the K-th
-    symmetry of the square: from each corner, row- or column-wise.  The search is very
-    sensitive to this order, and a board that is slow in one order is a mirror image of a
-    board that is fast in another, so restarts cycle through all eight.  ``randomN``
-    shuffles with seed N.  ``sym0`` is ``instance.jumps()``'s own order.
+    ``symK`` (K = 0..7) scans the cells from the first (K < 4) or the last board cell and
+    tries the directions N, E, S, W rotated by K: from each corner of the board, with a
+    different direction first.  ``outerK`` takes the jumps from the cells farthest from the
+    board's centre first (Manhattan distance; ties as in ``symK``): it clears the arms of
+    the cross boards before the middle, which solves the German central game in thousands
+    of nodes instead of millions, but slows the English complements.  The search is very
+    sensitive to the order, so restarts alternate ``symK`` and ``outerK`` through all
+    sixteen.  ``randomN`` draws the scan and the direction priority with seed N.
     """
-    jumps = instance.jumps()
-    if order.startswith("random") and (order[6:] or "0").isdigit():
-        random.Random(int(order[6:] or 0)).shuffle(jumps)
-        return jumps
-    if not (order.startswith("sym") and order[3:].isdigit() and int(order[3:]) < len(SYMMETRIES)):
-        raise BackendUnavailable(f"unknown jump order {order!r}; expected sym0..sym7 or randomN")
-    a, b, d, e = SYMMETRIES[int(order[3:])]
-
-    def key(jump: Jump) -> tuple[int, int, int]:
-        (r, c), _, (r2, c2) = jump
-        dr, dc = (a * (r2 - r) + b * (c2 - c)) // 2, (d * (r2 - r) + e * (c2 - c)) // 2
-        return a * r + b * c, d * r + e * c, DIRECTIONS.index((dr, dc))
-
-    return sorted(jumps, key=key)
-
-
-def _words(bits: list[int]) -> tuple[np.uint64, np.uint64]:
     import numpy as np
 
-    lo = hi = 0
-    for i in bits:
-        if i < 64:
-            lo |= 1 << i
-        else:
-            hi |= 1 << (i - 64)
-    return np.uint64(lo), np.uint64(hi)
+    name = order.rstrip("0123456789")
+    number = order[len(name) :]
+    if name == "random" and number.isdigit():
+        rng = random.Random(int(number))
+        directions = [0, 1, 2, 3]
+        rng.shuffle(directions)
+        head = [rng.randrange(2), *directions]
+    elif name in ("sym", "outer") and number.isdigit() and int(number) < ORDERS:
+        k = int(number)
+        head = [int(k >= 4), *((k + i) % 4 for i in range(4))]
+    else:
+        raise BackendUnavailable(f"unknown jump order {order!r}; expected sym0..sym7, outer0..outer7 or randomN")
+    rank = np.zeros(128, dtype=np.int64)
+    if name == "outer":
+        middle_r, middle_c = layout.height - 1, layout.width - 1  # twice the centre's coordinates
+        for i in range(layout.size):
+            r, c = divmod(i, layout.width)
+            scan = i if head[0] == 0 else 127 - i
+            rank[i] = -(abs(2 * r - middle_r) + abs(2 * c - middle_c)) * 256 + scan
+        head[0] = 2
+    return np.array([*head, *rank], dtype=np.int64)
 
 
-def build_arrays(instance: Instance, order: str = "sym0") -> dict[str, Any]:
-    """The flat arrays the kernel reads: jump masks, start and goal words, the jump list."""
-    import numpy as np
-
-    index = {cell: i for i, cell in enumerate(instance.cells)}
-    jumps = ordered_jumps(instance, order)
-    n = len(jumps)
-    arrays = {name: np.zeros(max(1, n), dtype=np.uint64) for name in ("fo_lo", "fo_hi", "to_lo", "to_hi")}
-    for k, (a, b, c) in enumerate(jumps):
-        arrays["fo_lo"][k], arrays["fo_hi"][k] = _words([index[a], index[b]])
-        arrays["to_lo"][k], arrays["to_hi"][k] = _words([index[c]])
-    canonical = {jump: k for k, jump in enumerate(instance.jumps())}
-    canon = np.array([canonical[jump] for jump in jumps] or [0], dtype=np.int64)
-    start = _words([index[x] for x in instance.cells if instance.start[x[0]][x[1]] == PEG])
-    goal = _words([index[x] for x in instance.cells if instance.target[x[0]][x[1]] == PEG])
-    full = _words(list(range(len(instance.cells))))
-    return {**arrays, "start": start, "goal": goal, "full": full, "canon": canon, "jumps": jumps, "n": n}
+def restart_order(run: int) -> str:
+    """The order of the ``run``-th search (0-based): sym0, outer0, sym1, outer1, ..."""
+    return f"{('sym', 'outer')[run % 2]}{run // 2 % ORDERS}"
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """Search for the jumps; INFEASIBLE once the whole tree is exhausted.
 
-    Options (``limits.options``): ``order`` (one fixed order, no restarts: symK, randomN),
-    ``table_bits`` (log2 of the largest dead-position table, default 22 = 4M entries, 64 MB;
-    it starts at 2**16 and doubles when half full), ``no_restarts``, ``no_meet``.
+    Options (``limits.options``): ``order`` (one fixed order, no restarts: symK, outerK,
+    randomN; see :func:`jump_order`),
+    ``table_bits`` (log2 of the dead-position table's slots, default 24 = 16M entries,
+    256 MB; it starts at 2**16 and doubles when half full), ``no_restarts``, ``no_meet``
+    (no endgame search from the goal), ``endgame_size`` (positions in its last layer, at
+    most), ``no_pagoda``, ``no_symmetry``, ``sym_depth`` (positions at most this deep are
+    keyed by their canonical form; default two thirds of the jumps).
     """
     start_time = time.perf_counter()
     early = presolve(instance, limits)
     if early is not None:
         early.wall_time = time.perf_counter() - start_time
         return early
-    if len(instance.cells) > MAX_CELLS:
+    if limits.workers > 1 and "share" not in limits.options:
+        return _split(instance, limits, start_time)
+    rows = [r for r, _ in instance.cells]
+    cols = [c for _, c in instance.cells]
+    box = (max(rows) - min(rows) + 1) * (max(cols) - min(cols) + 1)
+    if box > KEY_BITS:
         return Result(
             Status.UNKNOWN,
-            message=f"native-dfs handles boards of up to {MAX_CELLS} cells, this one has {len(instance.cells)}",
+            message=f"native-dfs handles boards whose bounding box has at most {KEY_BITS} cells, this one has {box}",
         )
     # numpy and numba load only now: a board the proofs settle never pays for them
     setup_start = time.perf_counter()
     import numpy as np
 
-    from puzzlesat.native.pegsol_kernel import rehash, search
+    from puzzlesat.native.pegsol_endgame import build as build_endgame
+    from puzzlesat.native.pegsol_endgame import tail
+    from puzzlesat.native.pegsol_kernel import insert, pagoda_values, rehash
+    from puzzlesat.native.pegsol_layout import MAX_PAGODAS, Layout, harvest_pagodas
 
-    fixed_order = limits.options.get("order")
-    restarts = not limits.options.get("no_restarts") and not fixed_order
-    first_order = str(fixed_order or f"sym{limits.seed % len(SYMMETRIES)}")
-    data = build_arrays(instance, first_order)
+    options = limits.options
+    layout = Layout.of(instance)
+    goal = layout.pegs(instance.target)
+    maps = layout.symmetries(goal)[: 1 if options.get("no_symmetry") else None]
+    fixed_order = options.get("order")
+    restarts = not options.get("no_restarts") and not fixed_order
+    order = jump_order(str(fixed_order or restart_order(limits.seed)), layout)
     depth = instance.moves_needed
     # the table starts small and doubles while it is more than half full: touching memory
     # is slow here (fresh pages cost microseconds each), so an easy board stays cheap
-    max_bits = int(limits.options.get("table_bits") or min(TABLE_BITS, len(instance.cells) + 2))
+    max_bits = int(options.get("table_bits") or min(TABLE_BITS, len(instance.cells) + 2))
     bits = min(max_bits, FIRST_TABLE_BITS)
-    table = np.zeros(2 << bits, dtype=np.uint64)
-    # the complement game meets itself half way (see the kernel's ``meet``)
-    complement = instance.target == tuple(tuple(-v for v in row) for row in instance.start)
-    use_meet = complement and depth >= 4 and not limits.options.get("no_meet")
-    store_depth = depth // 2 if use_meet else -1
-    meet = np.array([store_depth, depth - store_depth if use_meet else -1], dtype=np.int64)
-    win_bits = min(WIN_BITS, len(instance.cells) + 2) if use_meet else 2
-    wins = np.zeros(2 << win_bits, dtype=np.uint64)
-    win_paths = np.zeros((1 << win_bits, max(1, store_depth)), dtype=np.int64 if data["n"] > 32767 else np.int16)
-    runner = _Runner(search, depth, table, meet, data["full"], wins, win_paths)
-    runner.reset(data, data["start"])
+    given_depth = options.get("sym_depth")
+    sym_depth = depth * 2 // 3 if given_depth is None else int(given_depth)
+    runner = _Runner(layout, instance, depth, bits, maps, sym_depth)
+    runner.share[:] = options.get("share") or (0, 1)
+    runner.reset()
 
     # a zero budget returns at once: these calls only load (or compile) the kernels; the
     # import of numba and these calls are reported as compile_time, outside wall_time
     compile_start = time.perf_counter()
-    runner.run(data, 0)
-    rehash(table[:8], np.zeros(16, dtype=np.uint64))
+    runner.run(order, 0)
+    rehash(runner.table[:8], np.zeros(16, dtype=np.uint64))
+    insert(np.uint64(0), np.uint64(0), 0, np.zeros(8, dtype=np.uint64), np.uint64(3))
+    endgame_constants = (runner.constants[1], *runner.constants[2:5], runner.sym_tables, layout.chunks())
+    build_endgame(layout, goal, 2, 1, 1.0, endgame_constants)
     compile_time = time.perf_counter() - compile_start
     import_time = compile_start - setup_start
     search_start = start_time + compile_time + import_time
+    endgame = None
+    meeting = depth >= 2 and not options.get("no_meet")
+    stage = 0
+    spent_endgame = 0.0
     nodes = 0
     run = 1
     run_budget = RESTART_BASE if restarts else -1
     run_nodes = 0
+    harvests = 0
+    harvest_lps = 0.0
     while True:
         if runner.state[1] > (1 << bits) // 2 and bits < max_bits:
             bits += 1
@@ -158,46 +160,69 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             rehash(runner.table, bigger)
             runner.table = bigger
             runner.state[1] = int(np.count_nonzero(bigger[1::2]))
+        if stage < len(ENDGAME_STAGES) and nodes >= (ENDGAME_STAGES[stage][0] if stage else ENDGAME_AT) and meeting:
+            # a board not solved quickly gets the meet in the middle, deeper at each stage
+            limit = min(ENDGAME_STAGES[stage][1], int(options.get("endgame_size") or ENDGAME_SIZE))
+            stage += 1
+            remaining = limits.remaining(search_start)
+            seconds = ENDGAME_SECONDS if remaining is None else min(ENDGAME_SECONDS, remaining / 4)
+            deeper = build_endgame(layout, goal, depth, limit, seconds, endgame_constants)
+            spent_endgame += deeper.seconds
+            if deeper.depth > (endgame.depth if endgame else 0):
+                endgame = deeper
+                runner.meet(depth - endgame.depth, endgame.sets[-1])
+                runner.reset()
+        if harvests < len(HARVEST_AT) and nodes >= HARVEST_AT[harvests] and not options.get("no_pagoda"):
+            harvests += 1
+            began = time.perf_counter()
+            found = harvest_pagodas(layout, instance, runner.table, runner.weights, goal)
+            harvest_lps += time.perf_counter() - began
+            if found:
+                runner.add_pagodas(np.array(found, dtype=np.int64)[: MAX_PAGODAS - len(runner.weights)], pagoda_values)
         budget = min(SLICE, max(1024, (1 << bits) // 4))
         if run_budget >= 0:
             budget = min(budget, run_budget - run_nodes)
-        status, done = runner.run(data, budget)
+        status, done = runner.run(order, budget)
         nodes += done
         run_nodes += done
         remaining = limits.remaining(search_start)
         if status != BUDGET or remaining is not None and remaining <= 0:
             break
         if 0 <= run_budget <= run_nodes:
-            # restart in the next symmetric jump order, doubling the budget after each round of
-            # eight; the dead positions found so far stay in the table
+            # restart in the next order, doubling the budget after each round of sixteen; the
+            # dead positions found so far stay in the table
             run += 1
-            run_budget = RESTART_BASE << ((run - 1) // len(SYMMETRIES))
+            run_budget = RESTART_BASE << ((run - 1) // (2 * ORDERS))
             run_nodes = 0
-            data = build_arrays(instance, f"sym{(run - 1 + limits.seed) % len(SYMMETRIES)}")
-            runner.reset(data, data["start"])
+            order = jump_order(restart_order(run - 1 + limits.seed), layout)
+            runner.reset()
+    elapsed = time.perf_counter() - search_start
     stats: dict[str, Any] = {
         "nodes": nodes,
+        "nodes_per_second": round(nodes / max(elapsed - harvest_lps, 1e-9)),
         "runs": run,
-        "jumps": data["n"],
         "table_entries": int(runner.state[1]),
         "table_bits": bits,
+        "symmetries": len(maps),
+        "pagodas": len(runner.weights),
     }
-    if use_meet:
-        stats["wins_stored"] = int(np.count_nonzero(wins[1::2]))
+    if harvests:
+        stats["pagoda_seconds"] = round(harvest_lps, 3)
+    if endgame is not None:
+        stats["endgame_jumps"] = endgame.depth
+        stats["endgame_positions"] = endgame.sizes[-1]
+        stats["endgame_seconds"] = round(spent_endgame, 3)
     moves: tuple[Move, ...] = ()
     if status == FOUND:
-        moves = tuple(Move(*data["jumps"][j][0], *data["jumps"][j][2]) for j in runner.chosen[:depth])
+        moves = tuple(layout.move(int(code)) for code in runner.chosen[:depth])
     elif status == MEET:
-        # start -> X (check_depth jumps), then the path start -> Y stored with X = complement of Y,
-        # played backwards from X, reaches the complement of the start: the goal
-        canonical = instance.jumps()
+        assert endgame is not None
         reached = int(runner.state[0])
-        head = [data["jumps"][j] for j in runner.chosen[:reached]]
-        tail = [canonical[int(j)] for j in win_paths[runner.state[2], : depth - reached]][::-1]
-        moves = tuple(Move(*a, *c) for a, _, c in head + tail)
+        head = [layout.move(int(code)) for code in runner.chosen[:reached]]
+        position = (int(runner.board[reached, 0]), int(runner.board[reached, 1]))
+        moves = (*head, *tail(layout, endgame, position, runner.sym_tables, layout.chunks()))
         stats["met_at"] = reached
         status = FOUND
-    elapsed = time.perf_counter() - search_start
     stats["compile_time"] = round(compile_time + import_time, 3)
     outcome = decision_status(status)
     if outcome is Status.SOLVED:
@@ -213,55 +238,151 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     return Result(outcome, None, wall_time=elapsed, stats=stats, message="timeout")
 
 
+def _split(instance: Instance, limits: Limits, start_time: float) -> Result:
+    """``--workers N``: N processes, worker k searching the first jumps whose code is k mod N
+    (each with its own tables, restarts and endgame).  A solution from any worker ends the
+    search; the board is impossible once every share is exhausted."""
+    import multiprocessing as mp
+    import queue
+    from dataclasses import replace
+
+    from puzzlesat.core import processes
+
+    workers = limits.workers
+    ctx = mp.get_context("spawn")
+    answers = ctx.Queue()
+    procs = []
+    results: list[Result] = []
+    try:
+        for k in range(workers):
+            share = replace(limits, seed=limits.seed + k, workers=1, options={**limits.options, "share": (k, workers)})
+            procs.append(processes.start(_share_worker, (instance, share, answers), name=f"puzzlesat-pegsol-{k}"))
+        while len(results) < workers:
+            left = limits.remaining(start_time)
+            if left is not None and left <= -2.0:  # each worker stops itself at the limit
+                break
+            try:
+                result = answers.get(timeout=0.1)
+            except queue.Empty:
+                if all(not p.is_alive() for p in procs) and answers.empty():
+                    break
+                continue
+            results.append(result)
+            if result.status is Status.SOLVED:
+                break
+    finally:
+        processes.stop_trees(procs, grace=0.5)
+        answers.close()
+        answers.join_thread()
+    stats: dict[str, Any] = {"workers": workers, "nodes": sum(int(r.stats.get("nodes", 0)) for r in results)}
+    elapsed = time.perf_counter() - start_time
+    solved = next((r for r in results if r.status is Status.SOLVED), None)
+    if solved is not None:
+        return Result(Status.SOLVED, solved.solution, wall_time=elapsed, stats={**solved.stats, **stats})
+    if len(results) == workers and all(r.status is Status.INFEASIBLE for r in results):
+        return Result(
+            Status.INFEASIBLE,
+            None,
+            wall_time=elapsed,
+            stats=stats,
+            message=f"exhaustive search: every line of play fails (in all {workers} shares)",
+        )
+    return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message="timeout")
+
+
+def _share_worker(instance: Instance, limits: Limits, answers: Any) -> None:
+    answers.put(solve(instance, limits))
+
+
 class _Runner:
-    """The kernel's state between calls: boards per depth, next jump per depth, the tables."""
+    """The kernel's constants and its state between calls: boards, pending jumps and pagoda
+    values per depth, the tables."""
 
     def __init__(
-        self, kernel: Any, depth: int, table: Any, meet: Any, full: tuple[Any, Any], wins: Any, win_paths: Any
+        self,
+        layout: Layout,
+        instance: Instance,
+        depth: int,
+        bits: int,
+        maps: list[Any],
+        sym_depth: int,
     ) -> None:
         import numpy as np
 
-        self.kernel = kernel
+        self.np = np
+        self.layout = layout
+        self.instance = instance
         self.depth = depth
-        self.table = table
-        self.meet = meet
-        self.full = full
-        self.wins = wins
-        self.win_paths = win_paths
-        self.board_lo = np.zeros(depth + 1, dtype=np.uint64)
-        self.board_hi = np.zeros(depth + 1, dtype=np.uint64)
-        self.next_move = np.zeros(depth + 1, dtype=np.int64)
+        full = layout.words(layout.cells)
+        self.start = layout.words(layout.pegs(instance.start))
+        self.goal = layout.words(layout.pegs(instance.target))
+        self.constants = (
+            layout.chunks(),
+            np.array(full, dtype=np.uint64),
+            layout.steps(),
+            layout.from_masks(),
+            layout.jump_masks(),
+            np.uint64(self.goal[0]),
+            np.uint64(self.goal[1]),
+            depth,
+        )
+        self.sym_tables = layout.symmetry_tables(maps)
+        self.table = np.zeros(2 << bits, dtype=np.uint64)
+        self.board = np.zeros((depth + 1, 2), dtype=np.uint64)
+        self.moves = np.zeros((depth + 1, 8), dtype=np.uint64)
+        self.sym_depth = sym_depth
+        self.entered = np.zeros(depth + 1, dtype=np.int64)
         self.chosen = np.zeros(max(1, depth), dtype=np.int64)
         self.state = np.zeros(3, dtype=np.int64)
+        self.weights = np.zeros((0, 128), dtype=np.int64)
+        self.goal_values = np.zeros(0, dtype=np.int64)
+        self.pagoda = np.zeros((depth + 1, 0), dtype=np.int64)
+        self.meet_depth = -1
+        self.endgame = np.zeros(4, dtype=np.uint64)
+        self.share = np.array([0, 1], dtype=np.int64)
 
-    def reset(self, data: dict[str, Any], start: tuple[Any, Any]) -> None:
+    def meet(self, depth: int, endgame: np.ndarray) -> None:
+        """Stop at ``depth``: the positions there are decided by the endgame set."""
+        self.meet_depth = depth
+        self.endgame = endgame
+
+    def reset(self) -> None:
         """Start again from the root (the tables keep their entries)."""
-        self.board_lo[0], self.board_hi[0] = start
-        self.next_move[0] = 0
-        self.state[0] = 0
+        self.board[0] = self.start
+        self.state[0] = -1
 
-    def run(self, data: dict[str, Any], budget: int) -> tuple[int, int]:
-        """One slice of search in ``data``'s jump order; returns (status, new nodes)."""
-        status, _, nodes = self.kernel(
-            data["fo_lo"],
-            data["fo_hi"],
-            data["to_lo"],
-            data["to_hi"],
-            data["goal"][0],
-            data["goal"][1],
-            self.depth,
-            self.board_lo,
-            self.board_hi,
-            self.next_move,
+    def add_pagodas(self, weights: np.ndarray, values: Any) -> None:
+        """Add pagoda cuts; the values along the current line of play are computed here."""
+        np = self.np
+        self.weights = np.concatenate([self.weights, weights])
+        goal_bits = np.zeros(128, dtype=np.int64)
+        goal_bits[[self.layout.index(x) for x in self.layout.pegs(self.instance.target)]] = 1
+        self.goal_values = self.weights @ goal_bits
+        self.pagoda = np.zeros((self.depth + 1, len(self.weights)), dtype=np.int64)
+        for d in range(max(0, int(self.state[0])) + 1):
+            values(self.board[d, 0], self.board[d, 1], self.weights, self.pagoda[d])
+
+    def run(self, order: np.ndarray, budget: int) -> tuple[int, int]:
+        """One slice of search in ``order``; returns (status, new nodes)."""
+        from puzzlesat.native.pegsol_kernel import search
+
+        status, nodes = search(
+            *self.constants,
+            self.board,
+            self.moves,
+            self.pagoda,
+            self.entered,
             self.chosen,
             self.state,
             self.table,
             budget,
-            self.meet,
-            self.full[0],
-            self.full[1],
-            data["canon"],
-            self.wins,
-            self.win_paths,
+            order,
+            self.sym_tables,
+            self.sym_depth,
+            self.weights,
+            self.goal_values,
+            self.meet_depth,
+            self.endgame,
+            self.share,
         )
         return int(status), int(nodes)

@@ -7,9 +7,12 @@ near the leaves, of its inverse, and the corner table (:mod:`rubik_phase1`,
 inverse (``tables=full`` or ``small``: :mod:`rubik_tables`, :mod:`rubik_kernels`).  A cube
 that all 48 symmetries fix (the superflip) starts with U or U2 only
 (:func:`rubik_symmetry.first_moves`).
-The root is cut into subtrees by their first three moves; the subtrees go in chunks to the
-workers (spawned processes that die with this one: :class:`~puzzlesat.core.processes.TaskPool`),
-and the share of the previous iteration's nodes already covered is shown as a percentage on
+With several workers, the iterations from ``parallel_from`` on are cut into subtrees by their
+first four moves, grouped into chunks of decreasing predicted work (:func:`plan_chunks`,
+weighted by the previous iteration's nodes per subtree) and handed out one at a time to
+worker processes forked from this one once the tables are in place, so they share its
+tables' pages (:class:`~puzzlesat.core.processes.TaskPool`; they die with this process).  The
+share of the previous iteration's nodes already covered is shown as a percentage on
 stderr.  An answer is OPTIMAL because every shorter
 bound was searched to the end.  In QTM the bound grows by 2: a quarter turn changes the
 corner permutation's parity, so every solution's length has the parity of the position's.
@@ -18,6 +21,7 @@ corner permutation's parity, so every solution's length has the parity of the po
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -29,15 +33,19 @@ from puzzlesat.domains.rubik import METRICS, Cube, Instance, Solution, parity, s
 
 if TYPE_CHECKING:
     from puzzlesat.core.processes import TaskPool
+    from puzzlesat.native.rubik_phase1 import Phase1Tables
 
-PREFIX_DEPTH = 3
+PREFIX_DEPTH = 3  # subtrees of an iteration searched in this process
+POOL_PREFIX_DEPTH = 4  # subtrees of an iteration split over the workers (43,254 in HTM)
+GUIDE = 4  # a chunk holds at most 1/(GUIDE * workers) of the iteration's predicted work left
+MAX_CHUNKS = 1024  # ... and at least 1/MAX_CHUNKS of its whole predicted work
 MAX_SOLUTIONS = 100_000
-CHUNKS = 64
 RATE_GUESS = 2_000_000  # nodes per second, before the first measurement
 MIN_RATE = 200_000  # floor of the measured rate used for node budgets
 SYM_LOOKUPS = 8  # edge-PDB lookups on rotated cubes, on top of the plain ones
-PARALLEL_FROM = 10  # bounds below this are searched in the calling process
-HUGE_FROM = 15  # from this bound on, a search takes seconds: copy the tables into huge pages
+PARALLEL_FROM = 10  # Korf's tables: bounds below this are searched in the calling process
+HUGE_FROM = 15  # phase1: from this bound on a search takes seconds: tables into huge pages, then workers
+EARLY_COPY = 4  # phase1: start that copy at once when the position's lower bound is this close to HUGE_FROM
 
 _WORKER: dict[str, Any] = {}
 Task = tuple[int, np.ndarray, int, bool, int]  # chunk id, prefixes, bound, find all, node budget
@@ -74,12 +82,17 @@ def prefixes(next_state: np.ndarray, depth: int) -> np.ndarray:
 class Searcher:
     """Korf's pattern databases (``--tables full`` or ``small``): everything one search call needs."""
 
-    def __init__(self, cube: Cube, metric: str, table_set: str, quiet: bool = False, trusted: bool = False):
+    @property
+    def parallel_from(self) -> int:
+        """The first bound searched by the workers."""
+        return PARALLEL_FROM
+
+    def __init__(self, cube: Cube, metric: str, table_set: str, quiet: bool = False):
         from puzzlesat.native import rubik_tables
 
         self.metric = metric
         self.moves = rubik_tables.move_set(metric)
-        self.tables = rubik_tables.load(table_set, metric, quiet, trusted)
+        self.tables = rubik_tables.load(table_set, metric, quiet)
         self.state = cube_arrays(cube)
         self.sym = rubik_tables.symmetric_lookups(table_set, SYM_LOOKUPS)
         start = time.perf_counter()
@@ -92,6 +105,9 @@ class Searcher:
 
         t = self.tables
         return int(k.full_heuristic(*self.state, t.specs, t.tracked, t.table, True, *self.sym))
+
+    def prepare(self, bound: int) -> None:
+        """Nothing to do before a bound: the tables are small."""
 
     def run(self, rows: np.ndarray, bound: int, find_all: bool, budget: int) -> tuple[int, np.ndarray, int, np.ndarray]:
         """Search the subtrees below ``rows`` to exactly ``bound`` moves."""
@@ -121,12 +137,17 @@ class Phase1Searcher:
     """The phase-1 tables on three axes of the cube and of its inverse, plus the corner table
     (``--tables phase1``)."""
 
-    def __init__(self, cube: Cube, metric: str, table_set: str, quiet: bool = False, trusted: bool = False):
+    @property
+    def parallel_from(self) -> int:
+        """The first bound searched by the workers (each bound below takes milliseconds)."""
+        return HUGE_FROM
+
+    def __init__(self, cube: Cube, metric: str, table_set: str, quiet: bool = False):
         from puzzlesat.native import rubik_phase1, rubik_tables
 
         self.metric = metric
         self.moves = rubik_tables.move_set(metric)
-        self.tables = rubik_phase1.load(metric, quiet, trusted)
+        self.tables = rubik_phase1.load(metric, quiet)
         t = self.tables
         self.axes = t.axis_coordinates(cube)
         self.inverse_axes = t.axis_coordinates(cube.inverse())
@@ -135,6 +156,9 @@ class Phase1Searcher:
         self.corner_dist = int(t.corners[corners * rubik_phase1.N_TWIST + twist])
         self.codes = np.concatenate(cube_arrays(cube))
         self.huge = False
+        self.copying: HugeCopy | None = None
+        if self.lower_bound() >= HUGE_FROM - EARLY_COPY:
+            self.copying = HugeCopy(t)  # while numba starts and the shallow bounds are searched
         start = time.perf_counter()
         self.run(np.zeros((0, 0), np.int64), 0, False, 1)  # compile, or load the compiled kernel
         self.compile_seconds = time.perf_counter() - start
@@ -145,14 +169,26 @@ class Phase1Searcher:
 
         d0, d1, d2 = (int(x) for x in self.axes[:, 3])
         e0, e1, e2 = (int(x) for x in self.inverse_axes[:, 3])
-        return max(int(bound_of(d0, d1, d2, self.corner_dist)), int(bound_of(e0, e1, e2, 0)))
+        bound = bound_of.py_func  # in Python: this runs before numba has started
+        return max(int(bound(d0, d1, d2, self.corner_dist)), int(bound(e0, e1, e2, 0)))
+
+    def prepare(self, bound: int) -> None:
+        """Use the big tables in huge pages from bound ``HUGE_FROM`` on, or as soon as the
+        background copy is done, or wait for it from two bounds before (the searches of those
+        bounds on the mapped files would fault in most of their pages, as much memory again).
+        The mapped files' pages are then let go; workers forked after this share the copy."""
+        if self.huge:
+            return
+        if self.copying is not None and (bound >= HUGE_FROM - 2 or not self.copying.thread.is_alive()):
+            self.tables, self.huge, self.copying = self.copying.result(), True, None
+        elif bound >= HUGE_FROM:
+            self.tables, self.huge = self.tables.in_huge_pages(), True
 
     def run(self, rows: np.ndarray, bound: int, find_all: bool, budget: int) -> tuple[int, np.ndarray, int, np.ndarray]:
         """Search the subtrees below ``rows`` to exactly ``bound`` moves."""
         from puzzlesat.native import rubik_phase1_kernel as k
 
-        if bound >= HUGE_FROM and not self.huge:
-            self.tables, self.huge = self.tables.in_huge_pages(), True
+        self.prepare(bound)
         t = self.tables
         status, sols, count, nodes = k.search(
             self.axes,
@@ -180,16 +216,58 @@ class Phase1Searcher:
         return int(status), sols[: min(count, sols.shape[0])].copy(), int(count), nodes
 
 
-def make_searcher(
-    cube: Cube, metric: str, table_set: str, quiet: bool = False, trusted: bool = False
-) -> Searcher | Phase1Searcher:
+class HugeCopy:
+    """The phase-1 tables read into huge pages by a background thread (the reads release the
+    GIL).  A daemon thread: a process that ends before it is done does not wait for it."""
+
+    def __init__(self, tables: Phase1Tables) -> None:
+        self.done: Phase1Tables | None = None
+        self.thread = threading.Thread(target=self._copy, args=(tables,), name="rubik-huge-copy", daemon=True)
+        self.thread.start()
+
+    def _copy(self, tables: Phase1Tables) -> None:
+        self.done = tables.in_huge_pages()
+
+    def result(self) -> Phase1Tables:
+        """The copied tables, once the thread is done."""
+        self.thread.join()
+        assert self.done is not None
+        return self.done
+
+
+def make_searcher(cube: Cube, metric: str, table_set: str, quiet: bool = False) -> Searcher | Phase1Searcher:
     """The searcher for a table set: ``phase1`` or Korf's ``full`` / ``small``."""
     cls = Phase1Searcher if table_set == "phase1" else Searcher
-    return cls(cube, metric, table_set, quiet, trusted)
+    return cls(cube, metric, table_set, quiet)
 
 
-def _worker_init(cube: Cube, metric: str, table_set: str) -> None:
-    _WORKER["searcher"] = make_searcher(cube, metric, table_set, quiet=True, trusted=True)
+def _worker_adopt(searcher: Searcher | Phase1Searcher) -> None:
+    """A forked worker's set-up: the parent's searcher, tables and compiled kernel included."""
+    _WORKER["searcher"] = searcher
+
+
+def plan_chunks(weights: np.ndarray, workers: int) -> list[np.ndarray]:
+    """Cut the subtrees ``0 .. len(weights) - 1``, in order, into chunks by predicted work.
+
+    Guided self-scheduling: each chunk holds about ``1 / (GUIDE * workers)`` of the work
+    still left after the chunks before it (at least ``1 / MAX_CHUNKS`` of the whole), so the
+    chunks shrink towards the end and the workers, each taking the next chunk when done,
+    finish together.  A subtree heavier than that is a chunk of its own.
+    """
+    total = float(weights.sum())
+    floor = total / MAX_CHUNKS
+    chunks: list[np.ndarray] = []
+    first, acc, left = 0, 0.0, total
+    target = max(left / (GUIDE * workers), floor)
+    for i, w in enumerate(weights.tolist()):
+        acc += w
+        if acc >= target:
+            chunks.append(np.arange(first, i + 1))
+            first, left, acc = i + 1, left - acc, 0.0
+            target = max(left / (GUIDE * workers), floor)
+    if first < len(weights):
+        chunks.append(np.arange(first, len(weights)))
+    return chunks
 
 
 def _worker_run(task: Task) -> Outcome:
@@ -244,31 +322,40 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     search_start = time.perf_counter()
     rate = float(RATE_GUESS)
     kernel_nodes, kernel_secs = 0, 0.0
+    pool_wall, pool_secs = 0.0, 0.0  # wall time of the parallel iterations, and the workers' kernel time in them
+    parallel = limits.workers > 1
     status = Status.UNKNOWN
     message = ""
     try:
-        if limits.workers > 1 and max_depth >= PARALLEL_FROM:
-            # started now, the workers load while the shallow bounds are searched here
-            from puzzlesat.core.processes import TaskPool
-
-            pool = TaskPool(limits.workers, _worker_init, (instance.cube, metric, table_set))
         while bound <= max_depth:
             if best is not None and bound > best + extra:
                 break
-            rows = prefixes(searcher.moves.next_state, min(PREFIX_DEPTH, bound))
+            use_pool = parallel and bound >= searcher.parallel_from
+            # (not one bound earlier for the weights: in this process, on the mapped files, its
+            # 43,254 prefix walks would fault in most of the table's pages)
+            depth = POOL_PREFIX_DEPTH if use_pool else PREFIX_DEPTH
+            rows = prefixes(searcher.moves.next_state, min(depth, bound))
             if starts is not None and bound > 0:
                 rows = rows[np.isin(rows[:, 0], starts)]
             show = not quiet and bound >= 12
             last_shown = time.perf_counter()  # the first line after half a second
             printed = False
-            chunks = [c for c in np.array_split(np.arange(len(rows)), min(CHUNKS, len(rows))) if len(c)]
-            weights = last_nodes if last_nodes is not None and len(last_nodes) == len(rows) else np.ones(len(rows))
+            weights = np.ones(len(rows))
+            if last_nodes is not None and len(last_nodes) == len(rows):
+                weights = last_nodes + 1.0
+            chunks = plan_chunks(weights, limits.workers if use_pool else 1)
             total_weight = float(weights.sum()) or 1.0
             this_nodes = np.zeros(len(rows), np.int64)
             done_weight = 0.0
             iteration_status = EXHAUSTED
             solutions: list[np.ndarray] = []
-            use_pool = pool is not None and bound >= PARALLEL_FROM
+            if use_pool and pool is None:
+                # forked once the tables are in place: the workers share their pages
+                from puzzlesat.core.processes import TaskPool
+
+                searcher.prepare(bound)
+                pool = TaskPool(limits.workers, _worker_adopt, (searcher,), method="fork")
+            iteration_start = time.perf_counter()
             if use_pool and pool is not None:
                 left = limits.remaining(start)
                 cap = 2**62 if left is None else max(1000, int(left * rate * 2))
@@ -294,6 +381,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                 elapsed = time.perf_counter() - search_start
                 kernel_nodes += int(nodes.sum())
                 kernel_secs += _secs
+                if use_pool:
+                    pool_secs += _secs
                 if kernel_secs > 0.2:
                     rate = max(MIN_RATE, kernel_nodes / kernel_secs)
                 if count:
@@ -308,6 +397,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                     break
             if printed:
                 sys.stderr.write("\n")
+            if use_pool:
+                pool_wall += time.perf_counter() - iteration_start
             for block in solutions:
                 for row in block:
                     found.append(tuple(int(x) for x in row))
@@ -338,6 +429,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if kernel_secs > 0:
         # per process: the kernels' own time, summed over the workers
         stats["nodes_per_kernel_s"] = int(kernel_nodes / kernel_secs)
+    if pool_wall > 0:
+        # the share of the parallel iterations' wall time the workers spent searching
+        stats["workers_busy"] = round(pool_secs / (limits.workers * pool_wall), 3)
     stats.update({"table_mb": round(searcher.tables.nbytes / 1e6, 1)})
     if best is None:
         return Result(Status.UNKNOWN, None, None, wall, stats, message=message)

@@ -28,6 +28,7 @@ folder of :mod:`rubik_tables` with a JSON note holding their digests
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
@@ -42,7 +43,7 @@ from puzzlesat.core import PuzzlesatError
 from puzzlesat.domains.rubik import SOLVED, Cube, move_cubes
 from puzzlesat.native.memory import huge_page_copy
 from puzzlesat.native.rubik_symmetry import axis_symmetries, edge_maps, move_index, symmetry_inverses, ud_symmetries
-from puzzlesat.native.rubik_tables import cache_dir, file_digest, move_set
+from puzzlesat.native.rubik_tables import cache_dir, file_digest, file_stamp, move_set
 
 VERSION = 2  # 1: distances mod 3 in 2 bits
 N_TWIST, N_FLIP, N_SLICE, N_CORNERS = 2187, 2048, 11880, 40320
@@ -173,13 +174,23 @@ def set_corners(c: int, cp: np.ndarray) -> None:
 
 
 def coordinates(cube: Cube) -> tuple[int, int, int, int]:
-    """``(twist, flip, slice, corners)`` of a cube."""
-    return (
-        int(twist_of(np.array(cube.co))),
-        int(flip_of(np.array(cube.eo))),
-        int(slice_of(np.array(cube.ep))),
-        int(corners_of(np.array(cube.cp))),
-    )
+    """``(twist, flip, slice, corners)`` of a cube, in plain Python: the root's coordinates are
+    known before numba has loaded anything (its first use costs a second or more)."""
+    twist = 0
+    for o in cube.co[:7]:
+        twist = 3 * twist + o
+    flip = 0
+    for o in cube.eo[:11]:
+        flip = 2 * flip + o
+    slc, used = 0, 0
+    for e in range(8, 12):
+        p = cube.ep.index(e)
+        slc = slc * (20 - e) + sum(1 for q in range(p) if not (used >> q) & 1)
+        used |= 1 << p
+    corners = 0
+    for i in range(8):
+        corners = corners * (8 - i) + sum(1 for j in range(i + 1, 8) if cube.cp[j] < cube.cp[i])
+    return twist, flip, slc, corners
 
 
 @njit(cache=True)
@@ -435,7 +446,9 @@ class Phase1Tables:
         for k, sym in enumerate(axis_symmetries()):
             t, f, s, _ = coordinates(sym(cube))
             out[k, :3] = t, f, s
-            out[k, 3] = get4(self.phase1, phase1_index(self.clsym, self.twist_conj, s * N_FLIP + f, t))
+            # the functions' Python forms: no numba start-up here
+            index = phase1_index.py_func(self.clsym, self.twist_conj, s * N_FLIP + f, t)
+            out[k, 3] = get4.py_func(self.phase1, index)
         return out
 
 
@@ -593,6 +606,14 @@ def _paths(metric: str) -> tuple[dict[str, Path], Path]:
     return {k: base.with_name(f"{base.name}-{k}.npy") for k in BIG + SMALL}, base.with_suffix(".json")
 
 
+def _write_stamps(note: Path, meta: dict[str, object], files: dict[str, Path]) -> None:
+    """Note each file's stamp beside its digest (raises OSError when the note cannot be written)."""
+    meta["stamps"] = {k: file_stamp(p) for k, p in files.items()}
+    tmp = note.with_suffix(".tmp")
+    tmp.write_text(json.dumps(meta))
+    os.replace(tmp, note)
+
+
 def _remove_other_versions(note: Path) -> None:
     """Delete the files of the same table set written by other versions (a new build replaces
     them); a file that cannot be deleted is left, as it only costs disk space."""
@@ -605,11 +626,20 @@ def _remove_other_versions(note: Path) -> None:
                 pass
 
 
-def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Phase1Tables:
+def _stamps_match(meta: dict[str, object], files: dict[str, Path]) -> bool:
+    """Whether every file still has the stamp noted when its digest was last checked."""
+    stamps = meta.get("stamps")
+    return isinstance(stamps, dict) and all(stamps.get(k) == file_stamp(p) for k, p in files.items())
+
+
+def load(metric: str = "htm", quiet: bool = False) -> Phase1Tables:
     """The phase-1 tables of a metric, from the cache or built (and saved) now.
 
-    ``trusted`` skips the digest check (worker processes, after the parent checked).  The
-    big arrays are mapped read-only from the cache files, so processes share their pages.
+    The files' digests (:func:`rubik_tables.file_digest`, which reads every byte) are
+    checked once, after the build or on the first load of older notes; each load then
+    compares a stamp (:func:`rubik_tables.file_stamp`: size, time, sampled blocks), so
+    loading costs milliseconds and touches no page of the big tables.  The big arrays are
+    mapped read-only from the cache files, so processes share their pages.
     """
     files, note = _paths(metric)
     start = time.perf_counter()
@@ -618,12 +648,17 @@ def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Pha
     if all(p.exists() for p in files.values()) and note.exists():
         try:
             meta = json.loads(note.read_text())
-            ok = "max_depth" in meta and (trusted or all(meta.get(k) == file_digest(p) for k, p in files.items()))
+            ok = "max_depth" in meta and _stamps_match(meta, files)
+            if ok:
+                status = f"cache (stamps checked in {time.perf_counter() - start:.3f}s)"
+            elif "max_depth" in meta and all(meta.get(k) == file_digest(p) for k, p in files.items()):
+                ok = True
+                status = f"cache ({time.perf_counter() - start:.2f}s to check the digests)"
+                with contextlib.suppress(OSError):  # a read-only cache: the digests next time too
+                    _write_stamps(note, meta, files)
         except (OSError, ValueError):
             ok = False
-        if ok:
-            status = f"cache ({time.perf_counter() - start:.2f}s to check)"
-        elif not quiet:
+        if not ok and not quiet:
             sys.stderr.write(f"c rubik phase-1 tables in {note.parent} are damaged or outdated: rebuilding\n")
     if not status:
         try:  # fail before the build, not after it
@@ -647,7 +682,8 @@ def load(metric: str = "htm", quiet: bool = False, trusted: bool = False) -> Pha
                 np.save(tmp, big[k])
                 os.replace(tmp, p)
                 meta[k] = file_digest(p)
-            note.write_text(json.dumps(meta))
+            del big
+            _write_stamps(note, meta, files)
             status = "built"
         except OSError as exc:
             raise PuzzlesatError(

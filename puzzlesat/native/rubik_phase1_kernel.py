@@ -84,11 +84,12 @@ def _expand(
     raw,
     idx1,
     idx2,
+    order,
 ) -> int:
     """Generate the children of level ``d`` (every canonical move, or only move ``only``)
-    and keep those whose lower bound is at most ``rem``, as rows of ``kids[d]``:
-    move, automaton state, then twist, flip, slice and distance per axis, corners, corner
-    distance.  Returns ``(generated << 8) | kept``.
+    as rows of ``kids[d]`` (move, automaton state, then twist, flip, slice and distance per
+    axis, corners, corner distance) and list those whose lower bound is at most ``rem`` in
+    ``order[d]``.  Returns ``(generated << 8) | kept``.
 
     The reads go in rounds.  First the axis on which the parent is farthest (it prunes the
     most) for every child; then the other two axes and the corners for the children still
@@ -97,6 +98,8 @@ def _expand(
     corner table is read only when the parent's corner distance plus one could exceed
     ``rem``; otherwise the child keeps that sum, an upper bound, which :func:`bound_of` may
     take for the exact value: it only ever stands where it is at most ``rem``.
+    Rows are not moved: each round lists the children it keeps in ``order[d]``, without a
+    branch (the index is written, and the count grows by the test's outcome).
     """
     n = 0
     for m in range(next_state.shape[1]):
@@ -130,39 +133,36 @@ def _expand(
     for j in range(n):
         idx1[j] = phase1_index(clsym, twist_conj, raw[3 * j + a0], kids[d, j, 2 + 4 * a0])
         prefetch(phase1, idx1[j] >> 1)
+    keep = order[d]
     kept = 0
     for j in range(n):
         nd = get4(phase1, idx1[j])
-        if nd <= rem:
-            if kept != j:
-                kids[d, kept, :] = kids[d, j, :]
-                raw[3 * kept + a1] = raw[3 * j + a1]
-                raw[3 * kept + a2] = raw[3 * j + a2]
-            kids[d, kept, 5 + 4 * a0] = nd
-            kept += 1
+        kids[d, j, 5 + 4 * a0] = nd
+        keep[kept] = j
+        kept += nd <= rem
     # round 2: axes a1 and a2 and the corners of the children still in
     pc = dist[d, 3] + 1  # the children's corner distance at most
     corner_free = pc <= rem
     n1 = kept
-    for j in range(n1):
-        idx1[j] = phase1_index(clsym, twist_conj, raw[3 * j + a1], kids[d, j, 2 + 4 * a1])
-        prefetch(phase1, idx1[j] >> 1)
-        idx2[j] = phase1_index(clsym, twist_conj, raw[3 * j + a2], kids[d, j, 2 + 4 * a2])
-        prefetch(phase1, idx2[j] >> 1)
+    for i in range(n1):
+        j = keep[i]
+        idx1[i] = phase1_index(clsym, twist_conj, raw[3 * j + a1], kids[d, j, 2 + 4 * a1])
+        prefetch(phase1, idx1[i] >> 1)
+        idx2[i] = phase1_index(clsym, twist_conj, raw[3 * j + a2], kids[d, j, 2 + 4 * a2])
+        prefetch(phase1, idx2[i] >> 1)
         if not corner_free:
             prefetch(corners, kids[d, j, 14] * N_TWIST + kids[d, j, 2])
     kept = 0
-    for j in range(n1):
+    for i in range(n1):
+        j = keep[i]
         c = pc if corner_free else corners[kids[d, j, 14] * N_TWIST + kids[d, j, 2]]
-        kids[d, j, 5 + 4 * a1] = get4(phase1, idx1[j])
-        kids[d, j, 5 + 4 * a2] = get4(phase1, idx2[j])
+        kids[d, j, 5 + 4 * a1] = get4(phase1, idx1[i])
+        kids[d, j, 5 + 4 * a2] = get4(phase1, idx2[i])
         kids[d, j, 15] = c
-        if bound_of(kids[d, j, 5], kids[d, j, 9], kids[d, j, 13], c) <= rem:
-            if kept != j:
-                kids[d, kept, :] = kids[d, j, :]
-            kept += 1
+        keep[kept] = j  # kept <= i: never overwrites an entry still to be read
+        kept += bound_of(kids[d, j, 5], kids[d, j, 9], kids[d, j, 13], c) <= rem
     if 0 < rem < inverse_below and kept:
-        kept = _inverse(d, kept, rem, codes, kids, clsym, twist_conj, phase1, inverse, raw, idx2)
+        kept = _inverse(d, kept, rem, codes, kids, keep, clsym, twist_conj, phase1, inverse, raw, idx2)
     return (n << 8) | kept
 
 
@@ -188,33 +188,31 @@ def inverse_coordinates(codes, move, inverse, flipslice, twist, at) -> None:  # 
 
 
 @njit(cache=True, inline="always")
-def _inverse(d, n, rem, codes, kids, clsym, twist_conj, phase1, inverse, raw, idx) -> int:  # noqa: ANN001
-    """Keep the first ``n`` children of level ``d`` whose inverse cube's bound on the three
-    axes is at most ``rem``; returns how many are kept.
+def _inverse(d, n, rem, codes, kids, keep, clsym, twist_conj, phase1, inverse, raw, idx) -> int:  # noqa: ANN001
+    """Keep, of the ``n`` children of level ``d`` listed in ``keep``, those whose inverse
+    cube's bound on the three axes is at most ``rem``; returns how many are kept.
 
     The coordinates come from the parent's cubie codes and the child's move
     (:func:`inverse_coordinates`).
     """
-    for j in range(n):
-        inverse_coordinates(codes[d], kids[d, j, 0], inverse, raw, idx, 3 * j)
+    for i in range(n):
+        inverse_coordinates(codes[d], kids[d, keep[i], 0], inverse, raw, idx, 3 * i)
         for k in range(3):
-            prefetch(clsym, raw[3 * j + k])
+            prefetch(clsym, raw[3 * i + k])
     for i in range(3 * n):
         idx[i] = phase1_index(clsym, twist_conj, raw[i], idx[i])
         prefetch(phase1, idx[i] >> 1)
     kept = 0
-    for j in range(n):
-        if bound_of(get4(phase1, idx[3 * j]), get4(phase1, idx[3 * j + 1]), get4(phase1, idx[3 * j + 2]), 0) <= rem:
-            if kept != j:
-                kids[d, kept, :] = kids[d, j, :]
-            kept += 1
+    for i in range(n):
+        keep[kept] = keep[i]
+        kept += bound_of(get4(phase1, idx[3 * i]), get4(phase1, idx[3 * i + 1]), get4(phase1, idx[3 * i + 2]), 0) <= rem
     return kept
 
 
 @njit(cache=True, inline="always")
-def _descend(d, j, kids, canon, tw, fl, sl, dist, cp, codes, inverse, path) -> None:  # noqa: ANN001
-    """Make child ``j`` of level ``d`` the node at level ``d + 1``."""
-    row = kids[d, j]
+def _descend(d, j, kids, order, canon, tw, fl, sl, dist, cp, codes, inverse, path) -> None:  # noqa: ANN001
+    """Make the ``j``-th kept child of level ``d`` the node at level ``d + 1``."""
+    row = kids[d, order[d, j]]
     path[d] = row[0]
     canon[d + 1] = row[1]
     for k in range(3):
@@ -295,6 +293,7 @@ def search(
     raw = np.zeros(3 * moves, np.int64)
     idx1 = np.zeros(moves, np.int64)
     idx2 = np.zeros(3 * moves, np.int64)
+    order = np.zeros((levels, moves), np.int64)
     codes = np.zeros((levels, 20), np.int64)
     solutions = np.full((max_solutions, max(bound, 1)), -1, np.int64)
     count = 0
@@ -344,12 +343,13 @@ def search(
                 raw,
                 idx1,
                 idx2,
+                order,
             )
             nodes += got >> 8
             if got & 255 == 0:
                 alive = False
                 break
-            _descend(d, 0, kids, canon, tw, fl, sl, dist, cp, codes, inverse, path)
+            _descend(d, 0, kids, order, canon, tw, fl, sl, dist, cp, codes, inverse, path)
             if d + 1 < bound and _solved(dist, cp, d + 1):
                 alive = False
         if alive and plen == bound:
@@ -388,6 +388,7 @@ def search(
                 raw,
                 idx1,
                 idx2,
+                order,
             )
             nodes += got >> 8
             nkids[d] = got & 255
@@ -398,7 +399,7 @@ def search(
                     d -= 1
                     continue
                 nxt[d] = j + 1
-                _descend(d, j, kids, canon, tw, fl, sl, dist, cp, codes, inverse, path)
+                _descend(d, j, kids, order, canon, tw, fl, sl, dist, cp, codes, inverse, path)
                 if d + 1 == bound:
                     # a kept child at the bound has every distance 0: solved
                     count = _record(solutions, count, path, bound)
@@ -439,6 +440,7 @@ def search(
                     raw,
                     idx1,
                     idx2,
+                    order,
                 )
                 nodes += got >> 8
                 nkids[d] = got & 255
