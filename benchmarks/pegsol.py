@@ -8,6 +8,12 @@ each strategy's own time limit; the time is the strategy's wall time (imports an
 compilation apart).  ``best`` is the fastest final answer of the row, i.e. what the portfolio
 race would return, less its process start-up.
 
+``--encodings`` compares instead the encoding variants of ``cnf-plan:cadical195`` (strategy
+names with ``@KEY=VALUE`` options, as ``compare`` takes them, see :data:`ENCODINGS`) on the
+English complements, one start hole per symmetry class, and on the 5x5 and 4x4 complements
+with ``no_proofs`` (impossible: only an UNSAT answer settles them); the conflicts are
+CaDiCaL's, summed over the parallel form's horizons.
+
 The large native searches (``native-dfs`` only, ``--big-timeout`` each, with its statistics:
 nodes, nodes/s, endgame, pagoda cuts, symmetries): ``german`` (the 45-hole central game),
 ``bigrect`` (the 9x8 and 9x9 central complements), and ``ablation`` (the German game, the
@@ -18,6 +24,7 @@ and the counts).
 Usage:
     python benchmarks/pegsol.py [--sets english rect course ipc] [--strategies native-dfs ...]
                                 [--timeout 10]
+    python benchmarks/pegsol.py --encodings [--variants NAME ...] [--timeout 20]
     python benchmarks/pegsol.py --sets german bigrect --big-timeout 300
     python benchmarks/pegsol.py --sets catalog-english catalog-french --jobs 2
     python benchmarks/pegsol.py --quick
@@ -41,6 +48,73 @@ ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "instances" / "pegsol"
 STRATEGIES = ["native-dfs", "cnf-plan:cadical195", "cpsat-plan"]
 FINAL = (Status.SOLVED, Status.INFEASIBLE)
+
+
+# cnf-plan's encoding variants: a label, and the options in the strategy's name
+ENCODINGS = {
+    "parallel (default)": "",
+    "parallel, one horizon at a time": "@window=1",
+    "parallel, no parity": "@parity=0",
+    "parallel, parity at every step": "@parity=2",
+    "parallel, no symmetry": "@symmetry=0",
+    "parallel + pagoda": "@pagoda=1",
+    "sequential, ordering only (the old default)": "@parallel=0@parity=0@symmetry=0",
+    "sequential": "@parallel=0",
+    "sequential, lex normal form": "@parallel=0@ordering=2",
+    "sequential + count": "@parallel=0@count=1",
+    "sequential + pagoda": "@parallel=0@pagoda=1",
+    "sequential, no ordering": "@parallel=0@ordering=0",
+}
+# one start hole per symmetry class of the English board
+ENGLISH_CLASSES = ["0,2", "0,3", "1,2", "1,3", "2,2", "2,3", "3,3"]
+
+
+def encodings(variants: list[str], timeout: float) -> None:
+    """The encoding table: each variant on the English complements and the impossible boards."""
+    english = [(h, pegsol.generate({"board": "english", "hole": h}, 0)) for h in ENGLISH_CLASSES]
+    impossible = [(f"{n}x{n}", pegsol.generate({"board": "rect", "rows": n, "cols": n}, 0)) for n in (5, 4)]
+    rows = []
+    for label in variants:
+        name = "cnf-plan:cadical195" + ENCODINGS[label]
+        cells = [label, name[len("cnf-plan:cadical195") :] or "-"]
+        times: list[float] = []
+        statuses: list[str] = []
+        for set_name, items, options in (("english", english, {}), ("impossible", impossible, {"no_proofs": True})):
+            conflicts = 0
+            for hole, inst in items:
+                result = run_strategy(pegsol.PUZZLE, inst, name, Limits(timeout=timeout, options=options))
+                status = result.status.value if result.status in FINAL else "TIMEOUT"
+                seconds = result.wall_time if status != "TIMEOUT" else timeout
+                conflicts += int(result.stats.get("conflicts", 0))
+                print(
+                    f"c {label} {set_name} {hole}: {status} {seconds:.2f}s {result.stats}", file=sys.stderr, flush=True
+                )
+                if set_name == "english":
+                    times.append(seconds)
+                    statuses.append(status)
+                else:
+                    cells.append(f"{seconds:.2f} {status[:5]}")
+            if set_name == "english":
+                cells.insert(2, summary(times, statuses))
+                cells.insert(3, f"{sum(t < 10 for t, s in zip(times, statuses, strict=True) if s != 'TIMEOUT')}/7")
+                cells.insert(4, str(conflicts))
+            else:
+                cells.append(str(conflicts))
+        rows.append(cells)
+    print_table(
+        f"cnf-plan:cadical195 encodings (limit {timeout:g} s a run)",
+        [
+            "variant",
+            "options",
+            "English median / worst",
+            "English < 10 s",
+            "English conflicts",
+            "5x5 no-proofs",
+            "4x4 no-proofs",
+            "impossible conflicts",
+        ],
+        rows,
+    )
 
 
 def instances(name: str, quick: bool) -> list[tuple[str, pegsol.Instance]]:
@@ -160,7 +234,12 @@ def main() -> int:
     parser.add_argument("--strategies", nargs="+", default=STRATEGIES)
     parser.add_argument("--timeout", type=float, default=10.0)
     parser.add_argument("--quick", action="store_true", help="a smoke run of a few seconds")
+    parser.add_argument("--encodings", action="store_true", help="compare cnf-plan's encoding variants instead")
+    parser.add_argument("--variants", nargs="+", default=list(ENCODINGS), choices=list(ENCODINGS))
     args = parser.parse_args()
+    if args.encodings:
+        encodings(args.variants, args.timeout)
+        return 0
     if args.quick:
         args.sets, args.timeout = ["rect"], 3.0
     for set_name in args.sets:

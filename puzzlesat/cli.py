@@ -315,6 +315,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         backend=args.backend,
         address=args.address,
         stream=sys.stderr,
+        **parse_pairs(args.option),
     )
     if args.plot:
         runs.plot(args.plot)
@@ -405,8 +406,15 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     p = sub.add_parser("compare", help="run strategies side by side on instances; print a table")
     p.add_argument("puzzle")
     p.add_argument("files", nargs="+", help="instance files")
-    p.add_argument("--strategies", help="comma list of method[:variant] (default: every strategy)")
+    p.add_argument(
+        "--strategies",
+        help="comma list of method[:variant][@KEY=VALUE...] (default: every strategy); "
+        "options after @ apply to that strategy alone",
+    )
     p.add_argument("--timeout", type=float, default=60.0, help="seconds per run (default 60)")
+    p.add_argument(
+        "--option", "-O", action="append", default=[], help="option KEY=VALUE for every run (puzzlesat list -v)"
+    )
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--workers", type=int, default=1, help="CP-SAT workers per run")
     p.add_argument(

@@ -368,27 +368,159 @@ def test_native_pagoda_cuts_are_pagodas() -> None:
             assert weights[layout.index(c)] <= weights[layout.index(a)] + weights[layout.index(b)]
 
 
-def test_cnf_ordering_clauses_keep_solutions_and_cut_models() -> None:
+def _plans(inst: P.Instance, options: dict[str, object]) -> set[P.Solution]:
+    """Every plan the CNF admits (distinct jump assignments), each verified."""
     from pysat.solvers import Solver
 
     from puzzlesat.encoders.pegsol import encode
 
+    enc = encode(inst, options)
+    plans = set()
+    with Solver(name="cadical195", bootstrap_with=enc.cnf.clauses) as solver:
+        jump_vars = [v for v, key in enc.named_vars().items() if key[0] == "jump"]
+        while solver.solve():
+            model = solver.get_model()
+            sol = enc.decode(enc.true_keys(model))
+            assert P.verify(inst, sol) == []
+            plans.add(sol)
+            solver.add_clause([-v for v in jump_vars if model[v - 1] > 0])
+    return plans
+
+
+def test_cnf_ordering_clauses_keep_solutions_and_cut_models() -> None:
     inst = P.parse("2 4\n1 1 -1 -1\n1 1 -1 -1\n-1 -1 1 -1\n-1 -1 1 -1\n")
-    counts = {}
-    for ordering in (0, 1):
-        enc = encode(inst, {"ordering": ordering})
-        plans = set()
-        with Solver(name="cadical195", bootstrap_with=enc.cnf.clauses) as solver:
-            jump_vars = [v for v, key in enc.named_vars().items() if key[0] == "jump"]
-            while solver.solve():
-                model = solver.get_model()
-                sol = enc.decode(enc.true_keys(model))
-                assert P.verify(inst, sol) == []
-                plans.add(sol)
-                solver.add_clause([-v for v in jump_vars if model[v - 1] > 0])
-        counts[ordering] = len(plans)
+    counts = {o: len(_plans(inst, {"parallel": 0, "ordering": o, "symmetry": 0})) for o in (0, 1, 2)}
     # two independent row jumps: both orders without the clauses, one with them
-    assert counts[0] == 2 and counts[1] == 1, counts
+    assert counts == {0: 2, 1: 1, 2: 1}, counts
+    # the parallel form plays them in one step: one plan
+    assert len(_plans(inst, {"parallel": 1, "symmetry": 0})) == 1
+    # the two rows mirror each other: symmetry breaking keeps one of the two first jumps
+    assert len(_plans(inst, {"parallel": 0, "ordering": 0})) == 1
+
+
+def test_cnf_lex_normal_form_cuts_more_than_consecutive_ordering() -> None:
+    # three independent jumps b, c, a with c dependent on b: the consecutive rule admits
+    # interleavings that the normal form (ordering=2) does not
+    inst = P.generate({"rows": 3, "cols": 4, "hole": "0,1"}, 0)
+    sizes = [len(_plans(inst, {"parallel": 0, "ordering": o, "symmetry": 0})) for o in (0, 1, 2)]
+    assert sizes[0] > sizes[1] > sizes[2] >= 1, sizes
+
+
+# cnf-plan's encoding variants, as strategy-name options (see benchmarks/pegsol.py --encodings)
+CNF_VARIANTS = [
+    "",
+    "@parity=0",
+    "@parity=2",
+    "@symmetry=0",
+    "@pagoda=1",
+    "@reverse=1",
+    "@reach=0",
+    "@window=1",
+    "@parallel=0",
+    "@parallel=0@parity=0@symmetry=0",
+    "@parallel=0@parity=2",
+    "@parallel=0@ordering=0",
+    "@parallel=0@ordering=2",
+    "@parallel=0@count=1",
+    "@parallel=0@pagoda=1",
+    "@parallel=0@reverse=1",
+    "@parallel=0@reach=0",
+]
+# small boards and their answers: two solvable (a complement and a single survivor elsewhere),
+# two impossible (the 4x4 and 3x3 complements)
+SMALL_BOARDS = [
+    ({"rows": 3, "cols": 4, "hole": "0,1"}, Status.SOLVED),
+    ({"rows": 4, "cols": 4, "hole": "0,1", "goal": "0,2"}, Status.SOLVED),
+    ({"rows": 4, "cols": 4}, Status.INFEASIBLE),
+    ({"rows": 3, "cols": 3}, Status.INFEASIBLE),
+]
+
+
+@pytest.mark.parametrize("variant", CNF_VARIANTS)
+def test_cnf_plan_variants_agree(variant: str) -> None:
+    for options, expected in SMALL_BOARDS:
+        inst = P.generate(options, 0)
+        result = solve(inst, "cnf-plan:cadical195" + variant, timeout=60, no_proofs=True)
+        assert result.status is expected, (variant, options, result.message)
+        if result.solution is not None:  # run_strategy has verified it; once more, explicitly
+            assert P.verify(inst, result.solution) == []
+        assert result.strategy == "cnf-plan:cadical195" + variant
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10_000))
+def test_property_cnf_plan_forms_match_brute_force(seed: int) -> None:
+    inst = random_instance(random.Random(seed), 3, 4)
+    expected = Status.SOLVED if brute_force(inst) else Status.INFEASIBLE
+    for variant in ("", "@parallel=0@ordering=2@count=1@pagoda=1", "@pagoda=1@reverse=1"):
+        result = solve(inst, "cnf-plan:cadical195" + variant, no_proofs=True)
+        assert result.status is expected, (variant, result.message)
+
+
+def test_cnf_pagodas_are_pagodas() -> None:
+    from puzzlesat.encoders.pegsol import _least_pagoda
+
+    english = P.generate({"board": "english"}, 0)
+    for goal in english.cells:
+        p = _least_pagoda(english, goal)
+        assert p.get(goal, 0) > 0, goal
+        assert all(p.get(c, 0) <= p.get(a, 0) + p.get(b, 0) for a, b, c in english.jumps()), goal
+
+
+@pytest.mark.parametrize("variant", ["@pagoda=1", "@parallel=0@pagoda=1"])
+def test_cnf_plan_pagoda_bounds_keep_solutions(variant: str) -> None:
+    for hole in ("3,2", "0,0"):
+        inst = P.generate({"rows": 6, "cols": 4, "hole": hole}, 0)
+        assert solve(inst, "cnf-plan" + variant, timeout=60).status is Status.SOLVED, hole
+
+
+def test_cnf_plan_parity_clauses_refute_the_5x5_complement() -> None:
+    five = P.generate({"rows": 5, "cols": 5}, 0)
+    for variant in ("", "@parallel=0"):
+        result = solve(five, "cnf-plan:cadical195" + variant, timeout=60, no_proofs=True)
+        assert result.status is Status.INFEASIBLE and result.stats["conflicts"] == 0, result.stats
+
+
+def test_cnf_plan_parallel_steps_below_the_jumps_prove_nothing() -> None:
+    inst = P.generate({"rows": 4, "cols": 4}, 0)  # impossible, but 2 parallel steps say nothing
+    result = solve(inst, "cnf-plan:cadical195@steps=2", no_proofs=True)
+    assert result.status is Status.UNKNOWN and "more steps" in result.message
+    assert solve(P.generate({"rows": 3, "cols": 4, "hole": "0,1"}, 0), "cnf-plan@steps=9").status is Status.SOLVED
+
+
+def test_strategy_name_options() -> None:
+    from puzzlesat.core import OptionError, split_strategy
+
+    assert split_strategy("cnf-plan:cadical195@parallel=0@pagoda=1") == (
+        "cnf-plan:cadical195",
+        {"parallel": "0", "pagoda": "1"},
+    )
+    inst = P.generate({"rows": 3, "cols": 4, "hole": "0,1"}, 0)
+    sequential = solve(inst, "cnf-plan@parallel=0", parallel=True)  # the name's option wins
+    assert sequential.stats["horizon"] == inst.moves_needed and "first_step" not in sequential.stats
+    with pytest.raises(OptionError, match="valid options"):
+        solve(inst, "cnf-plan@nonsense=1")
+    with pytest.raises(OptionError, match="KEY=VALUE"):
+        solve(inst, "cnf-plan@parallel")
+
+
+def test_compare_runs_strategy_name_variants(tmp_path: Path) -> None:
+    import puzzlesat
+
+    path = tmp_path / "four.txt"
+    path.write_text(P.write_instance(P.generate({"rows": 4, "cols": 4}, 0)))
+    runs = puzzlesat.compare(
+        "pegsol",
+        [puzzlesat.load("pegsol", path)],
+        "cnf-plan:cadical195,cnf-plan:cadical195@parity=0",
+        timeout=60,
+        no_proofs=True,
+    )
+    assert [(r.strategy, r.status) for r in runs.records] == [
+        ("cnf-plan:cadical195", "INFEASIBLE"),
+        ("cnf-plan:cadical195@parity=0", "INFEASIBLE"),
+    ]
+    assert runs.records[0].stats["conflicts"] == 0 < runs.records[1].stats["conflicts"]
 
 
 def test_cpsat_model_options() -> None:

@@ -52,6 +52,7 @@ __all__ = [
     "load_target",
     "read_text",
     "run_strategy",
+    "split_strategy",
 ]
 
 # pysat's solvers: the variants of the CNF strategies that solve in one call (the incremental
@@ -244,8 +245,8 @@ class Puzzle:
         return load_target(self.generator)(options, seed)
 
     def strategy(self, name: str) -> tuple[Strategy, str | None]:
-        """Look up ``method[:variant]``; raises BackendUnavailable for unknown names."""
-        method, _, variant = name.partition(":")
+        """Look up ``method[:variant][@options]``; raises BackendUnavailable for unknown names."""
+        method, _, variant = split_strategy(name)[0].partition(":")
         for strat in self.strategies:
             if strat.name == method:
                 if variant and variant not in strat.variants:
@@ -270,6 +271,28 @@ class Puzzle:
         declared = {opt.name: opt for s in strats for opt in s.options} | {o.name: o for o in self.solve_options}
         label = f"{self.name} {', '.join(s.name for s in strats)}"
         return resolve_options(declared.values(), given, label)
+
+
+def split_strategy(name: str) -> tuple[str, dict[str, str]]:
+    """``method[:variant][@key=value...]`` -> (``method[:variant]``, the options the name sets).
+
+    Options in the name make one strategy with other settings a strategy of its own, e.g.
+    for ``compare``: ``cnf-plan:cadical195@parallel=0@pagoda=1``.
+
+    >>> split_strategy("cnf-plan:cadical195@parallel=0@pagoda=1")
+    ('cnf-plan:cadical195', {'parallel': '0', 'pagoda': '1'})
+
+    Raises:
+        OptionError: an option that is not ``key=value``.
+    """
+    base, *pairs = name.split("@")
+    options = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise OptionError(f"strategy {name!r}: expected @KEY=VALUE options, got {pair!r}")
+        options[key.strip()] = value.strip()
+    return base, options
 
 
 def load_target(target: str) -> Any:
@@ -312,7 +335,8 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, ov
     Args:
         puzzle: the puzzle.
         instance: a parsed instance.
-        name: ``method[:variant]``.
+        name: ``method[:variant][@key=value,...]``; options in the name override those of
+            ``limits``.
         limits: time, seed, workers and options; an option that this strategy does not
             declare is left out (a race hands the same options to every member), one it
             declares is converted to its type, and the others get their defaults.
@@ -323,7 +347,9 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, ov
     strat, variant = puzzle.strategy(name)
     solve = strat.load()
     own = {opt.name for opt in strat.options + puzzle.solve_options}
-    limits = replace(limits, options=puzzle.options([name], {k: v for k, v in limits.options.items() if k in own}))
+    named = split_strategy(name)[1]
+    given = {k: v for k, v in limits.options.items() if k in own} | named
+    limits = replace(limits, options=puzzle.options([name], given))
     start = time.perf_counter()
     try:
         overrun = None if limits.timeout is None or not overrun_stop else limits.timeout * 1.05 + 1.0
@@ -333,7 +359,7 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, ov
         result = Result(Status.UNKNOWN, message=str(exc))
     if not result.wall_time:
         result.wall_time = time.perf_counter() - start
-    result.strategy = strat.name + (f":{variant}" if variant else "")
+    result.strategy = strat.name + (f":{variant}" if variant else "") + name[len(split_strategy(name)[0]) :]
     return check_result(puzzle, instance, result, limits.options)
 
 

@@ -659,6 +659,34 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
 ORDERING = Option("ordering", bool, True, "order independent consecutive jumps (symmetry breaking)")
 REACH = Option("reach", bool, True, "allow at each step only the jumps that can happen that early and that late")
 
+# cnf-plan's rule groups (encoders/pegsol.py says what each one adds)
+CNF_PLAN_OPTIONS = (
+    Option(
+        "ordering",
+        int,
+        1,
+        "independent jumps: 0 any order, 1 consecutive ones by index, 2 the lexicographic normal form",
+        low=0,
+        high=2,
+    ),
+    REACH,
+    Option(
+        "parity",
+        int,
+        1,
+        "position-class parities as clauses: 0 none, 1 at the last step (meets the goal), 2 at every step",
+        low=0,
+        high=2,
+    ),
+    Option("symmetry", bool, True, "first jump the smallest of its orbit under the symmetries of start and goal"),
+    Option("count", bool, False, "exactly start pegs - t pegs after t jumps (sequential form)"),
+    Option("pagoda", bool, False, "pagoda bounds at every step (LP pagodas of the goal's pegs and start's holes)"),
+    Option("reverse", bool, False, "encode the game played backwards on the complemented board"),
+    Option("parallel", bool, True, "parallel steps of jumps on disjoint cells (Foata normal form); 0: one jump a step"),
+    Option("steps", int, None, "parallel form: this many steps (default: from the first possible up to T)", low=1),
+    Option("window", int, 3, "parallel form: horizons solved at once, in turns (CaDiCaL)", low=1, high=8),
+)
+
 PUZZLE = Puzzle(
     name="pegsol",
     parse=parse,
@@ -694,7 +722,7 @@ PUZZLE = Puzzle(
             variants=SAT_SOLVERS,
             default_variant="cadical195",
             encoder="puzzlesat.encoders.pegsol:encode",
-            options=(ORDERING, REACH),
+            options=CNF_PLAN_OPTIONS,
         ),
         Strategy(
             "cpsat-plan",

@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from puzzlesat.core import Limits, ParseError, Puzzle, PuzzlesatError, Result, Status
+from puzzlesat.core import Limits, ParseError, Puzzle, PuzzlesatError, Result, Status, split_strategy
 from puzzlesat.core.text import decode_text
 from puzzlesat.portfolio.backends import Backend, open_pool
 from puzzlesat.portfolio.child import ChildSpec, puzzle_spec
@@ -171,6 +171,7 @@ def compare(
     names = list(strategies) if strategies else default_strategies(puzzle)
     for name in names:
         puzzle.strategy(name)
+        puzzle.options([name], split_strategy(name)[1])  # options in the name: declared, well typed
     jobs = backend.jobs
     if backend.name == "local":
         jobs = max(1, jobs or 1)
