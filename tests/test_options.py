@@ -105,6 +105,17 @@ def test_a_race_hands_each_member_only_its_own_options() -> None:
     assert puzzle.options(["native-rowscan", "cnf-heule"], {"forbidden": "1"})["forbidden"] is True
 
 
+def test_a_race_leaves_each_member_its_own_defaults() -> None:
+    # cnf-plan declares ordering as 0/1/2, cpsat-plan as a switch: a race fills in neither
+    puzzle = core.get_puzzle("pegsol")
+    race = ["cnf-plan:cadical195", "cpsat-plan"]
+    assert "ordering" not in puzzle.options(race, {})
+    small = puzzle.parse((ROOT / "instances" / "pegsol" / "rect6x4_hole_3_2.txt").read_text())
+    for name in race:
+        result = core.run_strategy(puzzle, small, name, Limits(timeout=30, options=puzzle.options(race, {})))
+        assert result.status.value != "ERROR", result.message
+
+
 @pytest.mark.parametrize(
     ("puzzle", "strategy"),
     [(p.name, s.name) for p in core.available_puzzles() for s in p.strategies if s.encoder or s.model],

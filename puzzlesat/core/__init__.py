@@ -262,7 +262,11 @@ class Puzzle:
     def options(self, names: list[str], given: dict[str, Any]) -> dict[str, Any]:
         """Check options given for a run of these strategies; each must be declared by one of them.
 
-        Returns every option the strategies and the puzzle declare, defaults filled in.
+        Returns, for one strategy, every option it and the puzzle declare, defaults filled in.
+        For several (a race, a comparison), the puzzle's solve options with their defaults and
+        only the strategies' options that were given: two strategies may declare one key with
+        different types and defaults (pegsol's ``ordering``), and each run fills in its own
+        (:func:`run_strategy`).
 
         Raises:
             OptionError: a key none of them declares (naming the valid keys), or a bad value.
@@ -270,7 +274,11 @@ class Puzzle:
         strats = [self.strategy(name)[0] for name in names]
         declared = {opt.name: opt for s in strats for opt in s.options} | {o.name: o for o in self.solve_options}
         label = f"{self.name} {', '.join(s.name for s in strats)}"
-        return resolve_options(declared.values(), given, label)
+        resolved = resolve_options(declared.values(), given, label)
+        if len(strats) == 1:
+            return resolved
+        shared = {o.name for o in self.solve_options}
+        return {k: v for k, v in resolved.items() if k in shared or k in given}
 
 
 def split_strategy(name: str) -> tuple[str, dict[str, str]]:
