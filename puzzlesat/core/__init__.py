@@ -26,7 +26,7 @@ from puzzlesat.core.errors import (
 )
 from puzzlesat.core.options import Option, OptionError
 from puzzlesat.core.options import resolve as resolve_options
-from puzzlesat.core.text import check_length, int_tokens, is_int, read_text
+from puzzlesat.core.text import check_length, content_lines, int_tokens, is_int, read_text
 
 __all__ = [
     "BackendUnavailable",
@@ -45,6 +45,7 @@ __all__ = [
     "Strategy",
     "available_puzzles",
     "check_length",
+    "content_lines",
     "check_result",
     "get_puzzle",
     "int_tokens",

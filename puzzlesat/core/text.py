@@ -71,6 +71,16 @@ def is_int(token: str) -> bool:
     return _INTEGER.fullmatch(token) is not None
 
 
+def content_lines(text: str) -> list[tuple[int, str]]:
+    """The lines that hold something once ``#`` comments are cut: (1-based line number, stripped text)."""
+    lines = []
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        line = line.split("#", 1)[0].strip()
+        if line:
+            lines.append((lineno, line))
+    return lines
+
+
 def int_tokens(text: str, source: str) -> list[tuple[int, list[int]]]:
     """Split text into lines of integers, keeping 1-based line numbers; blank lines dropped.
 

@@ -44,6 +44,7 @@ from puzzlesat.core import (
     Status,
     Strategy,
     check_length,
+    content_lines,
     is_int,
 )
 
@@ -280,15 +281,6 @@ class Board:
         )
 
 
-def _rows(text: str) -> list[tuple[int, list[str]]]:
-    rows = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        parts = line.split("#", 1)[0].split()
-        if parts:
-            rows.append((lineno, parts))
-    return rows
-
-
 def parse(text: str, source: str = "<input>") -> Instance:
     """Read ``m n`` and the start matrix, optionally followed by a goal matrix.
 
@@ -297,7 +289,7 @@ def parse(text: str, source: str = "<input>") -> Instance:
             off-board cells differ from the start's; the message names source and line.
     """
     check_length(text, source, MAX_INPUT_CHARS)
-    lines = _rows(text)
+    lines = [(lineno, line.split()) for lineno, line in content_lines(text)]
     if not lines:
         raise ParseError(f"{source}:1: empty input, expected a header 'm n'")
     lineno, header = lines[0]

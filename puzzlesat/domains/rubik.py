@@ -49,6 +49,7 @@ from puzzlesat.core import (
     Status,
     Strategy,
     check_length,
+    content_lines,
 )
 
 if TYPE_CHECKING:
@@ -607,15 +608,6 @@ class Solution:
         return maneuver_length(self.maneuvers[0], self.metric)
 
 
-def _strip_comments(text: str) -> list[tuple[int, str]]:
-    lines = []
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        line = line.split("#", 1)[0].strip()
-        if line:
-            lines.append((lineno, line))
-    return lines
-
-
 def parse(text: str, source: str = "<input>") -> Instance:
     """Read a position in any of the four input forms (auto-detected).
 
@@ -630,7 +622,7 @@ def parse(text: str, source: str = "<input>") -> Instance:
             swapped pair, a cubie missing or twice), naming what is wrong.
     """
     check_length(text, source, MAX_INPUT_CHARS)
-    lines = _strip_comments(text)
+    lines = content_lines(text)
     if not lines:
         raise ParseError(
             f"{source}:1: empty input; expected a maneuver, a position, Singmaster "
@@ -706,7 +698,7 @@ def parse_solution(instance: Instance, text: str, source: str = "<solution>") ->
     maneuvers = []
     claimed: list[tuple[int, str] | None] = []
     metric = "htm"
-    for lineno, line in _strip_comments(text):
+    for lineno, line in content_lines(text):
         match = _LENGTH_RE.search(line)
         if match:
             metric = "qtm" if match.group(2).lower() in ("q", "qtm") else "htm"
