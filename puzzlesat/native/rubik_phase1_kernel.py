@@ -62,6 +62,8 @@ def _expand(
     only,
     rem,
     canon,
+    blocked,
+    tight,
     tw,
     fl,
     sl,
@@ -102,15 +104,17 @@ def _expand(
     branch (the index is written, and the count grows by the test's outcome).
     """
     n = 0
+    barred = blocked[tight[d]]
     for m in range(next_state.shape[1]):
         if only >= 0 and m != only:
             continue
         ns = next_state[canon[d], m]
-        if ns < 0:
+        if ns < 0 or (barred >> m) & 1:
             continue
         row = kids[d, n]
         row[0] = m
         row[1] = ns
+        row[16] = 0
         for k in range(3):
             mk = axis_moves[k, m]
             row[2 + 4 * k] = twist_mv[tw[d, k], mk]
@@ -192,6 +196,12 @@ def _inverse(d, n, rem, codes, kids, keep, clsym, twist_conj, phase1, inverse, r
     """Keep, of the ``n`` children of level ``d`` listed in ``keep``, those whose inverse
     cube's bound on the three axes is at most ``rem``; returns how many are kept.
 
+    Each child also notes the axes on which its inverse is exactly ``rem`` moves from the
+    phase-1 goal (bit ``k`` of column 16).  On such an axis, no solution of ``rem`` moves
+    from the child starts with a turn of that axis's two faces: the inverse's solution
+    ends with the inverse of that turn, which stays in the axis's phase-1 group, so the
+    inverse would reach the goal one move sooner.  :func:`_expand` skips those moves.
+
     The coordinates come from the parent's cubie codes and the child's move
     (:func:`inverse_coordinates`).
     """
@@ -204,17 +214,21 @@ def _inverse(d, n, rem, codes, kids, keep, clsym, twist_conj, phase1, inverse, r
         prefetch(phase1, idx[i] >> 1)
     kept = 0
     for i in range(n):
-        keep[kept] = keep[i]
-        kept += bound_of(get4(phase1, idx[3 * i]), get4(phase1, idx[3 * i + 1]), get4(phase1, idx[3 * i + 2]), 0) <= rem
+        j = keep[i]
+        e0, e1, e2 = get4(phase1, idx[3 * i]), get4(phase1, idx[3 * i + 1]), get4(phase1, idx[3 * i + 2])
+        kids[d, j, 16] = (e0 == rem) | (e1 == rem) << 1 | (e2 == rem) << 2
+        keep[kept] = j
+        kept += bound_of(e0, e1, e2, 0) <= rem
     return kept
 
 
 @njit(cache=True, inline="always")
-def _descend(d, j, kids, order, canon, tw, fl, sl, dist, cp, codes, inverse, path) -> None:  # noqa: ANN001
+def _descend(d, j, kids, order, canon, tight, tw, fl, sl, dist, cp, codes, inverse, path) -> None:  # noqa: ANN001
     """Make the ``j``-th kept child of level ``d`` the node at level ``d + 1``."""
     row = kids[d, order[d, j]]
     path[d] = row[0]
     canon[d + 1] = row[1]
+    tight[d + 1] = row[16]
     for k in range(3):
         tw[d + 1, k] = row[2 + 4 * k]
         fl[d + 1, k] = row[3 + 4 * k]
@@ -286,7 +300,15 @@ def search(
     dist = np.zeros((levels, 4), np.int64)
     cp = np.zeros(levels, np.int64)
     canon = np.zeros(levels, np.int64)
-    kids = np.zeros((levels, moves, 16), np.int64)
+    tight = np.zeros(levels, np.int64)  # the node's tight inverse axes (see _inverse)
+    blocked = np.zeros(8, np.int64)  # tight axes -> the moves they bar, one bit per move
+    for k in range(3):
+        for m in range(moves):
+            if axis_moves[k, m] * 6 // moves % 3 == 0:  # a U or D turn as seen on axis k
+                for mask in range(8):
+                    if (mask >> k) & 1:
+                        blocked[mask] |= 1 << m
+    kids = np.zeros((levels, moves, 17), np.int64)
     nkids = np.zeros(levels, np.int64)
     nxt = np.zeros(levels, np.int64)
     path = np.zeros(levels, np.int64)
@@ -321,6 +343,8 @@ def search(
                 prefixes[pi, d],
                 bound - d - 1,
                 canon,
+                blocked,
+                tight,
                 tw,
                 fl,
                 sl,
@@ -349,7 +373,7 @@ def search(
             if got & 255 == 0:
                 alive = False
                 break
-            _descend(d, 0, kids, order, canon, tw, fl, sl, dist, cp, codes, inverse, path)
+            _descend(d, 0, kids, order, canon, tight, tw, fl, sl, dist, cp, codes, inverse, path)
             if d + 1 < bound and _solved(dist, cp, d + 1):
                 alive = False
         if alive and plen == bound:
@@ -366,6 +390,8 @@ def search(
                 -1,
                 bound - d - 1,
                 canon,
+                blocked,
+                tight,
                 tw,
                 fl,
                 sl,
@@ -399,7 +425,7 @@ def search(
                     d -= 1
                     continue
                 nxt[d] = j + 1
-                _descend(d, j, kids, order, canon, tw, fl, sl, dist, cp, codes, inverse, path)
+                _descend(d, j, kids, order, canon, tight, tw, fl, sl, dist, cp, codes, inverse, path)
                 if d + 1 == bound:
                     # a kept child at the bound has every distance 0: solved
                     count = _record(solutions, count, path, bound)
@@ -418,6 +444,8 @@ def search(
                     -1,
                     bound - d - 1,
                     canon,
+                    blocked,
+                    tight,
                     tw,
                     fl,
                     sl,
