@@ -45,7 +45,10 @@ def table_line(metric: str, name: str) -> str:
     from puzzlesat.native import rubik_phase1, rubik_tables
 
     start = time.perf_counter()
-    tables = rubik_phase1.load(metric) if name == "phase1" else rubik_tables.load(name, metric, quiet=False)
+    if name in rubik_phase1.TABLE_SETS:
+        tables = rubik_phase1.load(metric, False, name)
+    else:
+        tables = rubik_tables.load(name, metric, quiet=False)
     took = time.perf_counter() - start
     return (
         f"| {metric} | {name} | {tables.nbytes / 1e6:.1f} MB | build {tables.build_seconds:.1f} s | "
@@ -139,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-length", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--tables", default="phase1", help="phase1 (default), full or small")
+    parser.add_argument("--tables", default="phase1", help="phase1 (default), phase1x6, full or small")
     parser.add_argument("--strategies", nargs="*", default=["native-ida"])
     args = parser.parse_args(argv)
     if args.quick:

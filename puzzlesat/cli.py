@@ -176,6 +176,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
             **options,
         )
     else:
+        from puzzlesat.core.processes import cap_memory
+
+        cap_memory(args.memory_limit)  # this process, and the workers it forks
         result = api.solve(instance, args.strategy, timeout=timeout, seed=args.seed, workers=args.workers, **options)
     puzzle = core.get_puzzle(instance.puzzle)
     if puzzle.after_solve is not None and result.solution is not None:
@@ -253,7 +256,13 @@ TIMEOUT = Option("timeout", float, None, "seconds for the whole command, reading
 SEED = Option("seed", int, 0, "random seed (search order, generators)", low=0, high=2**31 - 1)
 WORKERS = Option("workers", int, 1, f"threads or processes of one strategy (at most the {CORES} cores)", low=1)
 JOBS = Option("jobs", int, None, f"cores to share out (default: all {CORES})", low=1)
-MEMORY_LIMIT = Option("memory_limit", int, None, "memory cap per child process, in MB", low=MIN_MEMORY_MB)
+MEMORY_LIMIT = Option(
+    "memory_limit",
+    int,
+    None,
+    "memory cap of each process (the solver's, or each --portfolio run's), in MB",
+    low=MIN_MEMORY_MB,
+)
 
 
 def add_limit_flags(parser: argparse.ArgumentParser) -> None:

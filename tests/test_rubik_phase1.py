@@ -70,7 +70,7 @@ def test_coordinates_round_trip_and_follow_the_moves(small: dict[str, np.ndarray
 
 def test_flipslice_classes() -> None:
     syms = sy.ud_symmetries()
-    clsym, reps, selfsym = p1._classes(sy.edge_maps(syms), sy.symmetry_inverses(syms))
+    clsym, reps, selfsym = p1._classes(sy.edge_maps(syms), sy.symmetry_inverses(syms), *p1.slice_reduction(24))
     assert len(reps) == 1_523_864  # Kociemba's count of flipslice classes
     assert np.all(selfsym & 1)
     small = p1._small_tables("htm")
@@ -83,6 +83,22 @@ def test_flipslice_classes() -> None:
         t2, f2, s2, _ = p1.coordinates(d)
         assert s2 * p1.N_FLIP + f2 == reps[cs >> 4]
         assert small["twist_conj"][twist, cs & 15] == t2
+
+
+def test_the_x6_slice_coordinate_forgets_double_swaps_and_follows_the_moves(small: dict[str, np.ndarray]) -> None:
+    reduced, reps = p1.slice_reduction(6)
+    assert len(reps) == 2970 and np.bincount(reduced).tolist() == [4] * 2970
+    x6 = p1._small_tables("htm", 6)
+    rng = random.Random(12)
+    for _ in range(300):
+        s, m = rng.randrange(p1.N_SLICE), rng.randrange(18)
+        # reducing then moving = moving then reducing: the coordinate is well defined
+        assert x6["slice_mv"][reduced[s], m] == reduced[small["slice_mv"][s, m]]
+    # FR<->BL with FL<->BR: the same reduced slice as solved; one swap alone is not
+    swapped = rk.parse("UF UR UB UL DF DR DB DL BL BR FL FR UFR URB UBL ULF DRF DFL DLB DBR").cube
+    one = rk.Cube(rk.SOLVED.cp, rk.SOLVED.co, (*range(8), 9, 8, 10, 11), rk.SOLVED.eo)  # FR<->FL, no cube
+    solved = reduced[p1.coordinates(rk.SOLVED)[2]]
+    assert reduced[p1.coordinates(swapped)[2]] == solved != reduced[p1.coordinates(one)[2]]
 
 
 # The search needs the 1.9 GB tables (built in about 2.5 minutes on first use).
@@ -98,13 +114,23 @@ def test_phase1_search_agrees_with_korf_tables() -> None:
                 man = tuple((f, t) for f, t in man if t != 2)
             inst = rk.parse(rk.format_maneuver(man) or rk.SOLVED_SINGMASTER)
             results = []
-            for tables in ("phase1", "small"):
+            for tables in ("phase1", "phase1x6", "small"):
                 opts = {"metric": metric, "tables": tables, "progress": False, "all": True}
                 res = run_strategy(rk.PUZZLE, inst, "native-ida", Limits(timeout=600, options=opts))
                 assert res.status is Status.OPTIMAL, res.message
                 assert res.solution is not None
                 results.append((res.objective, set(res.solution.maneuvers)))
-            assert results[0] == results[1], (metric, man)
+            assert results[0] == results[1] == results[2], (metric, man)
+
+
+@pytest.mark.slow
+def test_x6_tables_do_not_take_a_double_swap_for_solved() -> None:
+    # distance 0 on the UD axis of the x6 table, yet 8 moves from solved
+    text = "UF UR UB UL DF DR DB DL BL BR FL FR UFR URB UBL ULF DRF DFL DLB DBR"
+    for tables in ("phase1x6", "small"):
+        opts = {"metric": "htm", "tables": tables, "progress": False, "all": True}
+        res = run_strategy(rk.PUZZLE, rk.parse(text), "native-ida", Limits(timeout=600, options=opts))
+        assert res.status is Status.OPTIMAL and res.objective == 8, (tables, res.message)
 
 
 @pytest.mark.slow
@@ -189,7 +215,7 @@ def test_loads_check_stamps_once_the_digests_were_checked(tmp_path, monkeypatch)
     from puzzlesat.native.rubik_tables import file_digest
 
     monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))
-    files, note = p1._paths("htm")
+    files, note = p1._paths("htm", "phase1")
     for k, path in files.items():
         np.save(path, np.arange(3 << 18, dtype=np.int64) * (len(k) + 1))
     note.write_text(json.dumps({"max_depth": 13, "build_seconds": 1.0} | {k: file_digest(p) for k, p in files.items()}))
@@ -197,7 +223,7 @@ def test_loads_check_stamps_once_the_digests_were_checked(tmp_path, monkeypatch)
     assert "stamps" in json.loads(note.read_text())
     assert "stamps" in p1.load("htm", quiet=True).loaded_from
 
-    def rebuild(metric: str, quiet: bool) -> None:
+    def rebuild(metric: str, name: str, quiet: bool) -> None:
         raise RuntimeError("rebuilt")
 
     monkeypatch.setattr(p1, "build", rebuild)

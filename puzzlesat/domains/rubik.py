@@ -833,9 +833,11 @@ PUZZLE = Puzzle(
         Option(
             "tables",
             str,
-            "phase1",
-            "native-ida pruning tables: phase1 (1.9 GB, built once in ~4 min, cached), full (Korf's, 87 MB) or small",
-            choices=("phase1", "full", "small"),
+            "auto",
+            "native-ida pruning tables, built once and cached; memory of a search (shared by its workers): "
+            "phase1 2.3 GB (tables 1.85 GB, built in 2-5 min), phase1x6 0.9 GB (0.53 GB, 45 s), "
+            "full 0.45 GB (Korf's, 87 MB), small; auto: the largest that fits --memory-limit",
+            choices=("auto", "phase1", "phase1x6", "full", "small"),
         ),
     ),
     optimisation=True,

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from puzzlesat.core.processes import TaskPool
     from puzzlesat.native.rubik_phase1 import Phase1Tables
 
+# table set -> MiB of memory a search with it needs (tables, plus Python and numba), largest first
+TABLE_MEMORY_MB = {"phase1": 2300, "phase1x6": 900, "full": 450, "small": 350}
 PREFIX_DEPTH = 3  # subtrees of an iteration searched in this process
 POOL_PREFIX_DEPTH = 4  # subtrees of an iteration split over the workers (43,254 in HTM)
 GUIDE = 4  # a chunk holds at most 1/(GUIDE * workers) of the iteration's predicted work left
@@ -147,7 +149,7 @@ class Phase1Searcher:
 
         self.metric = metric
         self.moves = rubik_tables.move_set(metric)
-        self.tables = rubik_phase1.load(metric, quiet)
+        self.tables = rubik_phase1.load(metric, quiet, table_set)
         t = self.tables
         self.axes = t.axis_coordinates(cube)
         self.inverse_axes = t.axis_coordinates(cube.inverse())
@@ -237,7 +239,7 @@ class HugeCopy:
 
 def make_searcher(cube: Cube, metric: str, table_set: str, quiet: bool = False) -> Searcher | Phase1Searcher:
     """The searcher for a table set: ``phase1`` or Korf's ``full`` / ``small``."""
-    cls = Phase1Searcher if table_set == "phase1" else Searcher
+    cls = Searcher if table_set in ("full", "small") else Phase1Searcher
     return cls(cube, metric, table_set, quiet)
 
 
@@ -296,7 +298,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     max_depth = opts.get("max_depth")
     if max_depth is None:
         max_depth = 20 if metric == "htm" else 26
-    table_set = opts.get("tables") or "phase1"
+    table_set = opts.get("tables") or "auto"
+    if table_set == "auto":
+        table_set = tables_for(memory_cap_mb())
     quiet = not opts.get("progress", True)
     from puzzlesat.native import rubik_symmetry
 
@@ -432,7 +436,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if pool_wall > 0:
         # the share of the parallel iterations' wall time the workers spent searching
         stats["workers_busy"] = round(pool_secs / (limits.workers * pool_wall), 3)
-    stats.update({"table_mb": round(searcher.tables.nbytes / 1e6, 1)})
+    stats.update({"tables": table_set, "table_mb": round(searcher.tables.nbytes / 1e6, 1)})
     if best is None:
         return Result(Status.UNKNOWN, None, None, wall, stats, message=message)
     moves = searcher.moves.moves
@@ -449,6 +453,19 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         message = f"solution list cut at {MAX_SOLUTIONS}"
     stats["solutions"] = len(maneuvers)
     return Result(status, solution, solution.length, wall, stats, message=message)
+
+
+def memory_cap_mb() -> int | None:
+    """The ``RLIMIT_DATA`` cap of this process in MiB (``--memory-limit``), or None."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_DATA)[0]
+    return None if soft == resource.RLIM_INFINITY else soft >> 20
+
+
+def tables_for(cap_mb: int | None) -> str:
+    """The largest table set whose search fits in ``cap_mb`` MiB (no cap: ``phase1``)."""
+    return next((name for name, need in TABLE_MEMORY_MB.items() if cap_mb is None or need <= cap_mb), "small")
 
 
 def _local_run(searcher: Searcher | Phase1Searcher, task: Task) -> Outcome:

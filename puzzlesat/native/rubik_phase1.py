@@ -48,6 +48,8 @@ from puzzlesat.native.rubik_tables import cache_dir, file_digest, file_stamp, mo
 VERSION = 2  # 1: distances mod 3 in 2 bits
 N_TWIST, N_FLIP, N_SLICE, N_CORNERS = 2187, 2048, 11880, 40320
 N_FLIPSLICE = N_SLICE * N_FLIP
+# table set -> how many orders of the four slice edges its slice coordinate tells apart
+TABLE_SETS = {"phase1": 24, "phase1x6": 6}
 ROW = 2188  # entries per class row (2187 twists + 1 pad: a row is 1094 whole bytes)
 ROW_BYTES = ROW // 2
 EMPTY = 15
@@ -141,6 +143,39 @@ def set_slice(s: int, ep: np.ndarray) -> None:
             e += 1
 
 
+def slice_reduction(orders: int) -> tuple[np.ndarray, np.ndarray]:
+    """The slice coordinate of a table set: ``(reduced, reps)``, ``reduced[s]`` for each
+    ordered slice ``s`` and one ordered ``reps[r]`` for each reduced value ``r``.
+
+    With 24 orders it is the ordered slice itself.  With 6, two orders are the same when
+    they differ by a double swap of slice edges (FR<->FL with BL<->BR, and so on: the Klein
+    four-group, normal in the group of all 24 orders).  That relabelling commutes with the
+    moves (which move places, not names) and is kept by every symmetry of the UD axis
+    (which renames the slice edges among themselves and flips all four or none), so the
+    reduced coordinate has its own move tables and symmetry classes, and its goal, a
+    group that holds every U and D turn, keeps the search's rules valid.
+    """
+    if orders == 24:
+        return np.arange(N_SLICE, dtype=np.int16), np.arange(N_SLICE, dtype=np.int64)
+    if orders != 6:
+        raise ValueError(f"no slice reduction keeping {orders} orders")
+    swaps = ((0, 1, 2, 3), (1, 0, 3, 2), (2, 3, 0, 1), (3, 2, 1, 0))
+    ep = np.empty(12, np.int64)
+    canonical = np.empty(N_SLICE, np.int64)
+    for x in range(N_SLICE):
+        set_slice(x, ep)
+        places = [int(np.flatnonzero(ep == 8 + k)[0]) for k in range(4)]
+        best = N_SLICE
+        for perm in swaps:
+            ep[:] = 0
+            for k in range(4):
+                ep[places[perm[k]]] = 8 + k
+            best = min(best, int(slice_of(ep)))
+        canonical[x] = best
+    reps, reduced = np.unique(canonical, return_inverse=True)
+    return reduced.astype(np.int16), reps.astype(np.int64)
+
+
 @njit(cache=True)
 def corners_of(cp: np.ndarray) -> int:
     c = 0
@@ -227,28 +262,30 @@ def _move_tables(mcp: np.ndarray, mco: np.ndarray, mep: np.ndarray, meo: np.ndar
 
 
 @njit(cache=True)
-def _classes(emaps: np.ndarray, inverse: np.ndarray):  # noqa: ANN202
-    """Symmetry classes of flipslice: ``clsym[x] = class << 4 | s`` with ``sym_s(x)`` the
-    class representative (the smallest member), ``reps``, and each class's self-symmetries."""
-    clsym = np.full(N_FLIPSLICE, 0xFFFFFFFF, np.uint32)
-    reps = np.empty(N_FLIPSLICE // 8, np.int64)
-    selfsym = np.zeros(N_FLIPSLICE // 8, np.uint16)
+def _classes(emaps: np.ndarray, inverse: np.ndarray, reduced: np.ndarray, slice_reps: np.ndarray):  # noqa: ANN202
+    """Symmetry classes of flipslice (``slice * 2048 + flip``, the slice reduced by
+    :func:`slice_reduction`): ``clsym[x] = class << 4 | s`` with ``sym_s(x)`` the class
+    representative (the smallest member), ``reps``, and each class's self-symmetries."""
+    n_flipslice = slice_reps.shape[0] * N_FLIP
+    clsym = np.full(n_flipslice, 0xFFFFFFFF, np.uint32)
+    reps = np.empty(n_flipslice // 8, np.int64)
+    selfsym = np.zeros(n_flipslice // 8, np.uint16)
     ep = np.empty(12, np.int64)
     eo = np.empty(12, np.int64)
     ep2 = np.empty(12, np.int64)
     eo2 = np.empty(12, np.int64)
     ncls = 0
-    for x in range(N_FLIPSLICE):
+    for x in range(n_flipslice):
         if clsym[x] != 0xFFFFFFFF:
             continue
-        set_slice(x // N_FLIP, ep)
+        set_slice(slice_reps[x // N_FLIP], ep)
         set_flip(x % N_FLIP, eo)
         for s in range(emaps.shape[0]):
             for i in range(12):
                 q = emaps[s, 1, i]
                 ep2[i] = emaps[s, 0, ep[q]]
                 eo2[i] = eo[q] ^ emaps[s, 2, i] ^ emaps[s, 3, ep[q]]
-            y = slice_of(ep2) * N_FLIP + flip_of(eo2)
+            y = reduced[slice_of(ep2)] * N_FLIP + flip_of(eo2)
             if y == x:
                 selfsym[ncls] |= 1 << s
             if clsym[y] == 0xFFFFFFFF:
@@ -403,15 +440,18 @@ class Phase1Tables:
 
     Attributes:
         metric: ``htm`` or ``qtm``; ``moves`` and the move tables follow its move order.
+        name: the table set (:data:`TABLE_SETS`).
         twist_mv, flip_mv, slice_mv, corner_mv: ``(N, M)`` move tables.
         clsym: flipslice -> ``class << 4 | symmetry``; twist_conj: ``(2187, 16)``.
         phase1: exact distances, 4 bits each, row ``class`` of 2188 entries.
         corners: exact corner distances, index ``corners * 2187 + twist``.
         axis_moves: ``(3, M)`` the move as seen on each axis.
         inverse: :func:`inverse_tables`; max_depth: the largest distance in ``phase1``.
+        slice_reduced: the ordered slice coordinate -> the set's (:func:`slice_reduction`).
     """
 
     metric: str
+    name: str
     twist_mv: np.ndarray
     flip_mv: np.ndarray
     slice_mv: np.ndarray
@@ -422,6 +462,7 @@ class Phase1Tables:
     corners: np.ndarray
     axis_moves: np.ndarray
     inverse: np.ndarray
+    slice_reduced: np.ndarray
     max_depth: int
     build_seconds: float = 0.0
     loaded_from: str = ""
@@ -445,6 +486,7 @@ class Phase1Tables:
         out = np.zeros((3, 4), np.int64)
         for k, sym in enumerate(axis_symmetries()):
             t, f, s, _ = coordinates(sym(cube))
+            s = int(self.slice_reduced[s])
             out[k, :3] = t, f, s
             # the functions' Python forms: no numba start-up here
             index = phase1_index.py_func(self.clsym, self.twist_conj, s * N_FLIP + f, t)
@@ -452,12 +494,15 @@ class Phase1Tables:
         return out
 
 
-def _small_tables(metric: str) -> dict[str, np.ndarray]:
-    """Move tables, symmetry maps and the axis move maps (seconds to compute)."""
+def _small_tables(metric: str, orders: int = 24) -> dict[str, np.ndarray]:
+    """Move tables, symmetry maps, the axis move maps and the slice reduction (seconds to
+    compute) of a metric, for a slice coordinate keeping ``orders`` orders."""
     moves = move_set(metric).moves
     cubes = [move_cubes()[f * 3 + t - 1] for f, t in moves]
     mcp, mco, mep, meo = (np.array([getattr(c, a) for c in cubes], np.int64) for a in ("cp", "co", "ep", "eo"))
-    twist_mv, flip_mv, slice_mv, corner_mv = _move_tables(mcp, mco, mep, meo)
+    twist_mv, flip_mv, ordered_mv, corner_mv = _move_tables(mcp, mco, mep, meo)
+    reduced, slice_reps = slice_reduction(orders)
+    slice_mv = reduced[ordered_mv[slice_reps]]
     syms = ud_symmetries()
     twist_conj = np.zeros((N_TWIST, 16), np.int16)
     co = np.zeros(8, np.int64)
@@ -474,7 +519,9 @@ def _small_tables(metric: str) -> dict[str, np.ndarray]:
         "corner_mv": corner_mv,
         "twist_conj": twist_conj,
         "axis_moves": axis_moves,
-        "inverse": inverse_tables(metric),
+        "slice_reduced": reduced,
+        "slice_reps": slice_reps,
+        "inverse": inverse_tables(metric, reduced),
     }
 
 
@@ -488,7 +535,7 @@ INV_EMOVE = INV_CMOVE + 18 * 24  # [move * 24 + code]: an edge's code after the 
 INV_SIZE = INV_EMOVE + 18 * 24
 
 
-def inverse_tables(metric: str) -> np.ndarray:
+def inverse_tables(metric: str, reduced: np.ndarray | None = None) -> np.ndarray:
     """Tables that give the phase-1 coordinates of the inverse cube on the three axes.
 
     The search carries each cubie's code (``position * 3 + twist``, ``position * 2 + flip``;
@@ -499,8 +546,8 @@ def inverse_tables(metric: str) -> np.ndarray:
     every view's twist and flip comes from one cubie's code: tables per cubie give them,
     shifted to their place, and the sum over the cubies is the coordinate.  For the slice,
     each slice edge adds its position times ``12**(3 - k)`` (``k`` = which slice edge), and
-    ``INV_SLICE`` turns that base-12 number into the slice coordinate.  The three views are
-    packed side by side in one sum.
+    ``INV_SLICE`` turns that base-12 number into the slice coordinate (``reduced`` by
+    :func:`slice_reduction`, if given).  The three views are packed side by side in one sum.
     """
     out = np.zeros(INV_SIZE, np.int64)
     for k, sym in enumerate(axis_symmetries()):
@@ -525,7 +572,8 @@ def inverse_tables(metric: str) -> np.ndarray:
             ep[:] = 0
             for e, q in enumerate(places):
                 ep[q] = 8 + e
-            out[INV_SLICE + w] = slice_of(ep) * N_FLIP
+            s = slice_of(ep)
+            out[INV_SLICE + w] = (s if reduced is None else int(reduced[s])) * N_FLIP
     ms = move_set(metric)
     out[INV_CMOVE : INV_CMOVE + ms.ctab.size] = ms.ctab.ravel()
     out[INV_EMOVE : INV_EMOVE + ms.etab.size] = ms.etab.ravel()
@@ -539,17 +587,19 @@ def _progress(label: str, done: float, extra: str = "") -> None:
     sys.stderr.flush()
 
 
-def build(metric: str, quiet: bool = False) -> dict[str, np.ndarray]:
-    """Build the big tables by breadth-first search from the solved cube."""
+def build(metric: str, name: str = "phase1", quiet: bool = False) -> dict[str, np.ndarray]:
+    """Build the big tables of a table set (:data:`TABLE_SETS`) by breadth-first search from
+    the solved cube."""
     start = time.perf_counter()
-    small = _small_tables(metric)
+    small = _small_tables(metric, TABLE_SETS[name])
     syms = ud_symmetries()
-    label = f"c building rubik {metric} phase-1 tables"
+    label = f"c building rubik {metric} {name} tables"
     if not quiet:
         _progress(label, 0.0, "symmetry classes")
-    clsym, reps, selfsym = _classes(edge_maps(syms), symmetry_inverses(syms))
+    reduced = small["slice_reduced"]
+    clsym, reps, selfsym = _classes(edge_maps(syms), symmetry_inverses(syms), reduced, small["slice_reps"])
     flip_mv, slice_mv, twist_mv, twist_conj = (small[k] for k in ("flip_mv", "slice_mv", "twist_mv", "twist_conj"))
-    goal = int(slice_of(np.arange(12, dtype=np.int64)))
+    goal = int(reduced[slice_of(np.arange(12, dtype=np.int64))])
     total = reps.shape[0] * N_TWIST
     phase1 = np.full(reps.shape[0] * ROW_BYTES, 0xFF, np.uint8)
     c0 = int(clsym[goal * N_FLIP]) >> 4
@@ -601,9 +651,11 @@ BIG = ("clsym", "phase1", "corners")  # mapped from the cache files; the rest is
 SMALL = ("twist_mv", "flip_mv", "slice_mv", "corner_mv", "twist_conj", "axis_moves", "inverse")
 
 
-def _paths(metric: str) -> tuple[dict[str, Path], Path]:
-    base = cache_dir() / f"rubik-{metric}-phase1-v{VERSION}"
-    return {k: base.with_name(f"{base.name}-{k}.npy") for k in BIG + SMALL}, base.with_suffix(".json")
+def _paths(metric: str, name: str) -> tuple[dict[str, Path], Path]:
+    """The files of a table set and its note; a reduced slice coordinate has its map too."""
+    base = cache_dir() / f"rubik-{metric}-{name}-v{VERSION}"
+    keys = BIG + SMALL + (("slice_reduced",) if TABLE_SETS[name] != 24 else ())
+    return {k: base.with_name(f"{base.name}-{k}.npy") for k in keys}, base.with_suffix(".json")
 
 
 def _write_stamps(note: Path, meta: dict[str, object], files: dict[str, Path]) -> None:
@@ -632,8 +684,8 @@ def _stamps_match(meta: dict[str, object], files: dict[str, Path]) -> bool:
     return isinstance(stamps, dict) and all(stamps.get(k) == file_stamp(p) for k, p in files.items())
 
 
-def load(metric: str = "htm", quiet: bool = False) -> Phase1Tables:
-    """The phase-1 tables of a metric, from the cache or built (and saved) now.
+def load(metric: str = "htm", quiet: bool = False, name: str = "phase1") -> Phase1Tables:
+    """The tables of a set (:data:`TABLE_SETS`) and metric, from the cache or built (and saved) now.
 
     The files' digests (:func:`rubik_tables.file_digest`, which reads every byte) are
     checked once, after the build or on the first load of older notes; each load then
@@ -641,7 +693,7 @@ def load(metric: str = "htm", quiet: bool = False) -> Phase1Tables:
     loading costs milliseconds and touches no page of the big tables.  The big arrays are
     mapped read-only from the cache files, so processes share their pages.
     """
-    files, note = _paths(metric)
+    files, note = _paths(metric, name)
     start = time.perf_counter()
     status = ""
     meta: dict[str, object] = {}
@@ -659,7 +711,7 @@ def load(metric: str = "htm", quiet: bool = False) -> Phase1Tables:
         except (OSError, ValueError):
             ok = False
         if not ok and not quiet:
-            sys.stderr.write(f"c rubik phase-1 tables in {note.parent} are damaged or outdated: rebuilding\n")
+            sys.stderr.write(f"c rubik {name} tables in {note.parent} are damaged or outdated: rebuilding\n")
     if not status:
         try:  # fail before the build, not after it
             note.parent.mkdir(parents=True, exist_ok=True)
@@ -669,7 +721,7 @@ def load(metric: str = "htm", quiet: bool = False) -> Phase1Tables:
                 f"cannot write rubik tables to {note.parent} ({exc.strerror}); "
                 "set PUZZLESAT_CACHE to a writable folder with 2 GB free"
             ) from None
-        big = build(metric, quiet)
+        big = build(metric, name, quiet)
         meta = {
             "build_seconds": round(float(big["build_seconds"]), 1),
             "version": VERSION,
@@ -694,6 +746,7 @@ def load(metric: str = "htm", quiet: bool = False) -> Phase1Tables:
     a = {k: np.load(p, mmap_mode="r" if k in BIG else None) for k, p in files.items()}
     return Phase1Tables(
         metric,
+        name,
         a["twist_mv"],
         a["flip_mv"],
         a["slice_mv"],
@@ -704,6 +757,7 @@ def load(metric: str = "htm", quiet: bool = False) -> Phase1Tables:
         a["corners"],
         a["axis_moves"],
         a["inverse"],
+        a.get("slice_reduced", np.arange(N_SLICE, dtype=np.int16)),
         int(meta["max_depth"]),  # type: ignore[call-overload]
         float(meta["build_seconds"]),  # type: ignore[arg-type]
         status,

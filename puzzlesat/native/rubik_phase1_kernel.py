@@ -244,9 +244,16 @@ def _descend(d, j, kids, order, canon, tight, tw, fl, sl, dist, cp, codes, inver
 
 
 @njit(cache=True, inline="always")
-def _solved(dist, cp, d) -> bool:  # noqa: ANN001
-    """Every axis at distance 0 (all pieces oriented, every edge home) and the corners home."""
-    return dist[d, 0] == 0 and dist[d, 1] == 0 and dist[d, 2] == 0 and cp[d] == 0
+def _solved(dist, cp, codes, d) -> bool:  # noqa: ANN001
+    """Every axis at distance 0 (all pieces oriented, each slice's edges in it), the corners
+    home and every edge home: with a slice coordinate that tells only some orders apart
+    (``phase1x6``), distance 0 on every axis still allows double swaps within the slices."""
+    if dist[d, 0] != 0 or dist[d, 1] != 0 or dist[d, 2] != 0 or cp[d] != 0:
+        return False
+    for e in range(12):
+        if codes[d, 8 + e] != 2 * e:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -374,15 +381,15 @@ def search(
                 alive = False
                 break
             _descend(d, 0, kids, order, canon, tight, tw, fl, sl, dist, cp, codes, inverse, path)
-            if d + 1 < bound and _solved(dist, cp, d + 1):
+            if d + 1 < bound and _solved(dist, cp, codes, d + 1):
                 alive = False
         if alive and plen == bound:
-            # the bounds are all 0 at the last level: solved
-            count = _record(solutions, count, path, bound)
             alive = False
-            if not find_all or count >= max_solutions:
-                nodes_per_prefix[pi] = nodes
-                return (FOUND if not find_all else FULL), solutions, count, nodes_per_prefix
+            if _solved(dist, cp, codes, plen):
+                count = _record(solutions, count, path, bound)
+                if not find_all or count >= max_solutions:
+                    nodes_per_prefix[pi] = nodes
+                    return (FOUND if not find_all else FULL), solutions, count, nodes_per_prefix
         if alive:
             d = plen
             got = _expand(
@@ -427,13 +434,14 @@ def search(
                 nxt[d] = j + 1
                 _descend(d, j, kids, order, canon, tight, tw, fl, sl, dist, cp, codes, inverse, path)
                 if d + 1 == bound:
-                    # a kept child at the bound has every distance 0: solved
+                    if not _solved(dist, cp, codes, d + 1):
+                        continue
                     count = _record(solutions, count, path, bound)
                     if not find_all or count >= max_solutions:
                         nodes_per_prefix[pi] = nodes
                         return (FOUND if not find_all else FULL), solutions, count, nodes_per_prefix
                     continue
-                if _solved(dist, cp, d + 1):
+                if _solved(dist, cp, codes, d + 1):
                     continue
                 if total + nodes > budget:
                     nodes_per_prefix[pi] = nodes
