@@ -347,6 +347,10 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             weights = np.ones(len(rows))
             if last_nodes is not None and len(last_nodes) == len(rows):
                 weights = last_nodes + 1.0
+            # the busiest subtrees of the last bound first: likelier to hold a solution (H48
+            # found the same), and the largest jobs first balance the workers
+            busiest = np.argsort(-weights, kind="stable")
+            rows, weights = rows[busiest], weights[busiest]
             chunks = plan_chunks(weights, limits.workers if use_pool else 1)
             total_weight = float(weights.sum()) or 1.0
             this_nodes = np.zeros(len(rows), np.int64)
@@ -379,7 +383,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                     cap = 2**62 if left is None else max(1000, int(left * rate))
                     out = _local_run(searcher, (i, rows[chunks[i]], bound, find_all, cap))
                 chunk_id, st, sols, count, nodes, _secs = out
-                this_nodes[chunks[chunk_id]] = nodes
+                this_nodes[busiest[chunks[chunk_id]]] = nodes  # in the prefixes' own order
                 stats["nodes"] += int(nodes.sum())
                 done_weight += float(weights[chunks[chunk_id]].sum())
                 elapsed = time.perf_counter() - search_start
