@@ -144,26 +144,68 @@ def test_phase1_bounds_are_admissible() -> None:
         assert s.lower_bound() <= length
 
 
-def test_first_moves_only_for_fully_symmetric_cubes() -> None:
+SUPERFLIP = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2"
+
+
+def test_prefix_reduction_keeps_one_prefix_per_symmetry_class() -> None:
+    from puzzlesat.native.rubik import prefixes
     from puzzlesat.native.rubik_tables import move_set
 
-    htm, qtm = move_set("htm").moves, move_set("qtm").moves
-    superflip = rk.parse("U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2").cube
-    assert [htm[i] for i in sy.first_moves(superflip, htm) or []] == [(0, 1), (0, 2)]
-    assert [qtm[i] for i in sy.first_moves(superflip, qtm) or []] == [(0, 1)]
-    assert sy.first_moves(rk.parse("R U").cube, htm) is None
+    superflip = rk.parse(SUPERFLIP).cube
+    for metric, firsts in (("htm", [(0, 1), (0, 2)]), ("qtm", [(0, 1)])):
+        ms = move_set(metric)
+        red = sy.PrefixReduction.of(superflip, ms.moves, ms.ctab, ms.etab)
+        assert red is not None and len(red.images) == 48
+        assert [ms.moves[r[0]] for r in red.representatives(prefixes(ms.next_state, 1))] == firsts
+        rows = prefixes(ms.next_state, 3)
+        kept = red.representatives(rows)
+        # every prefix is an image of a kept one: the kept rows' images cover all positions
+        assert len(rows) / 48 < len(kept) < len(rows) / 20
+        assert {tuple(r) for r in kept} <= {tuple(r) for r in rows}
+    ms = move_set("htm")
+    assert sy.PrefixReduction.of(rk.parse("R U").cube, ms.moves, ms.ctab, ms.etab) is None
 
 
-def test_symmetric_cube_keeps_its_optimum_with_fewer_first_moves() -> None:
-    # the checkerboard has all 48 symmetries; its shortest solutions start with U, R or F
-    text = "R2 L2 U2 D2 F2 B2"
-    opts = {"metric": "htm", "tables": "small", "progress": False}
-    res = run_strategy(rk.PUZZLE, rk.parse(text), "native-ida", Limits(timeout=120, options=opts))
-    every = run_strategy(rk.PUZZLE, rk.parse(text), "native-ida", Limits(timeout=120, options={**opts, "all": True}))
-    assert res.status is every.status is Status.OPTIMAL
-    assert res.objective == every.objective == 6
-    assert res.solution is not None and res.solution.maneuvers[0][0][0] == 0
-    assert every.solution is not None and {m[0][0] for m in every.solution.maneuvers} == {0, 1, 2}
+def _accepted(next_state: np.ndarray, length: int) -> set[tuple[int, ...]]:
+    out: set[tuple[int, ...]] = set()
+    frontier = [((), 0)]
+    for _ in range(length):
+        frontier = [(seq + (m,), int(t)) for seq, s in frontier for m, t in enumerate(next_state[s]) if t >= 0]
+    out.update(seq for seq, _ in frontier)
+    return out
+
+
+def test_the_junction_automaton_opens_only_the_move_after_the_prefix() -> None:
+    from puzzlesat.native.rubik_tables import move_set
+
+    for metric in rk.METRICS:
+        ms = move_set(metric)
+        red = sy.PrefixReduction(sy.all_symmetries()[:1], ms.moves, ms.ctab, ms.etab)
+        for plen in (1, 2, 3):
+            canonical = _accepted(ms.next_state, 5)
+            opened = _accepted(red.automaton(ms.next_state, plen), 5)
+            assert canonical < opened
+            heads, tails = _accepted(ms.next_state, plen), _accepted(ms.next_state, 5 - plen)
+            for seq in opened - canonical:
+                # a canonical prefix, then a canonical rest that starts with a turn of the
+                # opposite face in the order the canonical sequences forbid (D after U)
+                assert seq[:plen] in heads and seq[plen:] in tails
+                assert ms.moves[seq[plen]][0] == ms.moves[seq[plen - 1]][0] - 3
+
+
+@pytest.mark.parametrize(
+    "text", ["U2 D2", "R2 L2 U2 D2 F2 B2", "U D' R L' F B' U D'", "F2 B2 U D' R2 L2 U D'", "R L U2 R' L'"]
+)
+def test_symmetric_cubes_keep_their_optimum_with_fewer_prefixes(text: str) -> None:
+    cube = rk.parse(text).cube
+    assert sum(s(cube) == cube for s in sy.all_symmetries()) > 1
+    for metric in rk.METRICS:
+        opts = {"metric": metric, "tables": "small", "progress": False}
+        res = run_strategy(rk.PUZZLE, rk.parse(text), "native-ida", Limits(timeout=120, options=opts))
+        every = run_strategy(rk.PUZZLE, rk.parse(text), "native-ida", Limits(timeout=120, options={**opts, "all": True}))
+        assert res.status is every.status is Status.OPTIMAL
+        assert res.objective == every.objective  # --all searches every prefix
+        assert res.stats["nodes"] < every.stats["nodes"]
 
 
 def test_unwritable_cache_fails_before_the_build(tmp_path, monkeypatch) -> None:  # noqa: ANN001

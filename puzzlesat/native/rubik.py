@@ -5,8 +5,8 @@ states pass the lower bound: by default the phase-1 table on three axes of the c
 near the leaves, of its inverse, and the corner table (:mod:`rubik_phase1`,
 :mod:`rubik_phase1_kernel`), or Korf's pattern databases looked up on the cube and its
 inverse (``tables=full`` or ``small``: :mod:`rubik_tables`, :mod:`rubik_kernels`).  A cube
-that all 48 symmetries fix (the superflip) starts with U or U2 only
-(:func:`rubik_symmetry.first_moves`).
+that symmetries fix (the superflip) is searched below one prefix per symmetry class
+(:class:`rubik_symmetry.PrefixReduction`).
 With several workers, the iterations from ``parallel_from`` on are cut into subtrees by their
 first four moves, grouped into chunks of decreasing predicted work (:func:`plan_chunks`,
 weighted by the previous iteration's nodes per subtree) and handed out one at a time to
@@ -34,6 +34,8 @@ from puzzlesat.domains.rubik import METRICS, Cube, Instance, Solution, parity, s
 if TYPE_CHECKING:
     from puzzlesat.core.processes import TaskPool
     from puzzlesat.native.rubik_phase1 import Phase1Tables
+    from puzzlesat.native.rubik_symmetry import PrefixReduction
+    from puzzlesat.native.rubik_tables import MoveSet
 
 # table set -> MiB of memory a search with it needs (tables, plus Python and numba), largest first
 TABLE_MEMORY_MB = {"phase1": 2300, "phase1x6": 900, "full": 450, "small": 350}
@@ -81,7 +83,21 @@ def prefixes(next_state: np.ndarray, depth: int) -> np.ndarray:
     return np.array(rows, np.int64).reshape(len(rows), depth)
 
 
-class Searcher:
+class _Prefixed:
+    """What both searchers share: the canonical automaton, opened after the prefixes when a
+    symmetric cube's prefixes are reduced (:class:`rubik_symmetry.PrefixReduction`)."""
+
+    moves: MoveSet
+    reduction: PrefixReduction | None = None
+
+    def automaton(self, rows: np.ndarray) -> np.ndarray:
+        """The automaton for a search below ``rows``."""
+        if self.reduction is None:
+            return self.moves.next_state
+        return self.reduction.automaton(self.moves.next_state, rows.shape[1])
+
+
+class Searcher(_Prefixed):
     """Korf's pattern databases (``--tables full`` or ``small``): everything one search call needs."""
 
     @property
@@ -122,7 +138,7 @@ class Searcher:
             bound,
             ms.ctab,
             ms.etab,
-            ms.next_state,
+            self.automaton(rows),
             t.specs,
             t.tracked,
             t.table,
@@ -135,7 +151,7 @@ class Searcher:
         return int(status), sols[: min(count, sols.shape[0])].copy(), int(count), nodes
 
 
-class Phase1Searcher:
+class Phase1Searcher(_Prefixed):
     """The phase-1 tables on three axes of the cube and of its inverse, plus the corner table
     (``--tables phase1``)."""
 
@@ -199,7 +215,7 @@ class Phase1Searcher:
             self.codes,
             rows,
             bound,
-            self.moves.next_state,
+            self.automaton(rows),
             t.twist_mv,
             t.flip_mv,
             t.slice_mv,
@@ -302,14 +318,15 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if table_set == "auto":
         table_set = tables_for(memory_cap_mb())
     quiet = not opts.get("progress", True)
-    from puzzlesat.native import rubik_symmetry
+    from puzzlesat.native.rubik_symmetry import PrefixReduction
 
     searcher = make_searcher(instance.cube, metric, table_set, quiet=quiet)
     table_time = time.perf_counter() - start
     step = 2 if metric == "qtm" else 1
     bound = searcher.lower_bound()
-    # a fully symmetric cube needs only one first move per symmetry class (not with --all)
-    starts = None if find_all else rubik_symmetry.first_moves(instance.cube, searcher.moves.moves)
+    # a symmetric cube needs one prefix per symmetry class (not with --all)
+    ms = searcher.moves
+    searcher.reduction = None if find_all else PrefixReduction.of(instance.cube, ms.moves, ms.ctab, ms.etab)
     if metric == "qtm" and bound % 2 != parity(instance.cube.cp):
         bound += 1
     stats: dict[str, Any] = {
@@ -339,8 +356,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             # 43,254 prefix walks would fault in most of the table's pages)
             depth = POOL_PREFIX_DEPTH if use_pool else PREFIX_DEPTH
             rows = prefixes(searcher.moves.next_state, min(depth, bound))
-            if starts is not None and bound > 0:
-                rows = rows[np.isin(rows[:, 0], starts)]
+            if searcher.reduction is not None:
+                rows = searcher.reduction.representatives(rows)
             show = not quiet and bound >= 12
             last_shown = time.perf_counter()  # the first line after half a second
             printed = False
