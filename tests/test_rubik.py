@@ -413,7 +413,7 @@ def test_parallel_split_matches_serial() -> None:
 def test_plan_chunks_covers_every_subtree_once_in_shrinking_chunks() -> None:
     import numpy as np
 
-    from puzzlesat.native.rubik import MAX_CHUNKS, plan_chunks
+    from puzzlesat.native.rubik import MAX_CHUNKS, MAX_SHARE, plan_chunks
 
     weights = np.random.default_rng(6).pareto(1.5, 43254) + 1.0
     chunks = plan_chunks(weights, 2)
@@ -422,6 +422,7 @@ def test_plan_chunks_covers_every_subtree_once_in_shrinking_chunks() -> None:
     assert len(chunks) <= MAX_CHUNKS
     assert sizes[0] > 10 * sizes[-2]  # the last chunks are small: the workers finish together
     assert max(sizes[len(sizes) // 2 :]) < 0.1 * sum(sizes)
+    assert all(s <= sum(sizes) / MAX_SHARE + max(weights) for s in sizes)  # no big first chunk
     assert [list(c) for c in plan_chunks(np.ones(3), 4)] == [[0], [1], [2]]
 
 
@@ -607,3 +608,24 @@ def test_rotations_and_conjugated_edge_lookups() -> None:
             _, ec = cube_arrays(cube)
             _, conj = cube_arrays(rot.inverse() * cube * rot)
             assert all(conj[e2] == sym_code[lk, sym_pre[lk, e2], ec[sym_pre[lk, e2]]] for e2 in range(12))
+
+
+def test_auto_tables_take_the_largest_set_under_the_memory_cap() -> None:
+    from puzzlesat.native.rubik import TABLE_MEMORY_MB, tables_for
+
+    assert tables_for(None) == "phase1"
+    assert tables_for(TABLE_MEMORY_MB["phase1"]) == "phase1"
+    assert tables_for(TABLE_MEMORY_MB["phase1"] - 1) == "phase1x6"
+    assert tables_for(1000) == "phase1x6"
+    assert tables_for(500) == "full"
+    assert tables_for(100) == "small"
+
+
+def test_memory_cap_is_read_from_rlimit_data() -> None:
+    # --memory-limit sets RLIMIT_DATA on the solving process; the solver reads it back
+    code = (
+        "import resource; resource.setrlimit(resource.RLIMIT_DATA, (1500 << 20, 1500 << 20)); "
+        "from puzzlesat.native.rubik import memory_cap_mb, tables_for; print(memory_cap_mb(), tables_for(memory_cap_mb()))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert out.stdout.split() == ["1500", "phase1x6"]

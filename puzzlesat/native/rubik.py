@@ -43,6 +43,7 @@ PREFIX_DEPTH = 3  # subtrees of an iteration searched in this process
 POOL_PREFIX_DEPTH = 4  # subtrees of an iteration split over the workers (43,254 in HTM)
 GUIDE = 4  # a chunk holds at most 1/(GUIDE * workers) of the iteration's predicted work left
 MAX_CHUNKS = 1024  # ... and at least 1/MAX_CHUNKS of its whole predicted work
+MAX_SHARE = 64  # ... and at most 1/MAX_SHARE of it
 MAX_SOLUTIONS = 100_000
 RATE_GUESS = 2_000_000  # nodes per second, before the first measurement
 MIN_RATE = 200_000  # floor of the measured rate used for node budgets
@@ -270,19 +271,21 @@ def plan_chunks(weights: np.ndarray, workers: int) -> list[np.ndarray]:
     Guided self-scheduling: each chunk holds about ``1 / (GUIDE * workers)`` of the work
     still left after the chunks before it (at least ``1 / MAX_CHUNKS`` of the whole), so the
     chunks shrink towards the end and the workers, each taking the next chunk when done,
-    finish together.  A subtree heavier than that is a chunk of its own.
+    finish together.  A subtree heavier than that is a chunk of its own.  No chunk holds
+    more than ``1 / MAX_SHARE`` of the whole: in the last iteration the workers then walk
+    the subtrees nearly in order, and a solution is not put off behind a big first chunk.
     """
     total = float(weights.sum())
-    floor = total / MAX_CHUNKS
+    floor, ceiling = total / MAX_CHUNKS, total / MAX_SHARE
     chunks: list[np.ndarray] = []
     first, acc, left = 0, 0.0, total
-    target = max(left / (GUIDE * workers), floor)
+    target = min(max(left / (GUIDE * workers), floor), ceiling)
     for i, w in enumerate(weights.tolist()):
         acc += w
         if acc >= target:
             chunks.append(np.arange(first, i + 1))
             first, left, acc = i + 1, left - acc, 0.0
-            target = max(left / (GUIDE * workers), floor)
+            target = min(max(left / (GUIDE * workers), floor), ceiling)
     if first < len(weights):
         chunks.append(np.arange(first, len(weights)))
     return chunks
