@@ -625,7 +625,8 @@ def test_memory_cap_is_read_from_rlimit_data() -> None:
     # --memory-limit sets RLIMIT_DATA on the solving process; the solver reads it back
     code = (
         "import resource; resource.setrlimit(resource.RLIMIT_DATA, (1500 << 20, 1500 << 20)); "
-        "from puzzlesat.native.rubik import memory_cap_mb, tables_for; print(memory_cap_mb(), tables_for(memory_cap_mb()))"
+        "from puzzlesat.native.rubik import memory_cap_mb, tables_for; "
+        "print(memory_cap_mb(), tables_for(memory_cap_mb()))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert out.stdout.split() == ["1500", "phase1x6"]

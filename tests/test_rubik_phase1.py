@@ -202,7 +202,9 @@ def test_symmetric_cubes_keep_their_optimum_with_fewer_prefixes(text: str) -> No
     for metric in rk.METRICS:
         opts = {"metric": metric, "tables": "small", "progress": False}
         res = run_strategy(rk.PUZZLE, rk.parse(text), "native-ida", Limits(timeout=120, options=opts))
-        every = run_strategy(rk.PUZZLE, rk.parse(text), "native-ida", Limits(timeout=120, options={**opts, "all": True}))
+        every = run_strategy(
+            rk.PUZZLE, rk.parse(text), "native-ida", Limits(timeout=120, options={**opts, "all": True})
+        )
         assert res.status is every.status is Status.OPTIMAL
         assert res.objective == every.objective  # --all searches every prefix
         assert res.stats["nodes"] < every.stats["nodes"]
