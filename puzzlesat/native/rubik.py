@@ -154,7 +154,7 @@ class Searcher(_Prefixed):
 
 class Phase1Searcher(_Prefixed):
     """The phase-1 tables on three axes of the cube and of its inverse, plus the corner table
-    (``--tables phase1``)."""
+    (``--tables phase1`` or ``phase1x6``)."""
 
     @property
     def parallel_from(self) -> int:
@@ -255,7 +255,7 @@ class HugeCopy:
 
 
 def make_searcher(cube: Cube, metric: str, table_set: str, quiet: bool = False) -> Searcher | Phase1Searcher:
-    """The searcher for a table set: ``phase1`` or Korf's ``full`` / ``small``."""
+    """The searcher for a table set: a phase-1 set (``phase1``, ``phase1x6``) or Korf's ``full`` / ``small``."""
     cls = Searcher if table_set in ("full", "small") else Phase1Searcher
     return cls(cube, metric, table_set, quiet)
 
@@ -306,7 +306,8 @@ def _progress(bound: int, done: float, nodes: int, elapsed: float) -> None:
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """Optimal IDA*; see the module docstring.  Options: ``metric``, ``all``, ``extra``,
-    ``max_depth``, ``tables`` (full/small), ``progress`` (bool, default on for long runs)."""
+    ``max_depth``, ``tables`` (``auto``: the largest set under the memory cap; ``phase1``,
+    ``phase1x6``, ``full``, ``small``), ``progress`` (bool, default on for long runs)."""
     start = time.perf_counter()
     opts = limits.options
     metric = (opts.get("metric") or "htm").lower()
