@@ -120,7 +120,7 @@ def test_results_file_resumes_and_survives_a_torn_line(tmp_path, capsys):
         Backend(memory_mb=500, start_method=FAST),
         results=results,
     )
-    assert third[0].elapsed != reused["sq49.txt", "exact"].elapsed
+    assert len(cmp.load_results(results)) == 5  # run again and recorded (equal times can happen)
 
 
 def test_cactus_plot(records, tmp_path):
