@@ -112,7 +112,7 @@ def test_results_file_resumes_and_survives_a_torn_line(tmp_path, capsys):
     assert reused["sq49.txt", "unknown"].status == "UNKNOWN"
     assert len(cmp.load_results(results)) == 4
     # another timeout is another comparison: nothing reused
-    third = cmp.compare(
+    cmp.compare(
         fx.PUZZLE,
         INSTANCES[:1],
         ["exact"],
