@@ -11,6 +11,7 @@ from puzzlesat.core import Limits, Status, run_strategy
 from puzzlesat.domains import rubik as rk
 from puzzlesat.native import rubik_phase1 as p1
 from puzzlesat.native import rubik_symmetry as sy
+from puzzlesat.native.rubik_prefixes import PrefixReduction
 
 
 @pytest.fixture(scope="module")
@@ -154,7 +155,7 @@ def test_prefix_reduction_keeps_one_prefix_per_symmetry_class() -> None:
     superflip = rk.parse(SUPERFLIP).cube
     for metric, firsts in (("htm", [(0, 1), (0, 2)]), ("qtm", [(0, 1)])):
         ms = move_set(metric)
-        red = sy.PrefixReduction.of(superflip, ms.moves, ms.ctab, ms.etab)
+        red = PrefixReduction.of(superflip, ms)
         assert red is not None and len(red.images) == 48
         assert [ms.moves[r[0]] for r in red.representatives(prefixes(ms.next_state, 1))] == firsts
         rows = prefixes(ms.next_state, 3)
@@ -163,16 +164,14 @@ def test_prefix_reduction_keeps_one_prefix_per_symmetry_class() -> None:
         assert len(rows) / 48 < len(kept) < len(rows) / 20
         assert {tuple(r) for r in kept} <= {tuple(r) for r in rows}
     ms = move_set("htm")
-    assert sy.PrefixReduction.of(rk.parse("R U").cube, ms.moves, ms.ctab, ms.etab) is None
+    assert PrefixReduction.of(rk.parse("R U").cube, ms) is None
 
 
 def _accepted(next_state: np.ndarray, length: int) -> set[tuple[int, ...]]:
-    out: set[tuple[int, ...]] = set()
-    frontier = [((), 0)]
-    for _ in range(length):
-        frontier = [(seq + (m,), int(t)) for seq, s in frontier for m, t in enumerate(next_state[s]) if t >= 0]
-    out.update(seq for seq, _ in frontier)
-    return out
+    """Every move sequence of ``length`` the automaton accepts from its start state."""
+    from puzzlesat.native.rubik import prefixes
+
+    return {tuple(row) for row in prefixes(next_state, length).tolist()}
 
 
 def test_the_junction_automaton_opens_only_the_move_after_the_prefix() -> None:
@@ -180,10 +179,10 @@ def test_the_junction_automaton_opens_only_the_move_after_the_prefix() -> None:
 
     for metric in rk.METRICS:
         ms = move_set(metric)
-        red = sy.PrefixReduction(sy.all_symmetries()[:1], ms.moves, ms.ctab, ms.etab)
+        red = PrefixReduction(sy.all_symmetries()[:1], ms)
         for plen in (1, 2, 3):
             canonical = _accepted(ms.next_state, 5)
-            opened = _accepted(red.automaton(ms.next_state, plen), 5)
+            opened = _accepted(red.automaton(plen), 5)
             assert canonical < opened
             heads, tails = _accepted(ms.next_state, plen), _accepted(ms.next_state, 5 - plen)
             for seq in opened - canonical:

@@ -6,7 +6,7 @@ near the leaves, of its inverse, and the corner table (:mod:`rubik_phase1`,
 :mod:`rubik_phase1_kernel`), or Korf's pattern databases looked up on the cube and its
 inverse (``tables=full`` or ``small``: :mod:`rubik_tables`, :mod:`rubik_kernels`).  A cube
 that symmetries fix (the superflip) is searched below one prefix per symmetry class
-(:class:`rubik_symmetry.PrefixReduction`).
+(:class:`rubik_prefixes.PrefixReduction`).
 With several workers, the iterations from ``parallel_from`` on are cut into subtrees by their
 first four moves, grouped into chunks of decreasing predicted work (:func:`plan_chunks`,
 weighted by the previous iteration's nodes per subtree) and handed out one at a time to
@@ -34,7 +34,7 @@ from puzzlesat.domains.rubik import METRICS, Cube, Instance, Solution, parity, s
 if TYPE_CHECKING:
     from puzzlesat.core.processes import TaskPool
     from puzzlesat.native.rubik_phase1 import Phase1Tables
-    from puzzlesat.native.rubik_symmetry import PrefixReduction
+    from puzzlesat.native.rubik_prefixes import PrefixReduction
     from puzzlesat.native.rubik_tables import MoveSet
 
 # table set -> MiB of memory a search with it needs (tables, plus Python and numba), largest first
@@ -86,7 +86,7 @@ def prefixes(next_state: np.ndarray, depth: int) -> np.ndarray:
 
 class _Prefixed:
     """What both searchers share: the canonical automaton, opened after the prefixes when a
-    symmetric cube's prefixes are reduced (:class:`rubik_symmetry.PrefixReduction`)."""
+    symmetric cube's prefixes are reduced (:class:`rubik_prefixes.PrefixReduction`)."""
 
     moves: MoveSet
     reduction: PrefixReduction | None = None
@@ -95,7 +95,7 @@ class _Prefixed:
         """The automaton for a search below ``rows``."""
         if self.reduction is None:
             return self.moves.next_state
-        return self.reduction.automaton(self.moves.next_state, rows.shape[1])
+        return self.reduction.automaton(rows.shape[1])
 
 
 class Searcher(_Prefixed):
@@ -322,15 +322,14 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if table_set == "auto":
         table_set = tables_for(memory_cap_mb())
     quiet = not opts.get("progress", True)
-    from puzzlesat.native.rubik_symmetry import PrefixReduction
+    from puzzlesat.native.rubik_prefixes import PrefixReduction
 
     searcher = make_searcher(instance.cube, metric, table_set, quiet=quiet)
     table_time = time.perf_counter() - start
     step = 2 if metric == "qtm" else 1
     bound = searcher.lower_bound()
     # a symmetric cube needs one prefix per symmetry class (not with --all)
-    ms = searcher.moves
-    searcher.reduction = None if find_all else PrefixReduction.of(instance.cube, ms.moves, ms.ctab, ms.etab)
+    searcher.reduction = None if find_all else PrefixReduction.of(instance.cube, searcher.moves)
     if metric == "qtm" and bound % 2 != parity(instance.cube.cp):
         bound += 1
     stats: dict[str, Any] = {
