@@ -229,7 +229,7 @@ def test_inverse_coordinates_are_those_of_the_inverse_cube_on_each_axis() -> Non
     flipslice, twist = np.zeros(3, np.int64), np.zeros(3, np.int64)
     for _ in range(60):
         cube, m = rk.random_cube(rng), rng.randrange(18)
-        inverse_coordinates(np.concatenate(cube_arrays(cube)), m, inverse, flipslice, twist, 0)
+        inverse_coordinates(np.concatenate(cube_arrays(cube))[None], 0, m, inverse, flipslice, twist, 0)
         child_inverse = (cube * moves[m]).inverse()
         for k, sym in enumerate(sy.axis_symmetries()):
             t, f, s, _ = p1.coordinates(sym(child_inverse))

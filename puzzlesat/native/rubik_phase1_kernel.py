@@ -111,20 +111,19 @@ def _expand(
         ns = next_state[canon[d], m]
         if ns < 0 or (barred >> m) & 1:
             continue
-        row = kids[d, n]
-        row[0] = m
-        row[1] = ns
-        row[16] = 0
+        kids[d, n, 0] = m
+        kids[d, n, 1] = ns
+        kids[d, n, 16] = 0
         for k in range(3):
             mk = axis_moves[k, m]
-            row[2 + 4 * k] = twist_mv[tw[d, k], mk]
+            kids[d, n, 2 + 4 * k] = twist_mv[tw[d, k], mk]
             f1 = flip_mv[fl[d, k], mk]
             s1 = slice_mv[sl[d, k], mk]
-            row[3 + 4 * k] = f1
-            row[4 + 4 * k] = s1
+            kids[d, n, 3 + 4 * k] = f1
+            kids[d, n, 4 + 4 * k] = s1
             raw[3 * n + k] = s1 * N_FLIP + f1
             prefetch(clsym, s1 * N_FLIP + f1)
-        row[14] = corner_mv[cp[d], m]
+        kids[d, n, 14] = corner_mv[cp[d], m]
         n += 1
     a0, a1, a2 = 0, 1, 2  # the axes by the parent's distance, largest first
     if dist[d, a1] > dist[d, a0]:
@@ -137,19 +136,18 @@ def _expand(
     for j in range(n):
         idx1[j] = phase1_index(clsym, twist_conj, raw[3 * j + a0], kids[d, j, 2 + 4 * a0])
         prefetch(phase1, idx1[j] >> 1)
-    keep = order[d]
     kept = 0
     for j in range(n):
         nd = get4(phase1, idx1[j])
         kids[d, j, 5 + 4 * a0] = nd
-        keep[kept] = j
+        order[d, kept] = j
         kept += nd <= rem
     # round 2: axes a1 and a2 and the corners of the children still in
     pc = dist[d, 3] + 1  # the children's corner distance at most
     corner_free = pc <= rem
     n1 = kept
     for i in range(n1):
-        j = keep[i]
+        j = order[d, i]
         idx1[i] = phase1_index(clsym, twist_conj, raw[3 * j + a1], kids[d, j, 2 + 4 * a1])
         prefetch(phase1, idx1[i] >> 1)
         idx2[i] = phase1_index(clsym, twist_conj, raw[3 * j + a2], kids[d, j, 2 + 4 * a2])
@@ -158,32 +156,32 @@ def _expand(
             prefetch(corners, kids[d, j, 14] * N_TWIST + kids[d, j, 2])
     kept = 0
     for i in range(n1):
-        j = keep[i]
+        j = order[d, i]
         c = pc if corner_free else corners[kids[d, j, 14] * N_TWIST + kids[d, j, 2]]
         kids[d, j, 5 + 4 * a1] = get4(phase1, idx1[i])
         kids[d, j, 5 + 4 * a2] = get4(phase1, idx2[i])
         kids[d, j, 15] = c
-        keep[kept] = j  # kept <= i: never overwrites an entry still to be read
+        order[d, kept] = j  # kept <= i: never overwrites an entry still to be read
         kept += bound_of(kids[d, j, 5], kids[d, j, 9], kids[d, j, 13], c) <= rem
     if 0 < rem < inverse_below and kept:
-        kept = _inverse(d, kept, rem, codes, kids, keep, clsym, twist_conj, phase1, inverse, raw, idx2)
+        kept = _inverse(d, kept, rem, codes, kids, order, clsym, twist_conj, phase1, inverse, raw, idx2)
     return (n << 8) | kept
 
 
 @njit(cache=True, inline="always")
-def inverse_coordinates(codes, move, inverse, flipslice, twist, at) -> None:  # noqa: ANN001
-    """The inverse of the cube ``codes`` (cubie codes) after ``move``, on the UD, RL and FB
+def inverse_coordinates(codes, d, move, inverse, flipslice, twist, at) -> None:  # noqa: ANN001
+    """The inverse of the cube ``codes[d]`` (cubie codes) after ``move``, on the UD, RL and FB
     axes: its ``slice * 2048 + flip`` into ``flipslice[at:at + 3]``, its twist into
     ``twist[at:at + 3]``.  Sums of per-cubie entries of :func:`rubik_phase1.inverse_tables`,
     the three axes packed side by side."""
     mo = move * 24
     twists = 0
     for c in range(8):
-        twists += inverse[INV_TWIST + c * 24 + inverse[INV_CMOVE + mo + codes[c]]]
+        twists += inverse[INV_TWIST + c * 24 + inverse[INV_CMOVE + mo + codes[d, c]]]
     flips = 0
     where = 0
     for e in range(12):
-        code = inverse[INV_EMOVE + mo + codes[8 + e]]
+        code = inverse[INV_EMOVE + mo + codes[d, 8 + e]]
         flips += inverse[INV_FLIP + e * 24 + code]
         where += inverse[INV_WHERE + e * 24 + code]
     for k in range(3):
@@ -192,8 +190,8 @@ def inverse_coordinates(codes, move, inverse, flipslice, twist, at) -> None:  # 
 
 
 @njit(cache=True, inline="always")
-def _inverse(d, n, rem, codes, kids, keep, clsym, twist_conj, phase1, inverse, raw, idx) -> int:  # noqa: ANN001
-    """Keep, of the ``n`` children of level ``d`` listed in ``keep``, those whose inverse
+def _inverse(d, n, rem, codes, kids, order, clsym, twist_conj, phase1, inverse, raw, idx) -> int:  # noqa: ANN001
+    """Keep, of the ``n`` children of level ``d`` listed in ``order[d]``, those whose inverse
     cube's bound on the three axes is at most ``rem``; returns how many are kept.
 
     Each child also notes the axes on which its inverse is exactly ``rem`` moves from the
@@ -206,7 +204,7 @@ def _inverse(d, n, rem, codes, kids, keep, clsym, twist_conj, phase1, inverse, r
     (:func:`inverse_coordinates`).
     """
     for i in range(n):
-        inverse_coordinates(codes[d], kids[d, keep[i], 0], inverse, raw, idx, 3 * i)
+        inverse_coordinates(codes, d, kids[d, order[d, i], 0], inverse, raw, idx, 3 * i)
         for k in range(3):
             prefetch(clsym, raw[3 * i + k])
     for i in range(3 * n):
@@ -214,10 +212,10 @@ def _inverse(d, n, rem, codes, kids, keep, clsym, twist_conj, phase1, inverse, r
         prefetch(phase1, idx[i] >> 1)
     kept = 0
     for i in range(n):
-        j = keep[i]
+        j = order[d, i]
         e0, e1, e2 = get4(phase1, idx[3 * i]), get4(phase1, idx[3 * i + 1]), get4(phase1, idx[3 * i + 2])
         kids[d, j, 16] = (e0 == rem) | (e1 == rem) << 1 | (e2 == rem) << 2
-        keep[kept] = j
+        order[d, kept] = j
         kept += bound_of(e0, e1, e2, 0) <= rem
     return kept
 
@@ -225,18 +223,18 @@ def _inverse(d, n, rem, codes, kids, keep, clsym, twist_conj, phase1, inverse, r
 @njit(cache=True, inline="always")
 def _descend(d, j, kids, order, canon, tight, tw, fl, sl, dist, cp, codes, inverse, path) -> None:  # noqa: ANN001
     """Make the ``j``-th kept child of level ``d`` the node at level ``d + 1``."""
-    row = kids[d, order[d, j]]
-    path[d] = row[0]
-    canon[d + 1] = row[1]
-    tight[d + 1] = row[16]
+    j = order[d, j]
+    path[d] = kids[d, j, 0]
+    canon[d + 1] = kids[d, j, 1]
+    tight[d + 1] = kids[d, j, 16]
     for k in range(3):
-        tw[d + 1, k] = row[2 + 4 * k]
-        fl[d + 1, k] = row[3 + 4 * k]
-        sl[d + 1, k] = row[4 + 4 * k]
-        dist[d + 1, k] = row[5 + 4 * k]
-    cp[d + 1] = row[14]
-    dist[d + 1, 3] = row[15]
-    mo = row[0] * 24
+        tw[d + 1, k] = kids[d, j, 2 + 4 * k]
+        fl[d + 1, k] = kids[d, j, 3 + 4 * k]
+        sl[d + 1, k] = kids[d, j, 4 + 4 * k]
+        dist[d + 1, k] = kids[d, j, 5 + 4 * k]
+    cp[d + 1] = kids[d, j, 14]
+    dist[d + 1, 3] = kids[d, j, 15]
+    mo = path[d] * 24
     for c in range(8):
         codes[d + 1, c] = inverse[INV_CMOVE + mo + codes[d, c]]
     for e in range(8, 20):
