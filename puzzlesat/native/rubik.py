@@ -346,7 +346,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     search_start = time.perf_counter()
     rate = float(RATE_GUESS)
     kernel_nodes, kernel_secs = 0, 0.0
-    pool_wall, pool_secs = 0.0, 0.0  # wall time of the parallel iterations, and the workers' kernel time in them
+    # wall time of the parallel iterations searched to the end, and the workers' kernel time in them (in an
+    # iteration cut short, the chunks still running report nothing)
+    pool_wall, pool_secs = 0.0, 0.0
     parallel = limits.workers > 1
     status = Status.UNKNOWN
     message = ""
@@ -384,6 +386,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                 searcher.prepare(bound)
                 pool = TaskPool(limits.workers, _worker_adopt, (searcher,), method="fork")
             iteration_start = time.perf_counter()
+            iteration_secs = 0.0
             if use_pool and pool is not None:
                 left = limits.remaining(start)
                 cap = 2**62 if left is None else max(1000, int(left * rate * 2))
@@ -409,8 +412,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                 elapsed = time.perf_counter() - search_start
                 kernel_nodes += int(nodes.sum())
                 kernel_secs += _secs
-                if use_pool:
-                    pool_secs += _secs
+                iteration_secs += _secs
                 if kernel_secs > 0.2:
                     rate = max(MIN_RATE, kernel_nodes / kernel_secs)
                 if count:
@@ -425,8 +427,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                     break
             if printed:
                 sys.stderr.write("\n")
-            if use_pool:
+            if use_pool and iteration_status == EXHAUSTED:
                 pool_wall += time.perf_counter() - iteration_start
+                pool_secs += iteration_secs
             for block in solutions:
                 for row in block:
                     found.append(tuple(int(x) for x in row))
@@ -458,7 +461,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         # per process: the kernels' own time, summed over the workers
         stats["nodes_per_kernel_s"] = int(kernel_nodes / kernel_secs)
     if pool_wall > 0:
-        # the share of the parallel iterations' wall time the workers spent searching
+        # the share of the whole parallel iterations' wall time the workers spent searching
         stats["workers_busy"] = round(pool_secs / (limits.workers * pool_wall), 3)
     stats.update({"tables": table_set, "table_mb": round(searcher.tables.nbytes / 1e6, 1)})
     if best is None:
