@@ -1,4 +1,4 @@
-"""The memory helpers the table-bound kernels use: prefetch and huge-page copies."""
+"""The memory helpers the table-bound kernels use: prefetch, huge-page copies, compare-and-swap."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import sys
 
 import numpy as np
 import pytest
-from numba import njit
+from numba import njit, prange
 
-from puzzlesat.native.memory import HUGE_PAGE, huge_page_copy, huge_pages_available, prefetch
+from puzzlesat.native.memory import HUGE_PAGE, compare_and_swap, huge_page_copy, huge_pages_available, prefetch
 
 
 @njit(cache=True)
@@ -26,6 +26,35 @@ def test_prefetch_changes_no_result() -> None:
     table = np.arange(1 << 20, dtype=np.uint32)
     index = np.random.default_rng(1).integers(0, table.size, 10_000)
     assert _gather(table, index) == int(table[index].astype(np.int64).sum())
+
+
+@njit(cache=True, parallel=True)
+def _count_into(counters: np.ndarray, hits: np.ndarray) -> None:
+    """Add one to ``counters[hits[i]]`` for every i, from several threads at once."""
+    for i in prange(hits.shape[0]):
+        j = hits[i]
+        while True:
+            old = counters[j]
+            if compare_and_swap(counters, j, old, (old + 1) & 255):
+                break
+
+
+def test_compare_and_swap_loses_no_update_between_threads() -> None:
+    hits = np.random.default_rng(2).integers(0, 8, 200_000)  # 8 bytes: the threads collide often
+    counters = np.zeros(8, np.uint8)
+    _count_into(counters, hits)
+    assert counters.tolist() == (np.bincount(hits, minlength=8) % 256).tolist()
+
+
+@njit(cache=True)
+def _swap_twice(cell: np.ndarray) -> tuple[bool, bool]:
+    return compare_and_swap(cell, 0, 0, 7), compare_and_swap(cell, 0, 0, 9)
+
+
+def test_compare_and_swap_writes_only_over_the_expected_value() -> None:
+    cell = np.zeros(1, np.uint8)
+    assert _swap_twice(cell) == (True, False)
+    assert cell[0] == 7
 
 
 def test_huge_page_copy_is_an_equal_private_aligned_copy() -> None:

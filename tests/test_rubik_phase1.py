@@ -6,6 +6,7 @@ import random
 
 import numpy as np
 import pytest
+from numba import njit
 
 from puzzlesat.core import Limits, Status, run_strategy
 from puzzlesat.domains import rubik as rk
@@ -84,6 +85,46 @@ def test_flipslice_classes() -> None:
         t2, f2, s2, _ = p1.coordinates(d)
         assert s2 * p1.N_FLIP + f2 == reps[cs >> 4]
         assert small["twist_conj"][twist, cs & 15] == t2
+
+
+@njit(cache=True)
+def _serial_level(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj):  # noqa: ANN001, ANN202
+    """A breadth-first level of the phase-1 table, one entry after the other: the reference
+    for the parallel ``_phase1_forward``."""
+    new = 0
+    for c in range(reps.shape[0]):
+        flip, slc = reps[c] % p1.N_FLIP, reps[c] // p1.N_FLIP
+        for t in range(p1.N_TWIST):
+            if p1.get4(table, c * p1.ROW + t) != depth:
+                continue
+            for m in range(flip_mv.shape[1]):
+                cs = clsym[slice_mv[slc, m] * p1.N_FLIP + flip_mv[flip, m]]
+                t1 = twist_conj[twist_mv[t, m], cs & 15]
+                for k in range(16):
+                    if (selfsym[cs >> 4] >> k) & 1:
+                        i = (cs >> 4) * p1.ROW + twist_conj[t1, k]
+                        if p1.get4(table, i) == p1.EMPTY:
+                            p1._set4(table, i, depth + 1)
+                            new += 1
+    return new
+
+
+def test_parallel_levels_fill_the_same_entries_as_one_thread() -> None:
+    x6 = p1._small_tables("htm", 6)
+    syms = sy.ud_symmetries()
+    clsym, reps, selfsym = p1._classes(
+        sy.edge_maps(syms), sy.symmetry_inverses(syms), x6["slice_reduced"], x6["slice_reps"]
+    )
+    moves = (x6["flip_mv"], x6["slice_mv"], x6["twist_mv"], x6["twist_conj"])
+    table = np.full(reps.shape[0] * p1.ROW_BYTES, 0xFF, np.uint8)
+    goal = int(x6["slice_reduced"][p1.slice_of(np.arange(12, dtype=np.int64))])
+    p1._set4(table, (int(clsym[goal * p1.N_FLIP]) >> 4) * p1.ROW, 0)  # as the build starts
+    for depth in range(6):
+        serial = table.copy()
+        assert p1._phase1_forward(table, depth, reps, clsym, selfsym, *moves) == _serial_level(
+            serial, depth, reps, clsym, selfsym, *moves
+        )
+        assert np.array_equal(table, serial), depth
 
 
 def test_the_x6_slice_coordinate_forgets_double_swaps_and_follows_the_moves(small: dict[str, np.ndarray]) -> None:

@@ -1,4 +1,5 @@
-"""Memory helpers for table-bound kernels: software prefetch and huge-page copies.
+"""Memory helpers for table-bound kernels: software prefetch, huge-page copies, and a
+compare-and-swap for tables that several threads fill at once.
 
 A search that reads a 1 GB table at random waits on memory, not on arithmetic.  Two
 remedies, both measured on the Rubik phase-1 search (docs/rubik.md):
@@ -52,6 +53,28 @@ def _prefetch(typingctx, array, index):  # noqa: ANN001, ANN201, ARG001
 
 
 prefetch = cast("Callable[[np.ndarray, int], None]", _prefetch)  # what callers see: no typing context
+
+
+@intrinsic
+def _compare_and_swap(typingctx, array, index, expected, desired):  # noqa: ANN001, ANN201, ARG001
+    """Atomically set ``array[index]`` (a 1-D array of bytes) to ``desired`` if it still holds
+    ``expected``; whether it did."""
+
+    def codegen(context, builder, signature, args):  # noqa: ANN001, ANN202
+        arraytype = signature.args[0]
+        ary = context.make_array(arraytype)(context, builder, args[0])
+        ptr = cgutils.get_item_pointer(context, builder, arraytype, ary, [args[1]], wraparound=False)
+        byte = ir.IntType(8)
+        old = builder.trunc(args[2], byte)
+        new = builder.trunc(args[3], byte)
+        pair = builder.cmpxchg(ptr, old, new, "seq_cst", "seq_cst")
+        return builder.extract_value(pair, 1)
+
+    return types.boolean(array, index, types.int64, types.int64), codegen
+
+
+# what callers see: no typing context
+compare_and_swap = cast("Callable[[np.ndarray, int, int, int], bool]", _compare_and_swap)
 
 
 def huge_pages_available() -> bool:

@@ -41,7 +41,7 @@ from numba import njit, prange
 
 from puzzlesat.core import PuzzlesatError
 from puzzlesat.domains.rubik import SOLVED, Cube, move_cubes
-from puzzlesat.native.memory import huge_page_copy
+from puzzlesat.native.memory import compare_and_swap, huge_page_copy
 from puzzlesat.native.rubik_symmetry import axis_symmetries, edge_maps, move_index, symmetry_inverses, ud_symmetries
 from puzzlesat.native.rubik_tables import cache_dir, file_digest, file_stamp, move_set
 
@@ -317,47 +317,65 @@ def _set4(table: np.ndarray, i: int, v: int) -> None:
     table[i >> 1] = (table[i >> 1] & ~(15 << sh)) | (v << sh)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _claim4(table: np.ndarray, i: int, v: int) -> bool:
+    """Set entry ``i`` to ``v`` if it is empty, atomically (other threads write the other half
+    of the byte); whether it was empty."""
+    at = i >> 1
+    sh = (i & 1) << 2
+    while True:
+        old = table[at]
+        if (old >> sh) & 15 != EMPTY:
+            return False
+        if compare_and_swap(table, at, old, (old & ~(15 << sh)) | (v << sh)):
+            return True
+
+
+FORWARD_CHUNKS = 512  # class rows per parallel task: 1/512 of them, one scratch row each
+
+
+@njit(cache=True, parallel=True)
 def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj):  # noqa: ANN001, ANN202
-    """Fill every empty neighbour of the entries at ``depth`` with ``depth + 1``."""
+    """Fill every empty neighbour of the entries at ``depth`` with ``depth + 1``; in parallel
+    over chunks of class rows.  A neighbour may be in any row, so each is claimed with a
+    compare-and-swap (:func:`_claim4`): the table comes out the same in any order."""
     nd = depth + 1
     nm = flip_mv.shape[1]
-    rows = np.empty(N_TWIST, np.int64)
-    new = 0
-    for c in range(reps.shape[0]):
-        n = 0
-        for b in range(ROW_BYTES):
-            byte = table[c * ROW_BYTES + b]
-            if byte == 0xFF:
+    ncls = reps.shape[0]
+    found = np.zeros(FORWARD_CHUNKS, np.int64)
+    for chunk in prange(FORWARD_CHUNKS):
+        rows = np.empty(N_TWIST, np.int64)
+        new = 0
+        for c in range(chunk * ncls // FORWARD_CHUNKS, (chunk + 1) * ncls // FORWARD_CHUNKS):
+            n = 0
+            for b in range(ROW_BYTES):
+                byte = table[c * ROW_BYTES + b]
+                if byte == 0xFF:
+                    continue
+                for k in range(2):
+                    t = 2 * b + k
+                    if t < N_TWIST and (byte >> (4 * k)) & 15 == depth:
+                        rows[n] = t
+                        n += 1
+            if n == 0:
                 continue
-            for k in range(2):
-                t = 2 * b + k
-                if t < N_TWIST and (byte >> (4 * k)) & 15 == depth:
-                    rows[n] = t
-                    n += 1
-        if n == 0:
-            continue
-        flip = reps[c] % N_FLIP
-        slc = reps[c] // N_FLIP
-        for m in range(nm):
-            cs = clsym[slice_mv[slc, m] * N_FLIP + flip_mv[flip, m]]
-            c1 = cs >> 4
-            s1 = cs & 15
-            mask = selfsym[c1]
-            for j in range(n):
-                t1 = twist_conj[twist_mv[rows[j], m], s1]
-                i1 = c1 * ROW + t1
-                if get4(table, i1) == EMPTY:
-                    _set4(table, i1, nd)
-                    new += 1
-                    if mask != 1:
-                        for k in range(1, 16):
-                            if (mask >> k) & 1:
-                                i2 = c1 * ROW + twist_conj[t1, k]
-                                if get4(table, i2) == EMPTY:
-                                    _set4(table, i2, nd)
+            flip = reps[c] % N_FLIP
+            slc = reps[c] // N_FLIP
+            for m in range(nm):
+                cs = clsym[slice_mv[slc, m] * N_FLIP + flip_mv[flip, m]]
+                c1 = cs >> 4
+                s1 = cs & 15
+                mask = selfsym[c1]
+                for j in range(n):
+                    t1 = twist_conj[twist_mv[rows[j], m], s1]
+                    if _claim4(table, c1 * ROW + t1, nd):
+                        new += 1
+                        if mask != 1:
+                            for k in range(1, 16):
+                                if (mask >> k) & 1 and _claim4(table, c1 * ROW + twist_conj[t1, k], nd):
                                     new += 1
-    return new
+        found[chunk] = new
+    return found.sum()
 
 
 @njit(cache=True, parallel=True)
