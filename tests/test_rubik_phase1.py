@@ -143,7 +143,7 @@ def test_the_x6_slice_coordinate_forgets_double_swaps_and_follows_the_moves(smal
     assert reduced[p1.coordinates(swapped)[2]] == solved != reduced[p1.coordinates(one)[2]]
 
 
-# The search needs the 1.9 GB tables (built in about 2.5 minutes on first use).
+# The search needs the 1.9 GB tables (built in about 100 s on first use, 2 cores).
 
 
 @pytest.mark.slow

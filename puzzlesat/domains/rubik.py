@@ -835,7 +835,7 @@ PUZZLE = Puzzle(
             str,
             "auto",
             "native-ida pruning tables, built once and cached; memory of a search (shared by its workers): "
-            "phase1 2.3 GB (tables 1.85 GB, built in 2-5 min), phase1x6 0.9 GB (0.53 GB, 45 s), "
+            "phase1 2.3 GB (tables 1.85 GB, built in 1.5-2 min on 2 cores), phase1x6 0.9 GB (0.53 GB, 30 s), "
             "full 0.45 GB (Korf's, 87 MB), small; auto: the largest that fits --memory-limit",
             choices=("auto", "phase1", "phase1x6", "full", "small"),
         ),
