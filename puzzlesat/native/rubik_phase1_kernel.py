@@ -223,17 +223,17 @@ def _inverse(d, n, rem, codes, kids, order, clsym, twist_conj, phase1, inverse, 
 @njit(cache=True, inline="always")
 def _descend(d, j, kids, order, canon, tight, tw, fl, sl, dist, cp, codes, inverse, path) -> None:  # noqa: ANN001
     """Make the ``j``-th kept child of level ``d`` the node at level ``d + 1``."""
-    j = order[d, j]
-    path[d] = kids[d, j, 0]
-    canon[d + 1] = kids[d, j, 1]
-    tight[d + 1] = kids[d, j, 16]
+    child = order[d, j]
+    path[d] = kids[d, child, 0]
+    canon[d + 1] = kids[d, child, 1]
+    tight[d + 1] = kids[d, child, 16]
     for k in range(3):
-        tw[d + 1, k] = kids[d, j, 2 + 4 * k]
-        fl[d + 1, k] = kids[d, j, 3 + 4 * k]
-        sl[d + 1, k] = kids[d, j, 4 + 4 * k]
-        dist[d + 1, k] = kids[d, j, 5 + 4 * k]
-    cp[d + 1] = kids[d, j, 14]
-    dist[d + 1, 3] = kids[d, j, 15]
+        tw[d + 1, k] = kids[d, child, 2 + 4 * k]
+        fl[d + 1, k] = kids[d, child, 3 + 4 * k]
+        sl[d + 1, k] = kids[d, child, 4 + 4 * k]
+        dist[d + 1, k] = kids[d, child, 5 + 4 * k]
+    cp[d + 1] = kids[d, child, 14]
+    dist[d + 1, 3] = kids[d, child, 15]
     mo = path[d] * 24
     for c in range(8):
         codes[d + 1, c] = inverse[INV_CMOVE + mo + codes[d, c]]

@@ -97,7 +97,7 @@ def _junction_automaton(next_state: np.ndarray, moves: tuple[tuple[int, int], ..
     out = np.full((inner + n_states - 1, nm), -1, np.int64)
     for m in range(nm):
         if next_state[0, m] >= 0:
-            out[0, m] = prefix_state(1, next_state[0, m]) if plen else inner + next_state[0, m] - 1
+            out[0, m] = prefix_state(1, next_state[0, m])
     for s in range(1, n_states):
         last_face = moves[(s - 1) % nm][0]
         for m in range(nm):
