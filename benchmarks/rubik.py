@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-length", type=int, default=3)
     parser.add_argument("--timeout", type=float, default=300.0)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--tables", default="phase1", help="phase1 (default), phase1x6, full or small")
+    parser.add_argument("--tables", default="phase1", help="phase1 (default), phase1x12, phase1x6, full or small")
     parser.add_argument("--strategies", nargs="*", default=["native-ida"])
     args = parser.parse_args(argv)
     if args.quick:

@@ -615,8 +615,9 @@ def test_auto_tables_take_the_largest_set_under_the_memory_cap() -> None:
 
     assert tables_for(None) == "phase1"
     assert tables_for(TABLE_MEMORY_MB["phase1"]) == "phase1"
-    assert tables_for(TABLE_MEMORY_MB["phase1"] - 1) == "phase1x6"
-    assert tables_for(1000) == "phase1x6"
+    assert tables_for(TABLE_MEMORY_MB["phase1"] - 1) == "phase1x12"
+    assert tables_for(1000) == "phase1x12"
+    assert tables_for(TABLE_MEMORY_MB["phase1x12"] - 1) == "phase1x6"
     assert tables_for(500) == "full"
     assert tables_for(100) == "small"
 

@@ -38,7 +38,7 @@ if TYPE_CHECKING:
     from puzzlesat.native.rubik_tables import MoveSet
 
 # table set -> MiB of memory a search with it needs (tables, plus Python and numba), largest first
-TABLE_MEMORY_MB = {"phase1": 2300, "phase1x6": 900, "full": 450, "small": 350}
+TABLE_MEMORY_MB = {"phase1": 2300, "phase1x12": 950, "phase1x6": 900, "full": 450, "small": 350}
 PREFIX_DEPTH = 3  # subtrees of an iteration searched in this process
 POOL_PREFIX_DEPTH = 4  # subtrees of an iteration split over the workers (43,254 in HTM)
 GUIDE = 4  # a chunk holds at most 1/(GUIDE * workers) of the iteration's predicted work left
@@ -228,6 +228,7 @@ class Phase1Searcher(_Prefixed):
             t.axis_moves,
             t.inverse,
             t.max_depth - 1,
+            t.base,
             find_all,
             budget,
             MAX_SOLUTIONS if find_all else 1,

@@ -21,6 +21,9 @@ one of its parent's, which is why the table holds exact values rather than the v
 of Kociemba's solver.  A second table gives the exact distance of the corners (permutation
 and twist, 88,179,840 entries, one byte each).
 
+The ``phase1x12`` set stores its table in 2 bits per entry, a window of three distances
+above a base (:func:`pack2`, :func:`distance`): 0.42 GB for 1.67 G entries.
+
 Tables are built on first use with every core (progress on stderr), stored in the cache
 folder of :mod:`rubik_tables` with a JSON note holding their digests
 (:func:`rubik_tables.file_digest`), checked when loaded and rebuilt when damaged.
@@ -49,7 +52,9 @@ VERSION = 2  # 1: distances mod 3 in 2 bits
 N_TWIST, N_FLIP, N_SLICE, N_CORNERS = 2187, 2048, 11880, 40320
 N_FLIPSLICE = N_SLICE * N_FLIP
 # table set -> how many orders of the four slice edges its slice coordinate tells apart
-TABLE_SETS = {"phase1": 24, "phase1x6": 6}
+TABLE_SETS = {"phase1": 24, "phase1x6": 6, "phase1x12": 12}
+TWO_BITS = ("phase1x12",)  # the sets whose table is packed by pack2
+WINDOW = 5  # a 2-bit table's base: its largest distance minus this
 ROW = 2188  # entries per class row (2187 twists + 1 pad: a row is 1094 whole bytes)
 ROW_BYTES = ROW // 2
 EMPTY = 15
@@ -157,9 +162,9 @@ def slice_reduction(orders: int) -> tuple[np.ndarray, np.ndarray]:
     """
     if orders == 24:
         return np.arange(N_SLICE, dtype=np.int16), np.arange(N_SLICE, dtype=np.int64)
-    if orders != 6:
+    if orders not in (6, 12):
         raise ValueError(f"no slice reduction keeping {orders} orders")
-    swaps = ((0, 1, 2, 3), (1, 0, 3, 2), (2, 3, 0, 1), (3, 2, 1, 0))
+    swaps = ((0, 1, 2, 3), (1, 0, 3, 2), (2, 3, 0, 1), (3, 2, 1, 0)) if orders == 6 else ((0, 1, 2, 3), (2, 3, 0, 1))
     ep = np.empty(12, np.int64)
     canonical = np.empty(N_SLICE, np.int64)
     for x in range(N_SLICE):
@@ -301,6 +306,33 @@ def _classes(emaps: np.ndarray, inverse: np.ndarray, reduced: np.ndarray, slice_
 @njit(cache=True, inline="always")
 def get4(table: np.ndarray, i: int) -> int:
     return (table[i >> 1] >> ((i & 1) << 2)) & 15
+
+
+@njit(cache=True, inline="always")
+def distance(table: np.ndarray, i: int, base: int) -> int:
+    """Entry ``i`` of a phase-1 table as a lower bound: exact in a 4-bit table (``base`` < 0);
+    in a 2-bit one (:func:`pack2`) ``base + code`` for codes 1 to 3, and 0 for code 0."""
+    if base < 0:
+        return get4(table, i)
+    code = (table[i >> 2] >> ((i & 3) << 1)) & 3
+    return base + code if code else 0
+
+
+@njit(cache=True)
+def pack2(table: np.ndarray, base: int) -> np.ndarray:
+    """A 4-bit table in 2 bits per entry: code 0 for a distance up to ``base``, ``d - base``
+    above it, 3 for ``base + 3`` and more (a lower bound again).
+
+    nxopt's and H48's idea, without their fallback.  The search reads the code as a lower
+    bound (:func:`distance`), and on the cube's own axes also takes its parent's distance
+    minus one, so what the window loses shows only deep in the tree, where few nodes are.
+    """
+    out = np.zeros(table.size // 2, np.uint8)
+    for i in range(table.size * 2):
+        v = get4(table, i)
+        code = 0 if v <= base else min(v - base, 3)
+        out[i >> 2] |= code << ((i & 3) << 1)
+    return out
 
 
 @njit(cache=True, inline="always")
@@ -461,10 +493,12 @@ class Phase1Tables:
         name: the table set (:data:`TABLE_SETS`).
         twist_mv, flip_mv, slice_mv, corner_mv: ``(N, M)`` move tables.
         clsym: flipslice -> ``class << 4 | symmetry``; twist_conj: ``(2187, 16)``.
-        phase1: exact distances, 4 bits each, row ``class`` of 2188 entries.
+        phase1: exact distances, 4 bits each, row ``class`` of 2188 entries; or 2 bits each
+            above ``base`` (:func:`pack2`).
         corners: exact corner distances, index ``corners * 2187 + twist``.
         axis_moves: ``(3, M)`` the move as seen on each axis.
         inverse: :func:`inverse_tables`; max_depth: the largest distance in ``phase1``.
+        base: the 2-bit table's base, -1 for a 4-bit table (:func:`distance`).
         slice_reduced: the ordered slice coordinate -> the set's (:func:`slice_reduction`).
     """
 
@@ -482,6 +516,7 @@ class Phase1Tables:
     inverse: np.ndarray
     slice_reduced: np.ndarray
     max_depth: int
+    base: int
     build_seconds: float = 0.0
     loaded_from: str = ""
 
@@ -500,7 +535,7 @@ class Phase1Tables:
         )
 
     def axis_coordinates(self, cube: Cube) -> np.ndarray:
-        """``(3, 4)``: twist, flip, slice and exact phase-1 distance on each axis."""
+        """``(3, 4)``: twist, flip, slice and phase-1 distance (:func:`distance`) on each axis."""
         out = np.zeros((3, 4), np.int64)
         for k, sym in enumerate(axis_symmetries()):
             t, f, s, _ = coordinates(sym(cube))
@@ -508,7 +543,7 @@ class Phase1Tables:
             out[k, :3] = t, f, s
             # the functions' Python forms: no numba start-up here
             index = phase1_index.py_func(self.clsym, self.twist_conj, s * N_FLIP + f, t)
-            out[k, 3] = get4.py_func(self.phase1, index)
+            out[k, 3] = distance.py_func(self.phase1, index, self.base)
         return out
 
 
@@ -641,6 +676,9 @@ def build(metric: str, name: str = "phase1", quiet: bool = False) -> dict[str, n
     if depth >= EMPTY:
         raise RuntimeError("phase-1 table: a distance does not fit in 4 bits")
     max_depth = depth
+    base = max_depth - WINDOW if name in TWO_BITS else -1
+    if base >= 0:
+        phase1 = pack2(phase1, base)
     cdone, depth, frontier = 1, 0, 1
     while cdone < corners.size:
         backward = frontier * 4 >= corners.size - cdone
@@ -659,6 +697,7 @@ def build(metric: str, name: str = "phase1", quiet: bool = False) -> dict[str, n
             "phase1": phase1,
             "corners": corners,
             "max_depth": np.array(max_depth),
+            "base": np.array(base),
             "build_seconds": np.array(time.perf_counter() - start),
         }
     )
@@ -745,6 +784,7 @@ def load(metric: str = "htm", quiet: bool = False, name: str = "phase1") -> Phas
             "version": VERSION,
             "metric": metric,
             "max_depth": int(big["max_depth"]),
+            "base": int(big["base"]),
         }
         try:
             for k, p in files.items():
@@ -777,6 +817,7 @@ def load(metric: str = "htm", quiet: bool = False, name: str = "phase1") -> Phas
         a["inverse"],
         a.get("slice_reduced", np.arange(N_SLICE, dtype=np.int16)),
         int(meta["max_depth"]),  # type: ignore[call-overload]
+        int(meta.get("base", -1)),  # type: ignore[call-overload]  # notes before 2-bit tables: -1
         float(meta["build_seconds"]),  # type: ignore[arg-type]
         status,
     )

@@ -6,8 +6,9 @@ cubie's code (for the inverse).  A move updates them through move tables (on the
 axes the move is the conjugated one).  The lower bound is the largest of the three
 distances and the corner distance (one more when the three distances are equal, see
 :func:`bound_of`); near the leaves, the same bound of the inverse cube too (its coordinates
-from :func:`rubik_phase1.inverse_tables`).  The three distances are 0 and the corner
-permutation home only on the solved cube: each axis then has its slice edges home.  The
+from :func:`rubik_phase1.inverse_tables`).  A distance is a lower bound: exact in a 4-bit
+table, a window above a base in a 2-bit one (:func:`rubik_phase1.distance`), where a move
+also keeps at least the parent's distance minus one; the leaves compare every cubie.  The
 tables are read with software prefetch (:mod:`puzzlesat.native.memory`), in rounds per
 node (see :func:`_expand`).
 """
@@ -28,7 +29,7 @@ from puzzlesat.native.rubik_phase1 import (
     INV_WHERE,
     N_FLIP,
     N_TWIST,
-    get4,
+    distance,
     phase1_index,
 )
 
@@ -39,7 +40,9 @@ def bound_of(d0: int, d1: int, d2: int, corners: int) -> int:
 
     When the three axis distances are equal and positive, one more move is needed: a
     solution of exactly that length would lower all three by one at every move, but the
-    cube one move before solved is at distance 0 on the axis of that last move.
+    cube one move before solved is at distance 0 on the axis of that last move.  It holds
+    for lower bounds too: if three lower bounds are equal, a distance above them gives the
+    same bound.
     """
     h = max(d0, d1, d2, corners)
     if d0 == d1 and d1 == d2 and d0 > 0 and d0 >= corners:
@@ -63,7 +66,7 @@ def _expand(
     rem,
     canon,
     blocked,
-    tight,
+    known,
     tw,
     fl,
     sl,
@@ -83,6 +86,7 @@ def _expand(
     axis_moves,
     inverse,
     inverse_below,
+    base,
     raw,
     idx1,
     idx2,
@@ -103,8 +107,9 @@ def _expand(
     Rows are not moved: each round lists the children it keeps in ``order[d]``, without a
     branch (the index is written, and the count grows by the test's outcome).
     """
+    shift = 1 if base < 0 else 2  # entry -> byte
     n = 0
-    barred = blocked[tight[d]]
+    barred = blocked[known[d, 0]]
     for m in range(next_state.shape[1]):
         if only >= 0 and m != only:
             continue
@@ -135,10 +140,10 @@ def _expand(
     # round 1: axis a0 of every child
     for j in range(n):
         idx1[j] = phase1_index(clsym, twist_conj, raw[3 * j + a0], kids[d, j, 2 + 4 * a0])
-        prefetch(phase1, idx1[j] >> 1)
+        prefetch(phase1, idx1[j] >> shift)
     kept = 0
     for j in range(n):
-        nd = get4(phase1, idx1[j])
+        nd = max(distance(phase1, idx1[j], base), dist[d, a0] - 1)
         kids[d, j, 5 + 4 * a0] = nd
         order[d, kept] = j
         kept += nd <= rem
@@ -149,22 +154,22 @@ def _expand(
     for i in range(n1):
         j = order[d, i]
         idx1[i] = phase1_index(clsym, twist_conj, raw[3 * j + a1], kids[d, j, 2 + 4 * a1])
-        prefetch(phase1, idx1[i] >> 1)
+        prefetch(phase1, idx1[i] >> shift)
         idx2[i] = phase1_index(clsym, twist_conj, raw[3 * j + a2], kids[d, j, 2 + 4 * a2])
-        prefetch(phase1, idx2[i] >> 1)
+        prefetch(phase1, idx2[i] >> shift)
         if not corner_free:
             prefetch(corners, kids[d, j, 14] * N_TWIST + kids[d, j, 2])
     kept = 0
     for i in range(n1):
         j = order[d, i]
         c = pc if corner_free else corners[kids[d, j, 14] * N_TWIST + kids[d, j, 2]]
-        kids[d, j, 5 + 4 * a1] = get4(phase1, idx1[i])
-        kids[d, j, 5 + 4 * a2] = get4(phase1, idx2[i])
+        kids[d, j, 5 + 4 * a1] = max(distance(phase1, idx1[i], base), dist[d, a1] - 1)
+        kids[d, j, 5 + 4 * a2] = max(distance(phase1, idx2[i], base), dist[d, a2] - 1)
         kids[d, j, 15] = c
         order[d, kept] = j  # kept <= i: never overwrites an entry still to be read
         kept += bound_of(kids[d, j, 5], kids[d, j, 9], kids[d, j, 13], c) <= rem
     if 0 < rem < inverse_below and kept:
-        kept = _inverse(d, kept, rem, codes, kids, order, clsym, twist_conj, phase1, inverse, raw, idx2)
+        kept = _inverse(d, kept, rem, codes, kids, order, known, clsym, twist_conj, phase1, base, inverse, axis_moves, raw, idx2)
     return (n << 8) | kept
 
 
@@ -190,43 +195,60 @@ def inverse_coordinates(codes, d, move, inverse, flipslice, twist, at) -> None: 
 
 
 @njit(cache=True, inline="always")
-def _inverse(d, n, rem, codes, kids, order, clsym, twist_conj, phase1, inverse, raw, idx) -> int:  # noqa: ANN001
+def _inverse(d, n, rem, codes, kids, order, known, clsym, twist_conj, phase1, base, inverse, axis_moves, raw, idx) -> int:  # noqa: ANN001
     """Keep, of the ``n`` children of level ``d`` listed in ``order[d]``, those whose inverse
     cube's bound on the three axes is at most ``rem``; returns how many are kept.
 
     Each child also notes the axes on which its inverse is exactly ``rem`` moves from the
-    phase-1 goal (bit ``k`` of column 16).  On such an axis, no solution of ``rem`` moves
+    phase-1 goal (bits 0-2 of column 16).  On such an axis, no solution of ``rem`` moves
     from the child starts with a turn of that axis's two faces: the inverse's solution
     ends with the inverse of that turn, which stays in the axis's phase-1 group, so the
     inverse would reach the goal one move sooner.  :func:`_expand` skips those moves.
+    Bits 3-14 hold the inverse's three distances and bit 15 says they are there.
 
     The coordinates come from the parent's cubie codes and the child's move
-    (:func:`inverse_coordinates`).
+    (:func:`inverse_coordinates`).  On the axis the move turns, the child's inverse is as
+    far from the goal as its parent's (``known[d, 1:]``, when the parent's was looked up):
+    it is the parent's inverse with the move's inverse made first, and a distance to a
+    group's goal does not change when an element of the group is made first.  That entry
+    is not read, and in a 2-bit table it keeps the parent's bound where the read gives 0.
     """
+    moves = axis_moves.shape[1]
     for i in range(n):
-        inverse_coordinates(codes, d, kids[d, order[d, i], 0], inverse, raw, idx, 3 * i)
+        m = kids[d, order[d, i], 0]
+        inverse_coordinates(codes, d, m, inverse, raw, idx, 3 * i)
         for k in range(3):
-            prefetch(clsym, raw[3 * i + k])
+            if known[d, 1 + k] >= 0 and axis_moves[k, m] * 6 // moves % 3 == 0:
+                raw[3 * i + k] = -1  # the parent's distance
+            else:
+                prefetch(clsym, raw[3 * i + k])
     for i in range(3 * n):
-        idx[i] = phase1_index(clsym, twist_conj, raw[i], idx[i])
-        prefetch(phase1, idx[i] >> 1)
+        if raw[i] >= 0:
+            idx[i] = phase1_index(clsym, twist_conj, raw[i], idx[i])
+            prefetch(phase1, idx[i] >> (1 if base < 0 else 2))
     kept = 0
     for i in range(n):
         j = order[d, i]
-        e0, e1, e2 = get4(phase1, idx[3 * i]), get4(phase1, idx[3 * i + 1]), get4(phase1, idx[3 * i + 2])
-        kids[d, j, 16] = (e0 == rem) | (e1 == rem) << 1 | (e2 == rem) << 2
+        e0 = distance(phase1, idx[3 * i], base) if raw[3 * i] >= 0 else known[d, 1]
+        e1 = distance(phase1, idx[3 * i + 1], base) if raw[3 * i + 1] >= 0 else known[d, 2]
+        e2 = distance(phase1, idx[3 * i + 2], base) if raw[3 * i + 2] >= 0 else known[d, 3]
+        tight = (e0 == rem) | (e1 == rem) << 1 | (e2 == rem) << 2
+        kids[d, j, 16] = tight | e0 << 3 | e1 << 7 | e2 << 11 | 1 << 15
         order[d, kept] = j
         kept += bound_of(e0, e1, e2, 0) <= rem
     return kept
 
 
 @njit(cache=True, inline="always")
-def _descend(d, j, kids, order, canon, tight, tw, fl, sl, dist, cp, codes, inverse, path) -> None:  # noqa: ANN001
+def _descend(d, j, kids, order, canon, known, tw, fl, sl, dist, cp, codes, inverse, path) -> None:  # noqa: ANN001
     """Make the ``j``-th kept child of level ``d`` the node at level ``d + 1``."""
     child = order[d, j]
     path[d] = kids[d, child, 0]
     canon[d + 1] = kids[d, child, 1]
-    tight[d + 1] = kids[d, child, 16]
+    noted = kids[d, child, 16]  # see _inverse
+    known[d + 1, 0] = noted & 7
+    for k in range(3):
+        known[d + 1, 1 + k] = (noted >> (3 + 4 * k)) & 15 if noted >> 15 else -1
     for k in range(3):
         tw[d + 1, k] = kids[d, child, 2 + 4 * k]
         fl[d + 1, k] = kids[d, child, 3 + 4 * k]
@@ -243,11 +265,15 @@ def _descend(d, j, kids, order, canon, tight, tw, fl, sl, dist, cp, codes, inver
 
 @njit(cache=True, inline="always")
 def _solved(dist, cp, codes, d) -> bool:  # noqa: ANN001
-    """Every axis at distance 0 (all pieces oriented, each slice's edges in it), the corners
-    home and every edge home: with a slice coordinate that tells only some orders apart
-    (``phase1x6``), distance 0 on every axis still allows double swaps within the slices."""
+    """Every cubie home and unturned.  The distances and the corner permutation only
+    shortcut the test: with a slice coordinate that tells only some orders apart
+    (``phase1x6``), distance 0 on every axis still allows double swaps within the slices,
+    and in a 2-bit table (``phase1x12``) a distance 0 is only a lower bound."""
     if dist[d, 0] != 0 or dist[d, 1] != 0 or dist[d, 2] != 0 or cp[d] != 0:
         return False
+    for c in range(8):
+        if codes[d, c] != 3 * c:
+            return False
     for e in range(12):
         if codes[d, 8 + e] != 2 * e:
             return False
@@ -274,6 +300,7 @@ def search(
     axis_moves: np.ndarray,
     inverse: np.ndarray,
     inverse_below: int,
+    base: int,
     find_all: bool,
     budget: int,
     max_solutions: int,
@@ -287,6 +314,7 @@ def search(
         prefixes: ``(P, p)`` canonical first moves; each row's subtree is searched in turn.
         next_state: ``(S, M)`` canonical-sequence automaton; -1 forbids the move.
         inverse_below: the inverse cube is looked up where 0 < moves left < this.
+        base: the phase-1 table's 2-bit base, -1 for 4 bits (:func:`rubik_phase1.distance`).
         the rest: :class:`rubik_phase1.Phase1Tables`.
         find_all: collect every solution of length ``bound`` instead of stopping at one.
         budget: node limit for the whole call; max_solutions: capacity of the solution array.
@@ -305,7 +333,8 @@ def search(
     dist = np.zeros((levels, 4), np.int64)
     cp = np.zeros(levels, np.int64)
     canon = np.zeros(levels, np.int64)
-    tight = np.zeros(levels, np.int64)  # the node's tight inverse axes (see _inverse)
+    known = np.full((levels, 4), -1, np.int64)  # the node's tight inverse axes, its inverse's distances
+    known[:, 0] = 0
     blocked = np.zeros(8, np.int64)  # tight axes -> the moves they bar, one bit per move
     for k in range(3):
         for m in range(moves):
@@ -349,7 +378,7 @@ def search(
                 bound - d - 1,
                 canon,
                 blocked,
-                tight,
+                known,
                 tw,
                 fl,
                 sl,
@@ -369,6 +398,7 @@ def search(
                 axis_moves,
                 inverse,
                 inverse_below,
+                base,
                 raw,
                 idx1,
                 idx2,
@@ -378,7 +408,7 @@ def search(
             if got & 255 == 0:
                 alive = False
                 break
-            _descend(d, 0, kids, order, canon, tight, tw, fl, sl, dist, cp, codes, inverse, path)
+            _descend(d, 0, kids, order, canon, known, tw, fl, sl, dist, cp, codes, inverse, path)
             if d + 1 < bound and _solved(dist, cp, codes, d + 1):
                 alive = False
         if alive and plen == bound:
@@ -396,7 +426,7 @@ def search(
                 bound - d - 1,
                 canon,
                 blocked,
-                tight,
+                known,
                 tw,
                 fl,
                 sl,
@@ -416,6 +446,7 @@ def search(
                 axis_moves,
                 inverse,
                 inverse_below,
+                base,
                 raw,
                 idx1,
                 idx2,
@@ -430,7 +461,7 @@ def search(
                     d -= 1
                     continue
                 nxt[d] = j + 1
-                _descend(d, j, kids, order, canon, tight, tw, fl, sl, dist, cp, codes, inverse, path)
+                _descend(d, j, kids, order, canon, known, tw, fl, sl, dist, cp, codes, inverse, path)
                 if d + 1 == bound:
                     if not _solved(dist, cp, codes, d + 1):
                         continue
@@ -451,7 +482,7 @@ def search(
                     bound - d - 1,
                     canon,
                     blocked,
-                    tight,
+                    known,
                     tw,
                     fl,
                     sl,
@@ -471,6 +502,7 @@ def search(
                     axis_moves,
                     inverse,
                     inverse_below,
+                    base,
                     raw,
                     idx1,
                     idx2,
