@@ -630,4 +630,4 @@ def test_memory_cap_is_read_from_rlimit_data() -> None:
         "print(memory_cap_mb(), tables_for(memory_cap_mb()))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
-    assert out.stdout.split() == ["1500", "phase1x6"]
+    assert out.stdout.split() == ["1500", "phase1x12"]

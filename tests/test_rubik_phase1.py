@@ -199,8 +199,26 @@ def test_phase1_bounds_are_admissible() -> None:
     rng = random.Random(9)
     for length in range(0, 12):
         man = rk.random_maneuver(length, rng)
-        s = Phase1Searcher(rk.SOLVED.apply(man), "htm", "phase1", quiet=True)
-        assert s.lower_bound() <= length
+        for tables in ("phase1", "phase1x12"):
+            s = Phase1Searcher(rk.SOLVED.apply(man), "htm", tables, quiet=True)
+            assert s.lower_bound() <= length
+
+
+@pytest.mark.slow
+def test_the_two_bit_set_finds_the_optimum_of_deeper_positions() -> None:
+    # deeper than the --all cross-check above: the 2-bit window is read above its base
+    rng = random.Random(13)
+    for metric in rk.METRICS:
+        for length in (11, 13, 14):
+            inst = rk.parse(rk.format_maneuver(rk.random_maneuver(length, rng)))
+            found = {}
+            for tables in ("phase1", "phase1x12"):
+                opts = {"metric": metric, "tables": tables, "progress": False}
+                res = run_strategy(rk.PUZZLE, inst, "native-ida", Limits(timeout=600, options=opts))
+                assert res.status is Status.OPTIMAL and res.solution is not None, res.message
+                assert inst.cube.apply(res.solution.maneuvers[0]) == rk.SOLVED
+                found[tables] = res.objective
+            assert found["phase1"] == found["phase1x12"], (metric, length, found)
 
 
 SUPERFLIP = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2"

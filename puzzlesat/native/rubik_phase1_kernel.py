@@ -169,7 +169,8 @@ def _expand(
         order[d, kept] = j  # kept <= i: never overwrites an entry still to be read
         kept += bound_of(kids[d, j, 5], kids[d, j, 9], kids[d, j, 13], c) <= rem
     if 0 < rem < inverse_below and kept:
-        kept = _inverse(d, kept, rem, codes, kids, order, known, clsym, twist_conj, phase1, base, inverse, axis_moves, raw, idx2)
+        tables = (clsym, twist_conj, phase1, base, inverse, axis_moves)
+        kept = _inverse(d, kept, rem, codes, kids, order, known, tables, raw, idx2)
     return (n << 8) | kept
 
 
@@ -195,9 +196,10 @@ def inverse_coordinates(codes, d, move, inverse, flipslice, twist, at) -> None: 
 
 
 @njit(cache=True, inline="always")
-def _inverse(d, n, rem, codes, kids, order, known, clsym, twist_conj, phase1, base, inverse, axis_moves, raw, idx) -> int:  # noqa: ANN001
+def _inverse(d, n, rem, codes, kids, order, known, tables, raw, idx) -> int:  # noqa: ANN001
     """Keep, of the ``n`` children of level ``d`` listed in ``order[d]``, those whose inverse
     cube's bound on the three axes is at most ``rem``; returns how many are kept.
+    ``tables``: ``(clsym, twist_conj, phase1, base, inverse, axis_moves)``.
 
     Each child also notes the axes on which its inverse is exactly ``rem`` moves from the
     phase-1 goal (bits 0-2 of column 16).  On such an axis, no solution of ``rem`` moves
@@ -213,6 +215,7 @@ def _inverse(d, n, rem, codes, kids, order, known, clsym, twist_conj, phase1, ba
     group's goal does not change when an element of the group is made first.  That entry
     is not read, and in a 2-bit table it keeps the parent's bound where the read gives 0.
     """
+    clsym, twist_conj, phase1, base, inverse, axis_moves = tables
     moves = axis_moves.shape[1]
     for i in range(n):
         m = kids[d, order[d, i], 0]
