@@ -158,7 +158,11 @@ def slice_reduction(orders: int) -> tuple[np.ndarray, np.ndarray]:
     moves (which move places, not names) and is kept by every symmetry of the UD axis
     (which renames the slice edges among themselves and flips all four or none), so the
     reduced coordinate has its own move tables and symmetry classes, and its goal, a
-    group that holds every U and D turn, keeps the search's rules valid.
+    group that holds every U and D turn, keeps the search's rules valid.  With 12, two
+    orders are the same when they differ by the slice's half turn (FR<->BL with FL<->BR):
+    that subgroup is not normal, but the relabelling is still of names only, and every
+    symmetry of the UD axis maps the two diagonal pairs to themselves or to each other,
+    so it maps the half turn to itself and the same holds.
     """
     if orders == 24:
         return np.arange(N_SLICE, dtype=np.int16), np.arange(N_SLICE, dtype=np.int64)
