@@ -313,12 +313,19 @@ def get4(table: np.ndarray, i: int) -> int:
 
 
 @njit(cache=True, inline="always")
+def entry_byte(i: int, base: int) -> int:
+    """The byte that holds entry ``i`` of a phase-1 table (4 bits an entry when ``base`` < 0,
+    else 2): what to prefetch."""
+    return i >> 1 if base < 0 else i >> 2
+
+
+@njit(cache=True, inline="always")
 def distance(table: np.ndarray, i: int, base: int) -> int:
     """Entry ``i`` of a phase-1 table as a lower bound: exact in a 4-bit table (``base`` < 0);
     in a 2-bit one (:func:`pack2`) ``base + code`` for codes 1 to 3, and 0 for code 0."""
     if base < 0:
         return get4(table, i)
-    code = (table[i >> 2] >> ((i & 3) << 1)) & 3
+    code = (table[entry_byte(i, base)] >> ((i & 3) << 1)) & 3
     return base + code if code else 0
 
 

@@ -30,6 +30,7 @@ from puzzlesat.native.rubik_phase1 import (
     N_FLIP,
     N_TWIST,
     distance,
+    entry_byte,
     phase1_index,
 )
 
@@ -107,7 +108,6 @@ def _expand(
     Rows are not moved: each round lists the children it keeps in ``order[d]``, without a
     branch (the index is written, and the count grows by the test's outcome).
     """
-    shift = 1 if base < 0 else 2  # entry -> byte
     n = 0
     barred = blocked[known[d, 0]]
     for m in range(next_state.shape[1]):
@@ -140,7 +140,7 @@ def _expand(
     # round 1: axis a0 of every child
     for j in range(n):
         idx1[j] = phase1_index(clsym, twist_conj, raw[3 * j + a0], kids[d, j, 2 + 4 * a0])
-        prefetch(phase1, idx1[j] >> shift)
+        prefetch(phase1, entry_byte(idx1[j], base))
     kept = 0
     for j in range(n):
         nd = max(distance(phase1, idx1[j], base), dist[d, a0] - 1)
@@ -154,9 +154,9 @@ def _expand(
     for i in range(n1):
         j = order[d, i]
         idx1[i] = phase1_index(clsym, twist_conj, raw[3 * j + a1], kids[d, j, 2 + 4 * a1])
-        prefetch(phase1, idx1[i] >> shift)
+        prefetch(phase1, entry_byte(idx1[i], base))
         idx2[i] = phase1_index(clsym, twist_conj, raw[3 * j + a2], kids[d, j, 2 + 4 * a2])
-        prefetch(phase1, idx2[i] >> shift)
+        prefetch(phase1, entry_byte(idx2[i], base))
         if not corner_free:
             prefetch(corners, kids[d, j, 14] * N_TWIST + kids[d, j, 2])
     kept = 0
@@ -169,7 +169,7 @@ def _expand(
         order[d, kept] = j  # kept <= i: never overwrites an entry still to be read
         kept += bound_of(kids[d, j, 5], kids[d, j, 9], kids[d, j, 13], c) <= rem
     if 0 < rem < inverse_below and kept:
-        tables = (clsym, twist_conj, phase1, base, inverse, axis_moves)
+        tables = (clsym, twist_conj, phase1, base, inverse, blocked)
         kept = _inverse(d, kept, rem, codes, kids, order, known, tables, raw, idx2)
     return (n << 8) | kept
 
@@ -199,7 +199,8 @@ def inverse_coordinates(codes, d, move, inverse, flipslice, twist, at) -> None: 
 def _inverse(d, n, rem, codes, kids, order, known, tables, raw, idx) -> int:  # noqa: ANN001
     """Keep, of the ``n`` children of level ``d`` listed in ``order[d]``, those whose inverse
     cube's bound on the three axes is at most ``rem``; returns how many are kept.
-    ``tables``: ``(clsym, twist_conj, phase1, base, inverse, axis_moves)``.
+    ``tables``: ``(clsym, twist_conj, phase1, base, inverse, blocked)``; ``blocked[1 << k]``
+    holds the moves that turn axis ``k`` (see :func:`search`).
 
     Each child also notes the axes on which its inverse is exactly ``rem`` moves from the
     phase-1 goal (bits 0-2 of column 16).  On such an axis, no solution of ``rem`` moves
@@ -215,20 +216,19 @@ def _inverse(d, n, rem, codes, kids, order, known, tables, raw, idx) -> int:  # 
     group's goal does not change when an element of the group is made first.  That entry
     is not read, and in a 2-bit table it keeps the parent's bound where the read gives 0.
     """
-    clsym, twist_conj, phase1, base, inverse, axis_moves = tables
-    moves = axis_moves.shape[1]
+    clsym, twist_conj, phase1, base, inverse, blocked = tables
     for i in range(n):
         m = kids[d, order[d, i], 0]
         inverse_coordinates(codes, d, m, inverse, raw, idx, 3 * i)
         for k in range(3):
-            if known[d, 1 + k] >= 0 and axis_moves[k, m] * 6 // moves % 3 == 0:
+            if known[d, 1 + k] >= 0 and (blocked[1 << k] >> m) & 1:
                 raw[3 * i + k] = -1  # the parent's distance
             else:
                 prefetch(clsym, raw[3 * i + k])
     for i in range(3 * n):
         if raw[i] >= 0:
             idx[i] = phase1_index(clsym, twist_conj, raw[i], idx[i])
-            prefetch(phase1, idx[i] >> (1 if base < 0 else 2))
+            prefetch(phase1, entry_byte(idx[i], base))
     kept = 0
     for i in range(n):
         j = order[d, i]
