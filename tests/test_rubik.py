@@ -548,6 +548,23 @@ def test_benchmark_quick_runs() -> None:
     assert "native-ida" in out.stdout
 
 
+@pytest.mark.slow
+def test_node_benchmark_counts_the_same_nodes_twice() -> None:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "rubik_nodes.py"), "--tables", "small", "small"]
+        + ["--generated", "9:1", "--bound", "7"],
+        timeout=300,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.splitlines()
+    totals = [line.split("|") for line in lines if line.startswith("| small | ") and "generated" not in line]
+    assert len(totals) == 2 and int(totals[0][2].replace(",", "")) > 0
+    assert totals[0][2] == totals[1][2]  # node counts are deterministic
+
+
 def _sequence_counts(metric: str, depth: int) -> list[int]:
     from puzzlesat.native.rubik_tables import move_set
 
