@@ -38,6 +38,7 @@ from puzzlesat.core import (
     Result,
     Strategy,
     check_length,
+    content_lines,
     int_tokens,
     is_int,
     read_text,
@@ -285,13 +286,11 @@ def parse_hints(
     """
     check_length(text, source, MAX_INPUT_CHARS)
     lines = []  # (line number, tile, row, col, rotation, stated colours or None)
-    for lineno, line in enumerate(text.splitlines(), start=1):
-        head, arrow, tail = line.split("#", 1)[0].partition("->")
+    for lineno, line in content_lines(text):
+        head, arrow, tail = line.partition("->")
         parts, colours = head.split(), tail.split()
-        if not parts and not arrow:
-            continue
         if len(parts) != 4 or (arrow and len(colours) != 4) or not all(is_int(p) for p in parts + colours):
-            raise ParseError(f"{source}:{lineno}: expected 'TILE ROW COL ROTATION [-> N E S W]', got {line.strip()!r}")
+            raise ParseError(f"{source}:{lineno}: expected 'TILE ROW COL ROTATION [-> N E S W]', got {line!r}")
         tile, row, col, rot = (int(p) for p in parts)
         lines.append((lineno, tile, row, col, rot, tuple(int(c) for c in colours) if arrow else None))
 
