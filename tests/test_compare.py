@@ -121,6 +121,13 @@ def test_results_file_resumes_and_survives_a_torn_line(tmp_path, capsys):
         results=results,
     )
     assert len(cmp.load_results(results)) == 5  # run again and recorded (equal times can happen)
+    # other workers or other options: other comparisons too
+    for limits in (Limits(timeout=5, workers=2), Limits(timeout=5, options={"log": str(tmp_path / "log")})):
+        cmp.compare(
+            fx.PUZZLE, INSTANCES[:1], ["exact"], limits, Backend(memory_mb=500, start_method=FAST), results=results
+        )
+    assert len(cmp.load_results(results)) == 7
+    assert [r.workers for r in cmp.load_results(results)][-2:] == [2, 1]
 
 
 def test_cactus_plot(records, tmp_path):

@@ -3,8 +3,9 @@
 Every run gets the same time limit (counted from the moment the child has imported its
 strategy, so import costs do not eat into it) and the same memory cap; ``jobs`` runs go at
 once.  Each finished run is appended to an optional JSON-lines results file straight away,
-and a later call with the same file skips the runs already there (same puzzle, instance,
-strategy, timeout and seed), so a long comparison survives an interruption.
+and a later call with the same file skips the runs already there (same puzzle, instance
+name, strategy, timeout, seed, workers and options), so a long comparison survives an
+interruption.
 
 Tables: markdown (instances by strategies, the fastest per row in bold, then the number
 solved and the PAR-2 score), CSV or JSON (one row per run).  :func:`cactus_plot` draws the
@@ -50,6 +51,8 @@ class Record:
         timeout: the time limit of the comparison.
         seed: the seed of the comparison.
         answer: the answer in the puzzle's output format, when the comparison keeps answers.
+        workers: the workers each run had.
+        options: the puzzle's and the strategies' options the comparison gave every run.
     """
 
     puzzle: str
@@ -64,6 +67,8 @@ class Record:
     timeout: float | None = None
     seed: int = 0
     answer: str | None = None
+    workers: int = 1
+    options: dict[str, Any] = field(default_factory=dict)
 
     def solved(self, optimisation: bool) -> bool:
         """True for a settled answer: a model (a proven optimum for optimisation) or a proof of none."""
@@ -88,8 +93,11 @@ class Record:
         for key in ("time", "elapsed", "objective", "timeout"):
             if not isinstance(data.get(key), int | float | None) or isinstance(data.get(key), bool):
                 raise ValueError(f"field {key!r} is not a number")
-        if not isinstance(data.get("stats", {}), dict):
-            raise ValueError("field 'stats' is not an object")
+        for key in ("stats", "options"):
+            if not isinstance(data.get(key, {}), dict):
+                raise ValueError(f"field {key!r} is not an object")
+        if not isinstance(data.get("workers", 1), int) or isinstance(data.get("workers"), bool):
+            raise ValueError("field 'workers' is not a whole number")
         names = cls.__dataclass_fields__.keys()
         return cls(**{k: v for k, v in data.items() if k in names})
 
@@ -167,7 +175,8 @@ def compare(
     """
     limits = limits or Limits(timeout=60.0)
     backend = backend or Backend()
-    timeout, seed = limits.timeout, limits.seed
+    timeout, seed, workers = limits.timeout, limits.seed, limits.workers
+    options = json.loads(json.dumps(_jsonable(limits.options)))  # as a results file holds them
     names = list(strategies) if strategies else default_strategies(puzzle)
     for name in names:
         puzzle.strategy(name)
@@ -177,9 +186,10 @@ def compare(
         jobs = max(1, jobs or 1)
     memory_mb = backend.memory_cap(jobs or 1)
     done: dict[tuple[str, str], Record] = {}
+    same = (puzzle.name, timeout, seed, workers, options)  # what a reused run must share
     if results is not None:
         for rec in load_results(results):
-            if rec.puzzle == puzzle.name and rec.timeout == timeout and rec.seed == seed:
+            if (rec.puzzle, rec.timeout, rec.seed, rec.workers, rec.options) == same:
                 done[rec.instance, rec.strategy] = rec
     wanted = [(path, inst, name) for path, inst in instances for name in names]
     pending = [item for item in wanted if (item[0], item[2]) not in done]
@@ -232,6 +242,8 @@ def compare(
                             timeout,
                             seed,
                             _answer(puzzle, inst, res) if answers else None,
+                            workers,
+                            options,
                         )
                         done[path, name] = rec
                         if out is not None:
