@@ -1,12 +1,19 @@
-"""Shared test fixtures: paths to the project's instances and to the public ones."""
+"""Shared test fixtures: paths to the project's instances and to the public ones.
+
+The tests' own helper modules (``clirun``, ``portfolio_fixtures``) are importable from every
+test: with ``--import-mode=importlib`` pytest does not put this folder on ``sys.path`` itself.
+"""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT / "tests") not in sys.path:
+    sys.path.insert(0, str(ROOT / "tests"))
 SHARED_INSTANCES = ROOT.parent / "shared" / "instances"
 
 

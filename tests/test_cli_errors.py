@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 
 import pytest
+from clirun import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 E4 = str(ROOT / "instances" / "eternity" / "seed_4x4.txt")
@@ -24,14 +25,7 @@ B7 = str(ROOT / "instances" / "blacken" / "seed_7x7.txt")
 
 def cli(*args: str, stdin: str | None = None, timeout: float = 60) -> tuple[subprocess.CompletedProcess[str], float]:
     start = time.monotonic()
-    proc = subprocess.run(
-        [sys.executable, "-m", "puzzlesat.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=ROOT,
-    )
+    proc = run_cli(*args, stdin=stdin, timeout=timeout)
     return proc, time.monotonic() - start
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clirun import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,17 +18,6 @@ SEED = ROOT / "instances" / "eternity" / "seed_4x4.txt"
 SEED_SOLUTION = ROOT / "instances" / "eternity" / "seed_4x4.sol"
 STRATEGIES = ["native-rowscan", "cpsat-table", "cnf-heule:cadical195", "cnf-heule:kissat404", "cnf-heule:glucose4"]
 PUZZLE = eternity.PUZZLE
-
-
-def run_cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "puzzlesat.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=ROOT,
-    )
 
 
 def generated(size: int, seed: int) -> eternity.Instance:

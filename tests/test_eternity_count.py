@@ -10,11 +10,10 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from clirun import ROOT, run_cli
 
 import puzzlesat
 from puzzlesat.core import Status
@@ -119,7 +118,7 @@ def test_an_unsolvable_board_counts_zero_with_a_proof(strategy: str) -> None:
 
 
 def test_a_count_carries_a_verified_board_and_prints_one_number() -> None:
-    board = puzzlesat.load("eternity", "instances/eternity/seed_4x4.txt")
+    board = puzzlesat.load("eternity", ROOT / "instances" / "eternity" / "seed_4x4.txt")
     result = puzzlesat.solve(board, count=True)
     assert (result.status, result.count) == (Status.SOLVED, 640)
     assert puzzlesat.check(board, result.solution) == []
@@ -127,17 +126,11 @@ def test_a_count_carries_a_verified_board_and_prints_one_number() -> None:
     assert result.to_json(board._puzzle, board.data)["count"] == 640
 
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "puzzlesat.cli", *args], capture_output=True, text=True, timeout=120, check=False
-    )
-
-
 def test_cli_count_prints_the_number_and_the_stats() -> None:
-    done = cli("solve", "eternity", "instances/eternity/seed_4x4.txt", "--count")
+    done = run_cli("solve", "eternity", "instances/eternity/seed_4x4.txt", "--count")
     assert (done.returncode, done.stdout) == (0, "640\n")
     assert done.stderr.startswith("c native-rowscan: SOLVED") and "nodes=" in done.stderr
-    done = cli("solve", "eternity", "instances/eternity/seed_4x4.txt", "--count", "--json")
+    done = run_cli("solve", "eternity", "instances/eternity/seed_4x4.txt", "--count", "--json")
     assert json.loads(done.stdout)["count"] == 640
 
 
@@ -146,16 +139,16 @@ def test_cli_count_at_the_time_limit_is_unknown_with_a_partial_count(tmp_path: P
     path = tmp_path / "many.txt"
     path.write_text(board.text)
     # every inner tile alike: with twins the count is one board times 3! 24! 36! labelings, at once
-    done = cli("solve", "eternity", str(path), "--count")
+    done = run_cli("solve", "eternity", str(path), "--count")
     assert done.stdout == f"{math.factorial(3) * math.factorial(24) * math.factorial(36)}\n"
-    done = cli("solve", "eternity", str(path), "--count", "--timeout", "5", "-O", "twins=0")
+    done = run_cli("solve", "eternity", str(path), "--count", "--timeout", "5", "-O", "twins=0")
     assert (done.returncode, done.stdout) == (1, "")
     assert "UNKNOWN" in done.stderr and "solutions found before it" in done.stderr
 
 
 @pytest.mark.parametrize("strategy", ["cpsat-table", "cnf-heule:kissat404"])
 def test_strategies_that_cannot_count_say_so(strategy: str) -> None:
-    done = cli("solve", "eternity", "instances/eternity/seed_4x4.txt", "--count", "-s", strategy)
+    done = run_cli("solve", "eternity", "instances/eternity/seed_4x4.txt", "--count", "-s", strategy)
     assert (done.returncode, done.stdout) == (1, "")
     assert "ERROR" in done.stderr and "cannot count" in done.stderr
 

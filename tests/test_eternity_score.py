@@ -13,6 +13,7 @@ from pathlib import Path
 import numpy as np
 import psutil
 import pytest
+from clirun import run_cli
 
 from puzzlesat import api
 from puzzlesat.core import Status
@@ -166,25 +167,19 @@ def test_export_wcnf_writes_hard_and_soft_clauses(tmp_path: Path) -> None:
         api.export(board, "maxsat-rc2", tmp_path / "p.cnf", format="dimacs")
 
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "puzzlesat.cli", *args], capture_output=True, text=True, timeout=120, cwd=ROOT
-    )
-
-
 @pytest.mark.parametrize("workers", ["1", "2"])
 def test_cli_prints_the_best_board_at_the_time_limit(tmp_path: Path, workers: str) -> None:
     instance = unsolvable(7, 5)
     path = tmp_path / "board.txt"
     path.write_text(eternity.write_instance(instance))
-    proc = cli("solve", "eternity", str(path), "--score", "--timeout", "3", "--workers", workers)
+    proc = run_cli("solve", "eternity", str(path), "--score", "--timeout", "3", "--workers", workers)
     assert proc.returncode in (0, 3), proc.stderr  # 0 only if the search proved its board best
     solution = eternity.parse_solution(instance, proc.stdout)
     assert solution is not None and eternity.verify(instance, solution, matching=False) == []
     assert f"c score {eternity.score(instance, solution)}/84" in proc.stderr
     answer = tmp_path / "answer.txt"
     answer.write_text(proc.stdout)
-    check = cli("check", "eternity", str(path), str(answer), "--score")
+    check = run_cli("check", "eternity", str(path), str(answer), "--score")
     assert check.returncode == 0 and f"c score {eternity.score(instance, solution)}/84" in check.stderr
 
 
