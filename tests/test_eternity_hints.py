@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from clirun import run_cli
 
 from puzzlesat import api, cli, core
 from puzzlesat.core import Limits, ParseError, Status
@@ -202,10 +203,7 @@ def test_cli_hints_through_solve_check_export_decode(tmp_path: Path) -> None:
     hints.write_text(hint_lines(instance, solution, HINT_CELLS))
     hinted = eternity.with_hints(instance, hints.read_text())
 
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "puzzlesat.cli", *args], capture_output=True, text=True, cwd=ROOT)
-
-    solved = run("solve", "eternity", str(puzzle), "--hints", str(hints), "--svg", str(tmp_path / "s.svg"))
+    solved = run_cli("solve", "eternity", str(puzzle), "--hints", str(hints), "--svg", str(tmp_path / "s.svg"))
     assert solved.returncode == 0, solved.stderr
     answer = eternity.parse_solution(instance, solved.stdout)
     assert eternity.verify(hinted, answer) == []
@@ -216,12 +214,12 @@ def test_cli_hints_through_solve_check_export_decode(tmp_path: Path) -> None:
     broken.write_text(
         eternity.format_solution(instance, Solution(tuple((t, (r + 2) % 4) for t, r in reversed(solution.placements))))
     )
-    assert run("check", "eternity", str(puzzle), str(broken)).returncode == 0
-    failed = run("check", "eternity", str(puzzle), str(broken), "--hints", str(hints), "--score")
+    assert run_cli("check", "eternity", str(puzzle), str(broken)).returncode == 0
+    failed = run_cli("check", "eternity", str(puzzle), str(broken), "--hints", str(hints), "--score")
     assert failed.returncode == 1 and "the hint wants tile" in failed.stderr and "c score" not in failed.stderr
     # export keeps the hints in its sidecar: decode re-encodes the same formula
     cnf = tmp_path / "p.cnf"
-    exported = run("export", "eternity", str(puzzle), "-s", "cnf-heule", "--hints", str(hints), "-o", str(cnf))
+    exported = run_cli("export", "eternity", str(puzzle), "-s", "cnf-heule", "--hints", str(hints), "-o", str(cnf))
     assert exported.returncode == 0, exported.stderr
     assert "hints" in (tmp_path / "p.cnf.json").read_text()
     with Solver(name="minisat22", bootstrap_with=CNF(from_file=str(cnf)).clauses) as sat:
@@ -229,7 +227,7 @@ def test_cli_hints_through_solve_check_export_decode(tmp_path: Path) -> None:
         model = sat.get_model()
     out = tmp_path / "answer.out"
     out.write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
-    decoded = run("decode", "eternity", str(out), "--map", str(cnf) + ".json")
+    decoded = run_cli("decode", "eternity", str(out), "--map", str(cnf) + ".json")
     assert decoded.returncode == 0, decoded.stderr
     assert eternity.verify(hinted, eternity.parse_solution(instance, decoded.stdout)) == []
 
