@@ -176,7 +176,7 @@ def compare(
     limits = limits or Limits(timeout=60.0)
     backend = backend or Backend()
     timeout, seed, workers = limits.timeout, limits.seed, limits.workers
-    options = json.loads(json.dumps(_jsonable(limits.options)))  # as a results file holds them
+    options = _jsonable(limits.options)  # as a results file holds them
     names = list(strategies) if strategies else default_strategies(puzzle)
     for name in names:
         puzzle.strategy(name)
