@@ -68,11 +68,6 @@ class ParityProbe:
         self.t = tables
         self.odd = [power % 2 for _, power in rk.metric_moves(tables.metric)]  # quarter turns
 
-    def distance(self, twist: int, flip: int, slc: int) -> int:
-        t = self.t
-        index = p1.phase1_index.py_func(t.clsym, t.twist_conj, slc * p1.N_FLIP + flip, twist)
-        return int(p1.distance.py_func(t.phase1, index, -1))
-
     def reaches(self, twist: int, flip: int, slc: int, d: int, odd: int, dead: set[tuple[int, int, int, int]]) -> bool:
         """A path of ``d`` moves to the goal with ``odd`` quarter turns mod 2, each move one closer."""
         if d == 0:
@@ -82,7 +77,7 @@ class ParityProbe:
         t = self.t
         for m, q in enumerate(self.odd):
             nt, nf, ns = int(t.twist_mv[twist, m]), int(t.flip_mv[flip, m]), int(t.slice_mv[slc, m])
-            if self.distance(nt, nf, ns) == d - 1 and self.reaches(nt, nf, ns, d - 1, odd ^ q, dead):
+            if self.t.entry(nt, nf, ns) == d - 1 and self.reaches(nt, nf, ns, d - 1, odd ^ q, dead):
                 return True
         dead.add((twist, flip, slc, odd))
         return False
@@ -91,7 +86,7 @@ class ParityProbe:
         """The cube's phase-1 distance, and whether its parity would add one move to it."""
         twist, flip, slc, _ = p1.coordinates(cube)
         slc = int(self.t.slice_reduced[slc])
-        d = self.distance(twist, flip, slc)
+        d = self.t.entry(twist, flip, slc)
         return d, not self.reaches(twist, flip, slc, d, rk.parity(cube.cp), set())
 
 

@@ -552,10 +552,15 @@ class Phase1Tables:
             t, f, s, _ = coordinates(sym(cube))
             s = int(self.slice_reduced[s])
             out[k, :3] = t, f, s
-            # the functions' Python forms: no numba start-up here
-            index = phase1_index.py_func(self.clsym, self.twist_conj, s * N_FLIP + f, t)
-            out[k, 3] = distance.py_func(self.phase1, index, self.base)
+            out[k, 3] = self.entry(t, f, s)
         return out
+
+    def entry(self, twist: int, flip: int, slc: int) -> int:
+        """The table's :func:`distance` at the set's coordinates (``slc`` already reduced).
+
+        The functions' Python forms: no numba start-up here."""
+        index = phase1_index.py_func(self.clsym, self.twist_conj, slc * N_FLIP + flip, twist)
+        return int(distance.py_func(self.phase1, index, self.base))
 
 
 def _small_tables(metric: str, orders: int = 24) -> dict[str, np.ndarray]:
