@@ -12,6 +12,7 @@ import io
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
@@ -95,6 +96,7 @@ def solve(
     timeout: float | None = None,
     seed: int = 0,
     workers: int = 1,
+    certify: str | os.PathLike[str] | None = None,
     **options: Any,
 ) -> Result:
     """Solve with one strategy in this process; the answer has passed the puzzle's verifier.
@@ -105,6 +107,10 @@ def solve(
         timeout: seconds, None for no limit.
         seed: the search order's seed.
         workers: threads or processes the strategy may use.
+        certify: a folder: each claim a solution does not check ("no solution", "optimal",
+            "unique") gets its proof written there and checked before this returns
+            (``result.certificates``; :mod:`puzzlesat.core.certify`).  Needs a DRAT checker:
+            drat-trim on PATH, or ``pip install "puzzlesat[certify]"``.
         options: the strategy's declared options and the puzzle's solve flags
             (``unique=True``, ``metric="qtm"``, ``amo=False``; see :func:`strategies`).
 
@@ -115,6 +121,12 @@ def solve(
     puzzle = instance._puzzle
     name = puzzle.strategies[0].name if strategy is None else strategy
     limits = Limits(timeout=timeout, seed=seed, workers=workers, options=puzzle.options([name], options))
+    if certify is not None:
+        from puzzlesat.core import certify as certifying
+
+        prefix = "claim" if instance.source.startswith(("<", "generated")) else Path(instance.source).stem
+        run = partial(core.run_strategy, puzzle, instance.data, name, limits)
+        return certifying.run(puzzle, instance.data, run, certify, prefix=prefix, timeout=timeout)  # type: ignore[no-any-return]
     return core.run_strategy(puzzle, instance.data, name, limits)
 
 
@@ -363,13 +375,18 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
 
     Args:
         instance: the instance.
-        answer: a solution object, or text in the puzzle's output format.
+        answer: a solution object, text in the puzzle's output format, or a proof that there
+            is none as ``solve --certify`` writes it for the puzzle (pegsol's ``NAME.json``).
         source: names the text in messages.
         options: the puzzle's check options (eternity: ``score=True`` accepts mismatched
             edges and prints the score on stderr, ``svg="board.svg"`` draws the board).
     """
     puzzle = instance._puzzle
     resolved = resolve_options(puzzle.check_options, options, f"{puzzle.name} check")
+    if isinstance(answer, str) and puzzle.check_argument is not None and answer.lstrip().startswith("{"):
+        from puzzlesat.core import certify
+
+        return puzzle.check_argument(instance.data, certify.read_argument(answer, source))
     solution = puzzle.parse_solution(instance.data, answer, source) if isinstance(answer, str) else answer
     if solution is None:
         return ["claims no solution; only a solver's proof can check that"]

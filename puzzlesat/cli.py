@@ -135,6 +135,8 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
         f"c {result.strategy}: {result.status.value} in {result.wall_time:.3f}s {stats} {result.message}".rstrip(),
         file=sys.stderr,
     )
+    for cert in result.certificates:
+        print(cert.line(), file=sys.stderr)
     if unproven:
         print("c the answer is not proven optimal (exit code 3)", file=sys.stderr)
         return NOT_PROVEN_OPTIMAL
@@ -156,6 +158,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.portfolio is None and (args.backend != "local" or args.address):
         raise PuzzlesatError("--backend and --address apply to --portfolio")
     check_cores(args)
+    if args.certify is not None and args.portfolio is not None:
+        raise PuzzlesatError("--certify applies to one strategy's run, not to --portfolio")
     options = given_options(args)
     writable(args.output)
     for opt in core.get_puzzle(args.puzzle).solve_options:
@@ -179,7 +183,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
         from puzzlesat.core.processes import cap_memory
 
         cap_memory(args.memory_limit)  # this process, and the workers it forks
-        result = api.solve(instance, args.strategy, timeout=timeout, seed=args.seed, workers=args.workers, **options)
+        result = api.solve(
+            instance,
+            args.strategy,
+            timeout=timeout,
+            seed=args.seed,
+            workers=args.workers,
+            certify=args.certify,
+            **options,
+        )
     puzzle = core.get_puzzle(instance.puzzle)
     if puzzle.after_solve is not None and result.solution is not None:
         own = {opt.name for opt in puzzle.solve_options}  # a strategy's options are not the hook's
@@ -407,6 +419,12 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         s.add_argument("--strategy", "-s", help="method[:variant]; default: the puzzle's first")
         s.add_argument("--json", action="store_true", help="print a JSON result instead of the seed format")
         s.add_argument("--output", "-o", help="write the answer here instead of stdout")
+        s.add_argument(
+            "--certify",
+            metavar="DIR",
+            help="write a checkable proof of every 'no solution', 'optimal' and 'unique' claim into DIR "
+            "(NAME.cnf + NAME.drat, checked by drat-trim or dratify before the answer is printed)",
+        )
         add_limit_flags(s)
         add_portfolio_flags(s)
         add_option_flags(s, puzzle.instance_options + puzzle.solve_options)

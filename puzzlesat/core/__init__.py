@@ -129,6 +129,9 @@ class Result:
         count: the number of solutions, when a strategy was asked to count them and searched
             to the end (then ``solution`` is one of them, or the status is INFEASIBLE for 0);
             None otherwise.  What counts as one solution is the puzzle's to say.
+        certificates: how each claim a solution does not check ("no solution", "optimal",
+            "unique") stands, when the run was asked to certify them
+            (:class:`puzzlesat.core.certify.Certificate`); empty otherwise.
     """
 
     status: Status
@@ -140,10 +143,20 @@ class Result:
     message: str = ""
     second_solution: Any = None
     count: int | None = None
+    certificates: list[Any] = field(default_factory=list)
 
     def to_json(self, puzzle: Puzzle, instance: Any) -> dict[str, Any]:
-        """A JSON-ready dict; the solutions are given in the puzzle's text format."""
+        """A JSON-ready dict; the solutions are given in the puzzle's text format (and, for a
+        certified run, a ``certificate`` block: ``standing`` and one entry per claim)."""
         second = self.second_solution
+        extra: dict[str, Any] = {}
+        if self.certificates:
+            from puzzlesat.core.certify import standing
+
+            extra["certificate"] = {
+                "standing": standing(self.certificates),
+                "claims": [cert.to_json() for cert in self.certificates],
+            }
         return {
             "strategy": self.strategy,
             "status": self.status.value,
@@ -154,7 +167,7 @@ class Result:
             "solution": puzzle.format(instance, self.solution) if self.solution is not None else None,
             "second_solution": puzzle.format(instance, second) if second is not None else None,
             "count": self.count,
-        }
+        } | extra
 
 
 SolveFn = Callable[[Any, Limits, "str | None"], Result]
@@ -220,6 +233,9 @@ class Puzzle:
         verify_run: ``(instance, solution, solve options) -> problems``, the verifier of a
             solve run with those options (eternity's ``score`` accepts the mismatched edges
             of a legal board); None: ``verify``.
+        write_argument: ``instance -> dict or None``, an impossibility proof that is not a
+            solver's (pegsol: parity, pagoda) as JSON-ready data, for ``solve --certify``.
+        check_argument: ``(instance, data) -> problems``, re-checks such a proof (``check``).
     """
 
     name: str
@@ -240,6 +256,8 @@ class Puzzle:
     check_options: tuple[Option, ...] = ()
     check: Callable[[Any, Any, dict[str, Any]], list[str]] | None = None
     verify_run: Callable[[Any, Any, dict[str, Any]], list[str]] | None = None
+    write_argument: Callable[[Any], dict[str, Any] | None] | None = None
+    check_argument: Callable[[Any, Any], list[str]] | None = None
 
     def generate(self, options: dict[str, Any], seed: int) -> Any:
         """A new instance from the generator; the same options and seed give the same one."""

@@ -459,7 +459,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     parallel form without ``steps`` searches its horizon (:func:`_horizons`); the stats are
     those of the horizon that decided, the conflicts summed over all.
     """
-    from puzzlesat.encoders.sat import solve_once
+    from puzzlesat.encoders.sat import refute, solve_once
 
     start = time.perf_counter()
     early = presolve(instance, limits)
@@ -484,6 +484,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         if horizon < instance.moves_needed:
             message = f"no plan in {horizon} parallel steps (more steps may be needed)"
             return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message=message)
+        refute("no solution", f"no plan of {horizon} jumps", encoding.cnf.clauses, name, limits.remaining(start))
         return Result(
             Status.INFEASIBLE,
             None,
