@@ -468,20 +468,31 @@ class Decoded(NamedTuple):
         instance: the instance the sidecar holds.
         satisfiable: the solver's ``s`` line: True, False (UNSATISFIABLE), None (UNKNOWN).
         solution: the verified solution when satisfiable, else None.
+        certificate: for UNSATISFIABLE with a proof given, the checker's verdict on it
+            (:class:`puzzlesat.core.certify.Certificate`); else None.
     """
 
     instance: Instance
     satisfiable: bool | None
     solution: Any = None
+    certificate: Any = None
 
 
-def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None = None) -> Decoded:
+def decode(
+    sidecar: str | os.PathLike[str],
+    answer: Source,
+    puzzle: str | None = None,
+    proof: str | os.PathLike[str] | None = None,
+) -> Decoded:
     """Turn an external SAT solver's output (``s`` and ``v`` lines) into a verified solution.
 
     Args:
         sidecar: the ``.json`` file :func:`export` wrote beside the CNF.
         answer: the solver's output: a path, an open file, or the text.
         puzzle: when given, the sidecar must be for this puzzle.
+        proof: the solver's DRAT proof of an UNSATISFIABLE answer: checked against the CNF
+            re-encoded from the sidecar (not the file beside it, which may have changed), by
+            drat-trim or dratify (:mod:`puzzlesat.core.certify`).
 
     Raises:
         PuzzlesatError: a sidecar for another puzzle or an encoding that has changed since, an
@@ -497,7 +508,7 @@ def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None =
     instance = Instance(target.name, target.parse(data["instance"], str(map_path)), str(map_path))
     text, source = read_source(answer)
     satisfiable, true_vars = dimacs.read_solver_output(text, source)
-    if not satisfiable:
+    if not satisfiable and (satisfiable is None or proof is None):
         return Decoded(instance, satisfiable)
     strat, _ = target.strategy(data["strategy"])
     assert strat.encoder is not None
@@ -508,6 +519,10 @@ def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None =
             f"{map_path}: the encoding has changed since export "
             f"({encoding.cnf.nv} variables now, {data['variables']} then)"
         )
+    if not satisfiable:
+        from puzzlesat.core import certify
+
+        return Decoded(instance, False, certificate=certify.check_external(encoding.cnf.clauses, Path(proof or "")))
     names = dimacs.sidecar_keys(data)
     try:
         solution = encoding.decode({names[v] for v in true_vars if v in names})

@@ -251,11 +251,18 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_decode(args: argparse.Namespace) -> int:
     """Turn an external SAT solver's answer into the puzzle's solution format."""
     writable(args.output)
-    decoded = api.decode(args.map, source(args.answer), args.puzzle)
+    decoded = api.decode(args.map, source(args.answer), args.puzzle, proof=args.proof)
     if decoded.satisfiable is None:
         print(f"{'<stdin>' if args.answer == '-' else args.answer}: the solver did not decide", file=sys.stderr)
         return 1
-    if decoded.satisfiable is False:  # a claim: only a checked DRAT/LRAT proof would settle it
+    cert = decoded.certificate
+    if decoded.satisfiable is False and cert is not None and cert.checked:
+        write_output(f"c UNSATISFIABLE certified: {cert.how}, {cert.proof_bytes} bytes of proof\n", args.output)
+        return 0
+    if decoded.satisfiable is False and cert is not None:
+        write_output(f"c UNSATISFIABLE claimed by the external solver; {cert.how}: {cert.reason}\n", args.output)
+        return 1
+    if decoded.satisfiable is False:  # a claim: only a checked DRAT proof (--proof) would settle it
         write_output("c UNSATISFIABLE claimed by the external solver, not verified\n", args.output)
         return 1
     write_output(api.format(decoded.instance, decoded.solution), args.output)
@@ -508,6 +515,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     p.add_argument("puzzle")
     p.add_argument("answer", help="the solver's output (s and v lines), or -")
     p.add_argument("--map", required=True, help="the .json sidecar written by export")
+    p.add_argument("--proof", metavar="FILE", help="the solver's DRAT proof of an UNSATISFIABLE answer, to check")
     p.add_argument("--output", "-o")
     p.set_defaults(func=cmd_decode)
     return parser

@@ -224,3 +224,41 @@ def test_basis_without_certify() -> None:
 def test_portfolio_refuses_certify() -> None:
     proc = run_cli("solve", "eternity", str(ROOT / "instances/eternity/seed_4x4.txt"), "--portfolio", "--certify", "x")
     assert proc.returncode == 2 and "--certify" in proc.stderr
+
+
+@needs_checker
+def test_decode_certifies_an_external_refutation(tmp_path: Path) -> None:
+    """export, an outside solver's UNSAT with its text DRAT proof, decode --proof: certified
+    (exit 0); a proof of nothing is rejected (exit 1); without a proof it stays a claim."""
+    cnf = tmp_path / "p.cnf"
+    puzzlesat.export(puzzlesat.load("eternity", broken_board(tmp_path)), "cnf-heule", cnf)
+    from pysat.formula import CNF
+
+    sat, proof = refutation([list(c) for c in CNF(from_file=str(cnf)).clauses], "glucose4")
+    assert not sat
+    (tmp_path / "p.drat").write_text("\n".join(proof) + "\n")
+    (tmp_path / "bogus.drat").write_text("0\n")
+    (tmp_path / "p.out").write_text("s UNSATISFIABLE\n")
+    sidecar, out = str(tmp_path / "p.cnf.json"), str(tmp_path / "p.out")
+    proc = run_cli("decode", "eternity", out, "--map", sidecar, "--proof", str(tmp_path / "p.drat"))
+    assert proc.returncode == 0 and "UNSATISFIABLE certified" in proc.stdout, proc.stdout + proc.stderr
+    proc = run_cli("decode", "eternity", out, "--map", sidecar, "--proof", str(tmp_path / "bogus.drat"))
+    assert proc.returncode == 1 and "rejected" in proc.stdout, proc.stdout + proc.stderr
+    proc = run_cli("decode", "eternity", out, "--map", sidecar)
+    assert proc.returncode == 1 and "not verified" in proc.stdout
+
+
+@needs_checker
+def test_benchmark_quick_runs() -> None:
+    import subprocess
+    import sys
+
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "certify.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| ") and "NOT CERTIFIED" not in line]
+    assert len(rows) >= 6, proc.stdout  # the head and a certified row per puzzle

@@ -226,12 +226,13 @@ def session(folder: str | os.PathLike[str], checker: str | None = None, prefix: 
         _SESSION.reset(token)
 
 
-def claims(status: str, stats: dict[str, Any], optimisation: bool) -> list[str]:
-    """The claims an answer makes that a solution does not check: kinds from :data:`KINDS`."""
+def claims(status: str, stats: dict[str, Any], optimisation: bool, objective: int | None = None) -> list[str]:
+    """The claims an answer makes that a solution does not check: kinds from :data:`KINDS`
+    (an optimum of 0 needs no proof)."""
     found = []
     if status == "INFEASIBLE":
         found.append("no solution")
-    if status == "OPTIMAL" and optimisation:
+    if status == "OPTIMAL" and optimisation and objective != 0:
         found.append("optimal")
     if stats.get("unique") is True:
         found.append("unique")
@@ -303,13 +304,13 @@ def run(
         result = solve()
         current.check_pending(timeout)
         covered = {cert.kind for cert in current.certificates}
-        for kind in claims(result.status.value, result.stats, puzzle.optimisation):
+        for kind in claims(result.status.value, result.stats, puzzle.optimisation, result.objective):
             if kind in covered:
                 continue
             if kind == "no solution" and _argument(puzzle, instance, current):
                 continue
-            how = basis(result.strategy, result.stats, result.message)
-            current.note(kind, kind, "uncertified", how, _why_not(result.strategy, how))
+            how = basis(result.strategy, result.stats, result.message).replace(" (certifiable: --certify)", "")
+            current.note(kind, kind, "uncertified", how, _why_not(how))
     result.certificates = current.certificates
     rejected = [cert for cert in current.certificates if cert.status == "rejected"]
     if rejected:
@@ -345,15 +346,17 @@ def _argument(puzzle: Any, instance: Any, current: Session) -> bool:
     return True
 
 
-def _why_not(strategy: str, how: str) -> str:
+def _why_not(how: str) -> str:
     """Why a claim with this basis has no checkable proof."""
     if how.startswith("exhausted search"):
         return "a native search keeps no proof trace"
     if how == "claimed by CP-SAT":
         return "CP-SAT logs proofs only for pure SAT problems with presolve off"
+    if how.startswith("claimed by RC2"):
+        return "a MaxSAT optimum is a sequence of cores, not one refutation; RC2 logs none"
     if "no proof in pysat" in how:
         return "this solver writes no proof through pysat; use cadical195"
-    return "the strategy reported no refutation for this claim"
+    return "this mode of the strategy records no refutation for it (counting, say)"
 
 
 def read_argument(text: str, source: str) -> Any:
@@ -368,3 +371,48 @@ def read_argument(text: str, source: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise ParseError(f"{source}: line {exc.lineno}: not a JSON proof: {exc.msg}") from None
+
+
+def check_external(clauses: Sequence[Sequence[int]], proof: Path, solver: str = "the external solver") -> Certificate:
+    """Check an outside solver's DRAT proof against the clauses (re-encoded, not read back).
+
+    A binary DRAT proof needs drat-trim; dratify reads text proofs only (``kissat
+    --no-binary``, ``cadical --no-binary``).
+
+    Raises:
+        PuzzlesatError: the proof file cannot be read, or is binary and only dratify is here.
+    """
+    import tempfile
+
+    try:
+        head = proof.open("rb").read(4096)
+    except OSError as exc:
+        raise PuzzlesatError(f"{proof}: cannot read the proof: {exc.strerror or exc}") from None
+    checkers = proofcheck.available_checkers()
+    binary = any(byte < 9 or 13 < byte < 32 or byte >= 127 for byte in head)  # text DRAT is plain ASCII
+    if binary and "drat-trim" not in checkers:
+        raise PuzzlesatError(f"{proof}: a binary DRAT proof; write it as text (--no-binary) or put drat-trim on PATH")
+    checker = "drat-trim" if binary else None
+    with tempfile.TemporaryDirectory(prefix="puzzlesat-") as folder:
+        cnf = Path(folder) / "formula.cnf"
+        variables, count = proofcheck.write_cnf(cnf, clauses)
+        verdict = proofcheck.check(cnf, proof, checker)
+    lemmas, deletions = proofcheck.count_steps(proof) if not binary else (0, 0)
+    status = "certified" if verdict.ok else "rejected"
+    how = f"DRAT {'checked' if verdict.ok else 'proof rejected'} by {verdict.checker}"
+    return Certificate(
+        "no solution",
+        "UNSATISFIABLE",
+        status,
+        how,
+        proof=str(proof),
+        solver=solver,
+        checker=verdict.checker,
+        variables=variables,
+        clauses=count,
+        lemmas=lemmas,
+        deletions=deletions,
+        proof_bytes=proof.stat().st_size,
+        check_seconds=verdict.seconds,
+        reason=verdict.detail,
+    )
