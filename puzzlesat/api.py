@@ -386,7 +386,7 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
     if isinstance(answer, str) and puzzle.check_argument is not None and answer.lstrip().startswith("{"):
         from puzzlesat.core import certify
 
-        return puzzle.check_argument(instance.data, certify.read_argument(answer, source))
+        return core.load_target(puzzle.check_argument)(instance.data, certify.read_argument(answer, source))  # type: ignore[no-any-return]
     solution = puzzle.parse_solution(instance.data, answer, source) if isinstance(answer, str) else answer
     if solution is None:
         return ["claims no solution; only a solver's proof can check that"]

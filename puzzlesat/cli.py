@@ -127,7 +127,12 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
     puzzle = core.get_puzzle(instance.puzzle)
     unproven = (puzzle.optimisation and result.status is Status.SOLVED) or result.status is Status.FEASIBLE
     if args.json:
-        write_output(json.dumps(result.to_json(puzzle, instance.data)) + "\n", args.output)
+        data = result.to_json(puzzle, instance.data)
+        if result.certificates:
+            from puzzlesat.core import certify
+
+            data["certificate"] = certify.block(result.certificates)
+        write_output(json.dumps(data) + "\n", args.output)
     elif result.status.is_final or result.status is Status.FEASIBLE:
         write_output(api.format(instance, result), args.output)
     stats = " ".join(f"{k}={v}" for k, v in result.stats.items())

@@ -146,17 +146,8 @@ class Result:
     certificates: list[Any] = field(default_factory=list)
 
     def to_json(self, puzzle: Puzzle, instance: Any) -> dict[str, Any]:
-        """A JSON-ready dict; the solutions are given in the puzzle's text format (and, for a
-        certified run, a ``certificate`` block: ``standing`` and one entry per claim)."""
+        """A JSON-ready dict; the solutions are given in the puzzle's text format."""
         second = self.second_solution
-        extra: dict[str, Any] = {}
-        if self.certificates:
-            from puzzlesat.core.certify import standing
-
-            extra["certificate"] = {
-                "standing": standing(self.certificates),
-                "claims": [cert.to_json() for cert in self.certificates],
-            }
         return {
             "strategy": self.strategy,
             "status": self.status.value,
@@ -167,7 +158,7 @@ class Result:
             "solution": puzzle.format(instance, self.solution) if self.solution is not None else None,
             "second_solution": puzzle.format(instance, second) if second is not None else None,
             "count": self.count,
-        } | extra
+        }
 
 
 SolveFn = Callable[[Any, Limits, "str | None"], Result]
@@ -233,9 +224,11 @@ class Puzzle:
         verify_run: ``(instance, solution, solve options) -> problems``, the verifier of a
             solve run with those options (eternity's ``score`` accepts the mismatched edges
             of a legal board); None: ``verify``.
-        write_argument: ``instance -> dict or None``, an impossibility proof that is not a
-            solver's (pegsol: parity, pagoda) as JSON-ready data, for ``solve --certify``.
-        check_argument: ``(instance, data) -> problems``, re-checks such a proof (``check``).
+        write_argument: ``module:function`` of ``instance -> dict or None``, an impossibility
+            proof that is not a solver's (pegsol: parity, pagoda) as JSON-ready data, for
+            ``solve --certify``; imported only when used.
+        check_argument: ``module:function`` of ``(instance, data) -> problems``, re-checking
+            such a proof (``check``).
     """
 
     name: str
@@ -256,8 +249,8 @@ class Puzzle:
     check_options: tuple[Option, ...] = ()
     check: Callable[[Any, Any, dict[str, Any]], list[str]] | None = None
     verify_run: Callable[[Any, Any, dict[str, Any]], list[str]] | None = None
-    write_argument: Callable[[Any], dict[str, Any] | None] | None = None
-    check_argument: Callable[[Any, Any], list[str]] | None = None
+    write_argument: str | None = None
+    check_argument: str | None = None
 
     def generate(self, options: dict[str, Any], seed: int) -> Any:
         """A new instance from the generator; the same options and seed give the same one."""

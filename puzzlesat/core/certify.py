@@ -265,6 +265,11 @@ def basis(strategy: str, stats: dict[str, Any], message: str = "") -> str:
     return f"claimed by {method}"
 
 
+def block(certificates: list[Certificate]) -> dict[str, Any]:
+    """The ``certificate`` block of ``solve --json``: the standing and one entry per claim."""
+    return {"standing": standing(certificates), "claims": [cert.to_json() for cert in certificates]}
+
+
 def standing(certificates: list[Certificate]) -> str:
     """One word for a run's claims: ``certified``, ``rejected``, ``uncertified`` or ``partly``."""
     if not certificates:
@@ -328,10 +333,11 @@ def run(
 
 def _argument(puzzle: Any, instance: Any, current: Session) -> bool:
     """Write and re-check the puzzle's own impossibility proof, when it has one; True if done."""
-    write = getattr(puzzle, "write_argument", None)
-    check = getattr(puzzle, "check_argument", None)
-    if write is None or check is None:
+    from puzzlesat.core import load_target
+
+    if puzzle.write_argument is None or puzzle.check_argument is None:
         return False
+    write, check = load_target(puzzle.write_argument), load_target(puzzle.check_argument)
     data = write(instance)
     if data is None:
         return False

@@ -680,20 +680,6 @@ CNF_PLAN_OPTIONS = (
 )
 
 
-def _write_argument(instance: Instance) -> dict[str, Any] | None:
-    """See :func:`puzzlesat.domains.pegsol_proof.write_argument`."""
-    from puzzlesat.domains import pegsol_proof
-
-    return pegsol_proof.write_argument(instance)
-
-
-def _check_argument(instance: Instance, data: Any) -> list[str]:
-    """See :func:`puzzlesat.domains.pegsol_proof.check_argument`."""
-    from puzzlesat.domains import pegsol_proof
-
-    return pegsol_proof.check_argument(instance, data)
-
-
 PUZZLE = Puzzle(
     name="pegsol",
     parse=parse,
@@ -764,6 +750,6 @@ PUZZLE = Puzzle(
     solve_options=(
         Option("no_proofs", bool, False, "skip the impossibility proofs (counts, parity, pagoda) before search"),
     ),
-    write_argument=_write_argument,
-    check_argument=_check_argument,
+    write_argument="puzzlesat.domains.pegsol_proof:write_argument",
+    check_argument="puzzlesat.domains.pegsol_proof:check_argument",
 )
