@@ -263,3 +263,17 @@ def test_benchmark_quick_runs() -> None:
     assert proc.returncode == 0, proc.stderr
     rows = [line for line in proc.stdout.splitlines() if line.startswith("| ") and "NOT CERTIFIED" not in line]
     assert len(rows) >= 6, proc.stdout  # the head and a certified row per puzzle
+
+
+def test_no_checker_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(proofcheck, "available_checkers", lambda: [])
+    with pytest.raises(puzzlesat.core.BackendUnavailable, match=r"puzzlesat\[certify\]"):
+        proofcheck.choose_checker()
+
+
+@needs_checker
+def test_certify_folder_that_is_a_file(tmp_path: Path) -> None:
+    taken = tmp_path / "taken"
+    taken.write_text("")
+    proc = run_cli("solve", "eternity", str(ROOT / "instances/eternity/seed_4x4.txt"), "--certify", str(taken))
+    assert proc.returncode == 2 and "certify folder" in proc.stderr and "Traceback" not in proc.stderr
