@@ -95,11 +95,9 @@ def choose_checker(name: str | None = None) -> str:
 
 def write_cnf(path: Path, clauses: Iterable[Sequence[int]], comments: Sequence[str] = ()) -> tuple[int, int]:
     """Write clauses as DIMACS with a correct header; returns (variables, clauses)."""
+    clauses = list(clauses)
+    top = max((abs(lit) for clause in clauses for lit in clause), default=0)
     lines = [" ".join(map(str, clause)) + " 0" for clause in clauses]
-    top = 0
-    for line in lines:
-        for token in line.split():
-            top = max(top, abs(int(token)))
     head = [f"c {comment}" for comment in comments] + [f"p cnf {top} {len(lines)}"]
     path.write_text("\n".join(head + lines) + "\n")
     return top, len(lines)
