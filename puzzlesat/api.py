@@ -50,6 +50,10 @@ class Instance(NamedTuple):
     def _puzzle(self) -> Puzzle:
         return core.get_puzzle(self.puzzle)
 
+    def _repr_svg_(self) -> str:
+        """The instance as an SVG picture, as a notebook shows it (see :func:`draw`)."""
+        return draw(self)
+
 
 def puzzles() -> list[str]:
     """The puzzles' names.
@@ -115,7 +119,13 @@ def solve(
     puzzle = instance._puzzle
     name = puzzle.strategies[0].name if strategy is None else strategy
     limits = Limits(timeout=timeout, seed=seed, workers=workers, options=puzzle.options([name], options))
-    return core.run_strategy(puzzle, instance.data, name, limits)
+    return _knows(core.run_strategy(puzzle, instance.data, name, limits), instance)
+
+
+def _knows(result: Result, instance: Instance) -> Result:
+    """The result, told its instance so that it can draw itself (``Result._repr_svg_``)."""
+    result.puzzle, result.instance = instance.puzzle, instance.data
+    return result
 
 
 def race(
@@ -158,7 +168,7 @@ def race(
     limits = Limits(timeout=timeout, seed=seed, options=puzzle.options(names, options))
     out = io.StringIO() if stream is None else stream
     pool = Backend(backend, address, jobs=jobs, memory_mb=memory_limit)
-    return portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out)
+    return _knows(portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out), instance)
 
 
 @dataclass(frozen=True)
@@ -366,7 +376,7 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
         answer: a solution object, or text in the puzzle's output format.
         source: names the text in messages.
         options: the puzzle's check options (eternity: ``score=True`` accepts mismatched
-            edges and prints the score on stderr, ``svg="board.svg"`` draws the board).
+            edges; :func:`draw` gives the picture of the board).
     """
     puzzle = instance._puzzle
     resolved = resolve_options(puzzle.check_options, options, f"{puzzle.name} check")
@@ -376,6 +386,30 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
     if puzzle.check is not None:
         return puzzle.check(instance.data, solution, resolved)
     return puzzle.verify(instance.data, solution)
+
+
+def draw(instance: Instance, answer: Result | Any = None, source: str = "<solution>") -> str:
+    """An SVG picture of the instance and, when given, an answer drawn on it.
+
+    Every puzzle draws: eternity's board, masyu's loop, the peg board after each jump,
+    blacken's board with each move's number, the cube's net and the strip of its moves.
+    Instances and results show the same picture in a notebook (``_repr_svg_``).
+
+    Args:
+        instance: the instance.
+        answer: a :class:`Result` (one without a solution draws the instance alone), a
+            solution object, text in the puzzle's output format, or None.
+        source: names the text in messages.
+
+    Raises:
+        ParseError: answer text that is not in the puzzle's output format.
+    """
+    puzzle = instance._puzzle
+    if isinstance(answer, Result):
+        answer = answer.solution
+    elif isinstance(answer, str):
+        answer = puzzle.parse_solution(instance.data, answer, source)
+    return puzzle.draw_svg(instance.data, answer)
 
 
 class Export(NamedTuple):

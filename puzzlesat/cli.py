@@ -158,6 +158,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     check_cores(args)
     options = given_options(args)
     writable(args.output)
+    writable(args.svg)
     for opt in core.get_puzzle(args.puzzle).solve_options:
         if opt.writes:
             writable(options.get(opt.name))
@@ -181,10 +182,18 @@ def cmd_solve(args: argparse.Namespace) -> int:
         cap_memory(args.memory_limit)  # this process, and the workers it forks
         result = api.solve(instance, args.strategy, timeout=timeout, seed=args.seed, workers=args.workers, **options)
     puzzle = core.get_puzzle(instance.puzzle)
-    if puzzle.after_solve is not None and result.solution is not None:
+    if puzzle.notes is not None and result.solution is not None:
         own = {opt.name for opt in puzzle.solve_options}  # a strategy's options are not the hook's
-        puzzle.after_solve(instance.data, result, puzzle.options([], {k: v for k, v in options.items() if k in own}))
+        show(puzzle.notes(instance.data, result, puzzle.options([], {k: v for k, v in options.items() if k in own})))
+    if args.svg:
+        write_output(api.draw(instance, result), args.svg)
     return report(instance, result, args)
+
+
+def show(lines: list[str]) -> None:
+    """Lines the library returned for a person to read (a score, a URL), on stderr."""
+    for line in lines:
+        print(line, file=sys.stderr)
 
 
 def check_cores(args: argparse.Namespace) -> None:
@@ -198,16 +207,23 @@ def check_cores(args: argparse.Namespace) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Verify a solution file against an instance file."""
-    options = flag_values(args, core.get_puzzle(args.puzzle).check_options)
-    for opt in core.get_puzzle(args.puzzle).check_options:
+    puzzle = core.get_puzzle(args.puzzle)
+    options = flag_values(args, puzzle.check_options)
+    for opt in puzzle.check_options:
         if opt.writes:
             writable(options.get(opt.name))
+    writable(args.svg)
     instance = load(args, args.instance)
     text, name = api.read_source(source(args.solution))
-    problems = api.check(instance, text, name, **options)
+    solution = puzzle.parse_solution(instance.data, text, name)
+    problems = api.check(instance, solution, name, **options)
+    if args.svg:  # drawn even when the check fails: the picture shows where
+        write_output(api.draw(instance, solution), args.svg)
     for problem in problems:
         print(f"{name}: {problem}", file=sys.stderr)
     if not problems:
+        if puzzle.notes is not None:
+            show(puzzle.notes(instance.data, Result(Status.SOLVED, solution), puzzle.options([], {}) | options))
         print("OK", file=sys.stderr)
     return 1 if problems else 0
 
@@ -407,6 +423,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         s.add_argument("--strategy", "-s", help="method[:variant]; default: the puzzle's first")
         s.add_argument("--json", action="store_true", help="print a JSON result instead of the seed format")
         s.add_argument("--output", "-o", help="write the answer here instead of stdout")
+        s.add_argument("--svg", metavar="FILE", help="also draw the instance and the answer into this SVG file")
         add_limit_flags(s)
         add_portfolio_flags(s)
         add_option_flags(s, puzzle.instance_options + puzzle.solve_options)
@@ -462,6 +479,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         c = check.add_parser(puzzle.name)
         c.add_argument("instance")
         c.add_argument("solution")
+        c.add_argument("--svg", metavar="FILE", help="also draw the instance and the answer checked into this SVG file")
         add_option_flags(c, puzzle.instance_options + puzzle.check_options)
         c.set_defaults(func=cmd_check)
 

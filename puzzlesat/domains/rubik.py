@@ -586,6 +586,12 @@ class Instance:
     form: str = "singmaster"
     maneuver: Maneuver | None = None
 
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows (:mod:`puzzlesat.domains.rubik_svg`)."""
+        from puzzlesat.domains.rubik_svg import draw
+
+        return draw(self, None)
+
 
 @dataclass(frozen=True)
 class Solution:
@@ -794,6 +800,7 @@ PUZZLE = Puzzle(
     verify=verify,
     generator="puzzlesat.domains.rubik:generate",
     write_instance=write_instance,
+    draw="puzzlesat.domains.rubik_svg:draw",
     strategies=(
         Strategy(
             "native-ida",
