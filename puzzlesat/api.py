@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from puzzlesat import core
-from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy
+from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy, progress
 from puzzlesat.core.deadline import hard_deadline
 from puzzlesat.core.options import resolve as resolve_options
 from puzzlesat.core.text import MAX_FILE_BYTES, decode_text, read_text
@@ -99,6 +99,7 @@ def solve(
     timeout: float | None = None,
     seed: int = 0,
     workers: int = 1,
+    on_progress: progress.Callback | None = None,
     **options: Any,
 ) -> Result:
     """Solve with one strategy in this process; the answer has passed the puzzle's verifier.
@@ -109,6 +110,8 @@ def solve(
         timeout: seconds, None for no limit.
         seed: the search order's seed.
         workers: threads or processes the strategy may use.
+        on_progress: called with a :class:`~puzzlesat.core.progress.Progress` as long work
+            goes on (the cube's table builds and deep searches); the command line draws it.
         options: the strategy's declared options and the puzzle's solve flags
             (``unique=True``, ``metric="qtm"``, ``amo=False``; see :func:`strategies`).
 
@@ -119,7 +122,8 @@ def solve(
     puzzle = instance._puzzle
     name = puzzle.strategies[0].name if strategy is None else strategy
     limits = Limits(timeout=timeout, seed=seed, workers=workers, options=puzzle.options([name], options))
-    return _knows(core.run_strategy(puzzle, instance.data, name, limits), instance)
+    with progress.reporting(on_progress):
+        return _knows(core.run_strategy(puzzle, instance.data, name, limits), instance)
 
 
 def _knows(result: Result, instance: Instance) -> Result:
@@ -139,6 +143,7 @@ def race(
     seed: int = 0,
     memory_limit: int | None = None,
     stream: TextIO | None = None,
+    on_progress: progress.Callback | None = None,
     **options: Any,
 ) -> Result:
     """Race strategies in separate processes (the portfolio); the first verified answer wins.
@@ -156,7 +161,10 @@ def race(
         address: the Ray cluster's ``HOST:PORT``; None starts a local Ray instance.
         seed: the first member's seed (the others count up).
         memory_limit: MiB per child; None for an even share of the machine.
-        stream: where the live status and the race's table go; None for silence.
+        stream: where the race's table goes, and a line per finished member unless
+            ``on_progress`` is given; None for silence.
+        on_progress: called with the race's live status and those lines
+            (:class:`~puzzlesat.core.progress.Progress`).
         options: as for :func:`solve`; each must be declared by one of the members.
     """
     from puzzlesat.portfolio import race as portfolio
@@ -168,7 +176,8 @@ def race(
     limits = Limits(timeout=timeout, seed=seed, options=puzzle.options(names, options))
     out = io.StringIO() if stream is None else stream
     pool = Backend(backend, address, jobs=jobs, memory_mb=memory_limit)
-    return _knows(portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out), instance)
+    with progress.reporting(on_progress):
+        return _knows(portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out), instance)
 
 
 @dataclass(frozen=True)
@@ -222,6 +231,7 @@ def compare(
     backend: str = "local",
     address: str | None = None,
     stream: TextIO | None = None,
+    on_progress: progress.Callback | None = None,
     **options: Any,
 ) -> Comparison:
     """Run every strategy on every instance, each run in its own process under the same limit.
@@ -236,7 +246,8 @@ def compare(
         seed, workers: of every run.
         memory_limit: MiB per run.
         backend, address: as for :func:`race`.
-        stream: where the progress bar goes; None for silence.
+        stream: where a line per finished run goes unless ``on_progress`` is given; None for silence.
+        on_progress: called with the runs done and those lines (:class:`~puzzlesat.core.progress.Progress`).
         options: as for :func:`solve`; each must be declared by one of the strategies.
     """
     from puzzlesat.portfolio import compare as comparing
@@ -249,15 +260,16 @@ def compare(
             raise PuzzlesatError(f"{item.source}: a {item.puzzle} instance, not {target.name}")
     names = [n.strip() for n in strategies.split(",") if n.strip()] if isinstance(strategies, str) else strategies
     names = list(names) if names else comparing.default_strategies(target)
-    records = comparing.compare(
-        target,
-        [(item.source, item.data) for item in loaded],
-        names,
-        Limits(timeout=timeout, seed=seed, workers=workers, options=target.options(names, options)),
-        Backend(backend, address, jobs=jobs, memory_mb=memory_limit),
-        results=Path(results) if results is not None else None,
-        stream=stream,
-    )
+    with progress.reporting(on_progress):
+        records = comparing.compare(
+            target,
+            [(item.source, item.data) for item in loaded],
+            names,
+            Limits(timeout=timeout, seed=seed, workers=workers, options=target.options(names, options)),
+            Backend(backend, address, jobs=jobs, memory_mb=memory_limit),
+            results=Path(results) if results is not None else None,
+            stream=stream,
+        )
     return Comparison(target.name, records)
 
 
@@ -305,6 +317,7 @@ def catalog(
     seed: int = 0,
     memory_limit: int | None = None,
     stream: TextIO | None = None,
+    on_progress: progress.Callback | None = None,
 ) -> Catalog:
     """Every single vacancy -> single survivor problem of a peg solitaire board, one per
     symmetry class, each with its verdict (``solvable``, ``impossible`` or ``unknown``) and
@@ -321,7 +334,8 @@ def catalog(
             only while undecided (default ``native-dfs`` then ``cnf-plan:cadical195``).
         seed: of every run.
         memory_limit: MiB per run.
-        stream: where the progress lines go; None for silence.
+        stream: where the progress lines go unless ``on_progress`` is given; None for silence.
+        on_progress: called with the progress (:class:`~puzzlesat.core.progress.Progress`).
 
     Raises:
         PuzzlesatError: a puzzle without a catalog, an unknown board or a bad size.
@@ -336,16 +350,17 @@ def catalog(
     names = list(names) if names else list(cataloguing.CHAIN)
     for name in names:
         target.strategy(name)
-    entries = cataloguing.catalog(
-        board,
-        rows,
-        cols,
-        Limits(timeout=timeout, seed=seed),
-        Backend(jobs=jobs, memory_mb=memory_limit),
-        strategies=names,
-        results=Path(results) if results is not None else None,
-        stream=stream,
-    )
+    with progress.reporting(on_progress):
+        entries = cataloguing.catalog(
+            board,
+            rows,
+            cols,
+            Limits(timeout=timeout, seed=seed),
+            Backend(jobs=jobs, memory_mb=memory_limit),
+            strategies=names,
+            results=Path(results) if results is not None else None,
+            stream=stream,
+        )
     return Catalog(target.name, board, entries)
 
 

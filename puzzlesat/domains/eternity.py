@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 import random
-import sys
 from dataclasses import dataclass, replace
 from typing import Any
 

@@ -24,7 +24,6 @@ import functools
 import math
 import random
 import re
-import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass

@@ -23,6 +23,7 @@ def draw(instance: Instance, solution: Solution | None, cell: int = CELL) -> str
         points = [(c * cell + centre, r * cell + centre) for r, c in [*solution.cells(), solution.start]]
         picture.polyline(points, stroke=LOOP, stroke_width=round(cell / 6, 1), stroke_linejoin="round")
     for (r, c), colour in [(p, "black") for p in instance.black] + [(p, "white") for p in instance.white]:
-        picture.circle(c * cell + centre, r * cell + centre, round(cell * 0.36, 1), fill=colour, stroke="black",
-                       stroke_width=1.5)
+        picture.circle(
+            c * cell + centre, r * cell + centre, round(cell * 0.36, 1), fill=colour, stroke="black", stroke_width=1.5
+        )
     return picture.svg()

@@ -40,8 +40,8 @@ def draw(instance: Instance, solution: Solution | None) -> str:
     lines = -(-len(frames) // per_row)
     picture = Picture(per_row * (fw + GAP) + GAP, lines * (fh + GAP) + GAP)
     picture.rect(0, 0, picture.width, picture.height, fill="white")
-    for i, (caption, matrix, move, illegal) in enumerate(frames):
-        frame = _frame(instance, matrix, move, illegal)
+    for i, (caption, matrix, jump, illegal) in enumerate(frames):
+        frame = _frame(instance, matrix, jump, illegal)
         x, y = GAP + i % per_row * (fw + GAP), GAP + i // per_row * (fh + GAP)
         picture.group(frame, x + (fw - instance.cols * CELL) / 2, y)
         colour = ILLEGAL if illegal else "#222"

@@ -18,10 +18,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from puzzlesat.core import BackendUnavailable, Limits, Puzzle, Result, Status
+from puzzlesat.core import BackendUnavailable, Limits, Puzzle, Result, Status, progress
 from puzzlesat.portfolio.backends import Backend, open_pool
 from puzzlesat.portfolio.child import ChildSpec, puzzle_spec
-from puzzlesat.portfolio.report import StatusLine, describe, format_table, status_text
+from puzzlesat.portfolio.report import describe, format_table, status_text
 from puzzlesat.portfolio.runs import Outcome, RaceResult, Run
 
 
@@ -102,8 +102,9 @@ def race(
             ``workers`` is ignored: the members share ``backend.jobs`` cores.  Default: ``Limits()``.
         backend: where the members run, the cores they share (default: the machine's, the
             cluster's with Ray), the memory cap and the losers' SIGTERM grace.  Default: local.
-        stream: where the live status line goes (if a terminal) or one line per finished
-            member; None for silence.
+        stream: where a line per finished member goes when no progress callback is installed
+            (:mod:`puzzlesat.core.progress`: the live status and those lines); None: only to
+            that callback, if any.
 
     Returns:
         A RaceResult; ``result`` has been verified in the parent.  The timeout counts from
@@ -121,12 +122,24 @@ def race(
         puzzle.strategy(name)
     members = label_members(names, limits.seed)
     spec_puzzle = puzzle_spec(puzzle)
-    line = StatusLine(stream)
+    with progress.reporting(progress.fallback(stream)):
+        return _race(puzzle, instance, names, limits, backend, spec_puzzle, members)
+
+
+def _race(
+    puzzle: Puzzle,
+    instance: Any,
+    names: list[str],
+    limits: Limits,
+    backend: Backend,
+    spec_puzzle: Any,
+    members: list[tuple[str, str, int]],
+) -> RaceResult:
     winner: Run | None = None
     best: Run | None = None
     runs: list[Run] = []
     memory_mb = backend.memory_cap(len(names))
-    with open_pool(puzzle, backend, stream) as sup:
+    with open_pool(puzzle, backend) as sup:
         jobs = backend.jobs or sup.cpus
         workers = share_cores(names, jobs)
         sup.fit(sum(workers))
@@ -142,7 +155,7 @@ def race(
                 for run in sup.poll(0.2):
                     result = run.result
                     assert result is not None
-                    line.note(f"{run.label}: {describe(result, run.note)} after {time.time() - start:.2f}s")
+                    progress.line(f"c {run.label}: {describe(result, run.note)} after {time.time() - start:.2f}s")
                     if result.status is Status.INFEASIBLE or result.status is Status.OPTIMAL:
                         winner = run
                     elif result.status is Status.SOLVED:
@@ -152,11 +165,11 @@ def race(
                             best = run
                     if winner is not None:
                         break
-                line.update(status_text(runs, start))
+                progress.update(status_text(runs, start))
             if winner is None:
                 winner = best
         finally:
-            line.clear()
+            progress.end()
         decided = time.time()
         sup.close("stopped")
     outcomes = []
