@@ -70,9 +70,7 @@ class Instance:
 
     def _repr_svg_(self) -> str:
         """The picture a notebook shows (:mod:`puzzlesat.domains.blacken_svg`)."""
-        from puzzlesat.domains.blacken_svg import draw
-
-        return draw(self, None)
+        return PUZZLE.draw_svg(self)
 
     @property
     def q(self) -> int:

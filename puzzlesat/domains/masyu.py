@@ -76,10 +76,8 @@ class Instance:
     white: tuple[Cell, ...] = ()
 
     def _repr_svg_(self) -> str:
-        """The grid and its circles, as a notebook shows them."""
-        from puzzlesat.domains.masyu_svg import draw
-
-        return draw(self, None)
+        """The grid and its circles, as a notebook shows them (:mod:`puzzlesat.domains.masyu_svg`)."""
+        return PUZZLE.draw_svg(self)
 
     def clue(self, r: int, c: int) -> int:
         """EMPTY, WHITE or BLACK for one cell."""

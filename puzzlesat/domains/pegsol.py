@@ -149,9 +149,7 @@ class Instance:
 
     def _repr_svg_(self) -> str:
         """The picture a notebook shows (:mod:`puzzlesat.domains.pegsol_svg`)."""
-        from puzzlesat.domains.pegsol_svg import draw
-
-        return draw(self, None)
+        return PUZZLE.draw_svg(self)
 
     @property
     def target(self) -> Matrix:

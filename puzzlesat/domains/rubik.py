@@ -588,9 +588,7 @@ class Instance:
 
     def _repr_svg_(self) -> str:
         """The picture a notebook shows (:mod:`puzzlesat.domains.rubik_svg`)."""
-        from puzzlesat.domains.rubik_svg import draw
-
-        return draw(self, None)
+        return PUZZLE.draw_svg(self)
 
 
 @dataclass(frozen=True)
