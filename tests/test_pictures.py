@@ -96,8 +96,8 @@ def test_instances_and_results_show_themselves_in_a_notebook(puzzle: str) -> Non
     assert instance._repr_svg_() == api.draw(instance) == instance.data._repr_svg_()
     result = Result(Status.SOLVED, solution)
     assert result._repr_svg_() is None  # a strategy's result does not know its instance
-    result.puzzle, result.instance = instance.puzzle, instance.data
-    copy = pickle.loads(pickle.dumps(result))  # as a portfolio child sends it
+    result.puzzle, result.instance = instance._puzzle, instance.data
+    copy = pickle.loads(pickle.dumps(result))  # it still pickles (to a process, to a file)
     assert copy == result and copy._repr_svg_() == api.draw(instance, solution)
     assert "instance" not in repr(result)
 

@@ -18,9 +18,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from puzzlesat.core import BackendUnavailable, Limits, Puzzle, Result, Status, progress
+from puzzlesat.core import BackendUnavailable, Limits, Puzzle, Result, Status, UnsupportedRequest, progress
 from puzzlesat.portfolio.backends import Backend, open_pool
-from puzzlesat.portfolio.child import ChildSpec, puzzle_spec
+from puzzlesat.portfolio.child import ChildSpec, puzzle_spec, strategy_spec
 from puzzlesat.portfolio.report import describe, format_table, status_text
 from puzzlesat.portfolio.runs import Outcome, RaceResult, Run
 
@@ -66,12 +66,28 @@ def portfolio_names(puzzle: Puzzle, text: str | None) -> list[str]:
     elif puzzle.portfolio:
         names = list(puzzle.portfolio)
     else:
-        names = [s.name for s in puzzle.strategies if not s.variants or s.default_variant]
+        names = [s.name for s in puzzle.all_strategies() if not s.variants or s.default_variant]
     if not names:
         raise BackendUnavailable(f"no strategies to race for {puzzle.name}")
     for name in names:
         puzzle.strategy(name)  # raises for unknown names before any process starts
     return names
+
+
+def serving(puzzle: Puzzle, names: Sequence[str], options: dict[str, Any]) -> list[str]:
+    """The members that serve these options; the others are left out, in one progress line.
+
+    Raises:
+        UnsupportedRequest: none of them serves the request.
+    """
+    kept, left = puzzle.serving(list(names), options)
+    modes = " ".join("--" + m.replace("_", "-") for m in puzzle.requested_modes(options))
+    left = list(dict.fromkeys(left))
+    if not kept:
+        raise UnsupportedRequest(f"{puzzle.name}: none of {', '.join(left)} serves {modes}")
+    if left:
+        progress.line(f"c left out {', '.join(left)}: not serving {modes}")
+    return kept
 
 
 def _better(a: Result, b: Result | None) -> bool:
@@ -112,6 +128,9 @@ def race(
 
     Raises:
         BackendUnavailable: an unknown strategy name (before any process starts).
+        UnsupportedRequest: no member serves the mode the options ask for (the members that
+            do not serve it are left out, and a progress line says so).
+        PluginError: a script's strategy or puzzle that a child process cannot import.
         PuzzlesatError: an unknown backend, or Ray not installed.
         KeyboardInterrupt: re-raised after every child has been stopped.
     """
@@ -120,10 +139,12 @@ def race(
     names = list(names) if names else portfolio_names(puzzle, None)
     for name in names:
         puzzle.strategy(name)
-    members = label_members(names, limits.seed)
-    spec_puzzle = puzzle_spec(puzzle)
     with progress.reporting(progress.fallback(stream)):
-        return _race(puzzle, instance, names, limits, backend, spec_puzzle, members)
+        names = serving(puzzle, names, limits.options)
+        members = label_members(names, limits.seed)
+        spec_puzzle = puzzle_spec(puzzle)
+        sent = {name: strategy_spec(puzzle, name) for name in names}
+        return _race(puzzle, instance, names, limits, backend, spec_puzzle, members, sent)
 
 
 def _race(
@@ -134,6 +155,7 @@ def _race(
     backend: Backend,
     spec_puzzle: Any,
     members: list[tuple[str, str, int]],
+    sent: dict[str, Any],
 ) -> RaceResult:
     winner: Run | None = None
     best: Run | None = None
@@ -148,7 +170,16 @@ def _race(
         try:
             for (label, name, member_seed), count in zip(members, workers, strict=True):
                 spec = ChildSpec(
-                    spec_puzzle, instance, name, member_seed, count, dict(limits.options), None, deadline, memory_mb
+                    spec_puzzle,
+                    instance,
+                    name,
+                    member_seed,
+                    count,
+                    dict(limits.options),
+                    None,
+                    deadline,
+                    memory_mb,
+                    sent[name],
                 )
                 runs.append(sup.start(label, spec))
             while sup.active and winner is None:
