@@ -54,9 +54,10 @@ class Instance(NamedTuple):
     def _puzzle(self) -> Puzzle:
         return core.get_puzzle(self.puzzle)
 
-    def _repr_svg_(self) -> str:
-        """The instance as an SVG picture, as a notebook shows it (see :func:`draw`)."""
-        return draw(self)
+    def _repr_svg_(self) -> str | None:
+        """The instance as an SVG picture, as a notebook shows it (see :func:`draw`); None for a
+        puzzle that has no picture."""
+        return draw(self) if self._puzzle.draw is not None else None
 
 
 def puzzles() -> list[str]:

@@ -9,13 +9,14 @@ import pickle
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from clirun import run_cli
 
 from puzzlesat import api, cli
-from puzzlesat.core import Result, Status, progress
+from puzzlesat.core import PuzzlesatError, Result, Status, progress, registry
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = ROOT / "instances"
@@ -217,3 +218,13 @@ def test_no_carriage_return_into_a_pipe(tmp_path: Path) -> None:
     )
     assert compared.returncode == 0, compared.stderr
     assert "\r" not in compared.stderr and "c compare 1/1: " in compared.stderr
+
+
+def test_a_puzzle_without_a_picture_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_script_puzzles", {})  # registered for this test only
+    plain = api.register_puzzle(replace(api.core.get_puzzle("blacken"), name="blacken-no-picture", draw=None))
+    instance = api.Instance(plain.name, api.load("blacken", SEEDS / "blacken/seed_7x7.txt").data)
+    with pytest.raises(PuzzlesatError, match="blacken-no-picture has no picture"):
+        api.draw(instance)
+    assert instance._repr_svg_() is None
+    assert Result(Status.SOLVED, puzzle=plain, instance=instance.data)._repr_svg_() is None

@@ -95,8 +95,8 @@ class Result:
 
     def _repr_svg_(self) -> str | None:
         """The instance and this answer as an SVG picture (a notebook shows it), or None for a
-        result that does not know its instance."""
-        if self.puzzle is None or self.instance is None:
+        result that does not know its instance or a puzzle without a picture."""
+        if self.puzzle is None or self.puzzle.draw is None or self.instance is None:
             return None
         return self.puzzle.draw_svg(self.instance, self.solution)
 
