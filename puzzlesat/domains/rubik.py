@@ -805,7 +805,7 @@ PUZZLE = Puzzle(
             "puzzlesat.native.rubik:solve",
             "optimal IDA* in numba: phase-1 tables on three axes + corner table (Reid, Kociemba; "
             "or Korf's pattern databases with -O tables=full), split by first moves over --workers",
-            options=(Option("progress", bool, True, "a progress bar on stderr during long searches"),),
+            options=(Option("progress", bool, True, "report the progress of long searches and table builds"),),
             modes=("all", "extra"),
         ),
         Strategy(
