@@ -257,7 +257,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     check_cores(args)
     options = given_options(args)
     writable(args.output)
-    writable(args.svg)
+    picture_first(args)
     for opt in core.get_puzzle(args.puzzle).solve_options:
         if opt.writes:
             writable(options.get(opt.name))
@@ -298,6 +298,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return report(instance, result, args)
 
 
+def picture_first(args: argparse.Namespace) -> None:
+    """Before any work: ``--svg FILE`` can be written, and the puzzle can draw itself."""
+    if args.svg:
+        writable(args.svg)
+        if core.get_puzzle(args.puzzle).draw is None:
+            raise PuzzlesatError(f"--svg: {args.puzzle} has no picture")
+
+
 def show(lines: list[str]) -> None:
     """Lines the library returned for a person to read (a score, a URL), on stderr."""
     for line in lines:
@@ -320,7 +328,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for opt in puzzle.check_options:
         if opt.writes:
             writable(options.get(opt.name))
-    writable(args.svg)
+    picture_first(args)
     instance = load(args, args.instance)
     text, name = api.read_source(source(args.solution))
     solution = puzzle.parse_solution(instance.data, text, name)
