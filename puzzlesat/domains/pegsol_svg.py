@@ -35,7 +35,7 @@ def draw(instance: Instance, solution: Solution | None) -> str:
             frames.append((f"{number}: {move}", board.matrix(), move, False))
         if frames[-1][1] != instance.target and not frames[-1][3]:
             frames.append(("goal", instance.target, None, False))
-    fw, fh = max(instance.cols * CELL, 64), instance.rows * CELL + CAPTION
+    fw, fh = max(instance.cols * CELL, 84), instance.rows * CELL + CAPTION  # room for "31: 5:3-3:3"
     per_row = max(1, min(len(frames), (WIDTH + GAP) // (fw + GAP)))
     lines = -(-len(frames) // per_row)
     picture = Picture(per_row * (fw + GAP) + GAP, lines * (fh + GAP) + GAP)
