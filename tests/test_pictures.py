@@ -228,3 +228,22 @@ def test_a_puzzle_without_a_picture_says_so(monkeypatch: pytest.MonkeyPatch) -> 
         api.draw(instance)
     assert instance._repr_svg_() is None
     assert Result(Status.SOLVED, puzzle=plain, instance=instance.data)._repr_svg_() is None
+
+
+def test_the_library_reports_progress_and_prints_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))  # the small tables, built afresh
+    seen: list[progress.Progress] = []
+    cube = api.load("rubik", "R U F' D2")
+    result = api.solve(cube, "native-ida", tables="small", on_progress=seen.append)
+    assert result.status is Status.OPTIMAL and result.objective == 4
+    lines = [e.text for e in seen if e.kind == progress.LINE]
+    assert lines[0].startswith("c building rubik htm small tables") and lines[-1].startswith("c built rubik")
+    fractions = [e.fraction for e in seen if e.kind == progress.UPDATE]
+    assert fractions and fractions == sorted(fractions) and fractions[-1] == 1.0
+    loop = api.load("masyu", SEEDS / "masyu/seed_7x7.txt")
+    answer = api.solve(loop, "cnf-lazy", unique=True, draw=True, url=True)
+    assert answer.second_solution is not None and capsys.readouterr() == ("", "")
+    notes = api.core.get_puzzle("masyu").notes
+    assert notes is not None and "●" in "\n".join(notes(loop.data, answer, {"draw": True}))
