@@ -214,7 +214,7 @@ def _compare(
     wanted = [(path, inst, name) for path, inst in instances for name in names]
     pending = [item for item in wanted if (item[0], item[2]) not in done]
     jobs = max(1, jobs or len(pending))
-    bar = Progress(len(wanted), len(wanted) - len(pending))
+    tally = Tally(len(wanted), len(wanted) - len(pending))
     out = None
     if results is not None and pending:
         results.parent.mkdir(parents=True, exist_ok=True)
@@ -270,10 +270,10 @@ def _compare(
                         if out is not None:
                             out.write(json.dumps(asdict(rec)) + "\n")
                             out.flush()
-                        bar.advance(rec, puzzle.optimisation)
-                    bar.draw()
+                        tally.advance(rec, puzzle.optimisation)
+                    tally.report()
     finally:
-        bar.close()
+        tally.close()
         if out is not None:
             out.close()
     return [done[path, name] for path, _, name in wanted if (path, name) in done]
@@ -295,7 +295,7 @@ def _jsonable(stats: dict[str, Any]) -> dict[str, Any]:
     return clean
 
 
-class Progress:
+class Tally:
     """A comparison's progress: a line per finished run and the runs done, as progress reports."""
 
     def __init__(self, total: int, already: int) -> None:
@@ -316,7 +316,7 @@ class Progress:
         text = f"c compare {self.count}/{self.total}: {rec.instance} {rec.strategy} {rec.status} {took} {rec.message}"
         progress.line(text.rstrip())
 
-    def draw(self) -> None:
+    def report(self) -> None:
         """Report the runs done so far."""
         progress.update(
             "compare",
