@@ -140,23 +140,13 @@ def race(
     for name in names:
         puzzle.strategy(name)
     with progress.reporting(progress.fallback(stream)):
-        names = serving(puzzle, names, limits.options)
-        members = label_members(names, limits.seed)
-        spec_puzzle = puzzle_spec(puzzle)
-        sent = {name: strategy_spec(puzzle, name) for name in names}
-        return _race(puzzle, instance, names, limits, backend, spec_puzzle, members, sent)
+        return _race(puzzle, instance, serving(puzzle, names, limits.options), limits, backend)
 
 
-def _race(
-    puzzle: Puzzle,
-    instance: Any,
-    names: list[str],
-    limits: Limits,
-    backend: Backend,
-    spec_puzzle: Any,
-    members: list[tuple[str, str, int]],
-    sent: dict[str, Any],
-) -> RaceResult:
+def _race(puzzle: Puzzle, instance: Any, names: list[str], limits: Limits, backend: Backend) -> RaceResult:
+    members = label_members(names, limits.seed)
+    spec_puzzle = puzzle_spec(puzzle)
+    sent = {name: strategy_spec(puzzle, name) for name in names}
     winner: Run | None = None
     best: Run | None = None
     runs: list[Run] = []
