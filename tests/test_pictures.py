@@ -243,6 +243,8 @@ def test_the_library_reports_progress_and_prints_nothing(
     fractions = [e.fraction for e in seen if e.kind == progress.UPDATE]
     assert fractions and fractions == sorted(fractions) and fractions[-1] == 1.0
     loop = api.load("masyu", SEEDS / "masyu/seed_7x7.txt")
+    with pytest.raises(PuzzlesatError, match="on_progress should be a function"):
+        api.solve(loop, on_progress="stderr")  # type: ignore[arg-type]
     answer = api.solve(loop, "cnf-lazy", unique=True, draw=True, url=True)
     assert answer.second_solution is not None and capsys.readouterr() == ("", "")
     notes = api.core.get_puzzle("masyu").notes

@@ -24,6 +24,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TextIO
 
+from puzzlesat.core.errors import PuzzlesatError
+
 UPDATE, LINE, END = "update", "line", "end"
 
 
@@ -53,10 +55,16 @@ _listener: ContextVar[Callback | None] = ContextVar("puzzlesat_progress", defaul
 
 @contextlib.contextmanager
 def reporting(callback: Callback | None) -> Iterator[None]:
-    """Send the progress of the work done inside to ``callback``; None keeps the current one."""
+    """Send the progress of the work done inside to ``callback``; None keeps the current one.
+
+    Raises:
+        PuzzlesatError: ``callback`` (the API's ``on_progress``) is not callable.
+    """
     if callback is None:
         yield
         return
+    if not callable(callback):
+        raise PuzzlesatError(f"on_progress should be a function taking a Progress, got {callback!r}")
     token = _listener.set(callback)
     try:
         yield
