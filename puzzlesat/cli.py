@@ -108,7 +108,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                     print(f"      -O {describe(opt)}")
         for what, options in (
             ("instance flags (solve, check, export)", puzzle.instance_options),
-            ("solve flags (every strategy)", puzzle.solve_options),
+            ("solve flags (modes only for the strategies that list them)", puzzle.solve_options),
             ("check flags", puzzle.check_options),
         ):
             if args.verbose and options:

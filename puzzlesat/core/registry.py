@@ -45,8 +45,11 @@ def problems() -> list[str]:
     return list(_problems.values())
 
 
-def _problem(label: str, what: str) -> None:
-    _problems[label] = f"{label}: {what}"
+def _problem(label: str, what: str, ep: Any = None) -> str:
+    """Record one line about a plugin (naming its entry point) and return it."""
+    where = f" (entry point {ep.name} = {ep.value})" if ep is not None else ""
+    _problems[label + where] = f"{label}{where}: {what}"
+    return _problems[label + where]
 
 
 def _declared_groups() -> set[str]:
@@ -83,8 +86,9 @@ def _entry_points(group: str) -> list[Any]:
 
 
 def _label(ep: Any) -> str:
+    """``plugin DIST`` (the package that declares the entry point), as messages name it."""
     dist = getattr(getattr(ep, "dist", None), "name", None)
-    return f"plugin {ep.name} ({ep.value}{', from ' + dist if dist else ''})"
+    return f"plugin {dist or ep.value}"
 
 
 def _puzzle_entry_points() -> dict[str, Any]:
@@ -92,7 +96,7 @@ def _puzzle_entry_points() -> dict[str, Any]:
     found: dict[str, Any] = {}
     for ep in _entry_points(PUZZLES_GROUP):
         if ep.name in BUILTIN or ep.name in found:
-            _problem(_label(ep), f"puzzle name {ep.name!r} is taken; left out")
+            _problem(_label(ep), f"puzzle name {ep.name!r} is taken; left out", ep)
             continue
         found[ep.name] = ep
     return found
@@ -125,11 +129,9 @@ def get_puzzle(name: str) -> Puzzle:
     try:
         puzzle = ep.load()
     except Exception as exc:  # noqa: BLE001 - a plugin's failure is one line, never a traceback
-        _problem(label, f"cannot be imported: {type(exc).__name__}: {exc}")
-        raise PluginError(_problems[label]) from None
+        raise PluginError(_problem(label, f"cannot be imported: {type(exc).__name__}: {exc}", ep)) from None
     if not isinstance(puzzle, Puzzle) or puzzle.name != name:
-        _problem(label, f"is not a puzzlesat.Puzzle named {name!r}")
-        raise PluginError(_problems[label])
+        raise PluginError(_problem(label, f"is not a puzzlesat.Puzzle named {name!r}", ep))
     _plugin_puzzles[name] = puzzle
     _origins[name, ""] = label
     return puzzle
@@ -156,11 +158,11 @@ def _load_plugin_strategies() -> list[tuple[Strategy, str]]:
             try:
                 value = ep.load()
             except Exception as exc:  # noqa: BLE001 - one line, the others still load
-                _problem(label, f"cannot be imported: {type(exc).__name__}: {exc}")
+                _problem(label, f"cannot be imported: {type(exc).__name__}: {exc}", ep)
                 continue
             items = [value] if isinstance(value, Strategy) else value
             if not isinstance(items, Iterable) or not all(isinstance(s, Strategy) and s.puzzle for s in items):
-                _problem(label, "is not a puzzlesat.Strategy (or a sequence of them) naming its puzzle")
+                _problem(label, "is not a puzzlesat.Strategy (or a sequence of them) naming its puzzle", ep)
                 continue
             _plugin_strategies += [(s, label) for s in items]
     return _plugin_strategies
