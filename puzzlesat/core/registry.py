@@ -34,7 +34,7 @@ STRATEGIES_GROUP = "puzzlesat.strategies"
 _script_puzzles: dict[str, Puzzle] = {}
 _script_strategies: dict[str, dict[str, Strategy]] = {}  # puzzle name -> method -> Strategy
 _plugin_puzzles: dict[str, Puzzle] = {}  # entry points loaded so far
-_plugin_strategies: list[tuple[Strategy, str]] | None = None  # (strategy, origin) once loaded
+_plugin_strategies: list[tuple[Strategy, str, Any]] | None = None  # (strategy, origin, entry point)
 _origins: dict[tuple[str, str], str] = {}  # (puzzle, method or "") -> "plugin NAME (DIST)" / "script"
 _problems: dict[str, str] = {}  # one line per failed plugin, keyed by the plugin's label
 _groups: set[str] | None = None
@@ -148,7 +148,7 @@ def available_puzzles() -> list[Puzzle]:
     return found
 
 
-def _load_plugin_strategies() -> list[tuple[Strategy, str]]:
+def _load_plugin_strategies() -> list[tuple[Strategy, str, Any]]:
     """Every strategy the ``puzzlesat.strategies`` entry points declare, imported once."""
     global _plugin_strategies
     if _plugin_strategies is None:
@@ -164,7 +164,7 @@ def _load_plugin_strategies() -> list[tuple[Strategy, str]]:
             if not isinstance(items, Iterable) or not all(isinstance(s, Strategy) and s.puzzle for s in items):
                 _problem(label, "is not a puzzlesat.Strategy (or a sequence of them) naming its puzzle", ep)
                 continue
-            _plugin_strategies += [(s, label) for s in items]
+            _plugin_strategies += [(s, label, ep) for s in items]
     return _plugin_strategies
 
 
@@ -176,11 +176,11 @@ def extra_strategies(puzzle: Puzzle) -> tuple[Strategy, ...]:
     """
     taken = {s.name for s in puzzle.strategies}
     extra: list[Strategy] = []
-    for strat, label in _load_plugin_strategies():
+    for strat, label, ep in _load_plugin_strategies():
         if strat.puzzle != puzzle.name:
             continue
         if strat.name in taken:
-            _problem(label, f"strategy name {strat.name!r} is taken for {puzzle.name}; left out")
+            _problem(label, f"strategy name {strat.name!r} is taken for {puzzle.name}; left out", ep)
             continue
         taken.add(strat.name)
         _origins[puzzle.name, strat.name] = label
