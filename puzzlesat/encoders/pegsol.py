@@ -66,6 +66,7 @@ from typing import Any
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.domains.pegsol import PEG, Cell, Instance, Jump, Move, Solution, presolve, step_jumps
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
+from puzzlesat.encoders.sat import sat_result
 
 # the encoder's options, with their defaults (declared as core.Options in domains.pegsol)
 DEFAULTS: dict[str, Any] = {
@@ -479,7 +480,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     stats.update(solver_stats)
     elapsed = time.perf_counter() - start
     if outcome is None:
-        return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message="timeout")
+        return sat_result(outcome, lambda: None, wall_time=elapsed, stats=stats)
     if not outcome:
         if horizon < instance.moves_needed:
             message = f"no plan in {horizon} parallel steps (more steps may be needed)"
