@@ -37,6 +37,7 @@ from puzzlesat.api import (
 )
 from puzzlesat.core import (
     SAT_SOLVERS,
+    TIME_LIMIT,
     BackendUnavailable,
     InvalidInstanceError,
     InvalidSolutionError,
@@ -75,6 +76,7 @@ __all__ = [
     "SAT_SOLVERS",
     "Status",
     "Strategy",
+    "TIME_LIMIT",
     "UnsupportedRequest",
     "catalog",
     "check",

@@ -12,10 +12,10 @@ import itertools
 import time
 from typing import Any
 
-from puzzlesat import Limits, Result, Status
+from puzzlesat import Limits, Result
 from puzzlesat.core.uniqueness import record_uniqueness
 from puzzlesat.encoders.dimacs import Encoding, cnf_stats
-from puzzlesat.encoders.sat import open_solver, solve_limited, solver_stats
+from puzzlesat.encoders.sat import open_solver, sat_result, solve_limited, solver_stats
 from puzzlesat_sudoku.puzzle import CELLS, Sudoku, units
 
 
@@ -55,16 +55,12 @@ def solve(instance: Sudoku, limits: Limits, variant: str | None) -> Result:
     start = time.perf_counter()
     encoding = encode(instance, limits.options)
     stats: dict[str, Any] = dict(encoding.stats)
-    with open_solver(variant or "cadical195", encoding.cnf.clauses) as solver:
+    assert variant is not None  # the engine names the default variant when the name has none
+    with open_solver(variant, encoding.cnf.clauses) as solver:
         outcome = solve_limited(solver, limits.remaining(start))
-        if not outcome:
-            stats.update(solver_stats(solver))
-            status = Status.UNKNOWN if outcome is None else Status.INFEASIBLE
-            message = "time limit" if outcome is None else ""
-            return Result(status, wall_time=time.perf_counter() - start, stats=stats, message=message)
-        answer = encoding.decode(encoding.true_keys(solver.get_model()))
-        result = Result(Status.SOLVED, answer, stats=stats)
-        if limits.options.get("unique"):
+        result = sat_result(outcome, lambda: encoding.decode(encoding.true_keys(solver.get_model())), stats=stats)
+        if outcome and limits.options["unique"]:
+            answer = result.solution
             solver.add_clause([-encoding.pool.id(("x", cell, d)) for cell, d in enumerate(answer)])
             again = solve_limited(solver, limits.remaining(start))
             second = encoding.decode(encoding.true_keys(solver.get_model())) if again else None

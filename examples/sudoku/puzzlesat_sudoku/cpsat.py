@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from puzzlesat import Limits, Result, Status
+from puzzlesat import TIME_LIMIT, Limits, Result, Status
 from puzzlesat.models.cpsat import model_size, solve_model
 from puzzlesat_sudoku.puzzle import CELLS, Sudoku, units
 
@@ -37,4 +37,5 @@ def solve(instance: Sudoku, limits: Limits, variant: str | None) -> Result:
     elapsed = time.perf_counter() - start
     if run.status is Status.SOLVED:
         return Result(Status.SOLVED, tuple(run.solver.value(v) for v in cells), wall_time=elapsed, stats=stats)
-    return Result(run.status, wall_time=elapsed, stats=stats, message=run.message)
+    message = {Status.UNKNOWN: TIME_LIMIT, Status.ERROR: run.message}.get(run.status, "")
+    return Result(run.status, wall_time=elapsed, stats=stats, message=message)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from puzzlesat import Limits, Result, Status, Strategy
+from puzzlesat import TIME_LIMIT, Limits, Result, Status, Strategy
 from puzzlesat.domains.eternity import GREY, Instance, Solution, rotated
 from puzzlesat.models.cpsat import model_size, solve_model
 
@@ -67,4 +67,5 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     if run.status is Status.SOLVED:
         board = Solution(tuple(divmod(run.solver.value(k), 4) for k in orient))
         return Result(Status.SOLVED, board, wall_time=elapsed, stats=stats)
-    return Result(run.status, wall_time=elapsed, stats=stats, message=run.message)
+    message = {Status.UNKNOWN: TIME_LIMIT, Status.ERROR: run.message}.get(run.status, "")
+    return Result(run.status, wall_time=elapsed, stats=stats, message=message)
