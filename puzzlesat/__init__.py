@@ -38,6 +38,7 @@ from puzzlesat.api import (
 )
 from puzzlesat.core import (
     SAT_SOLVERS,
+    TIME_LIMIT,
     BackendUnavailable,
     InvalidInstanceError,
     InvalidSolutionError,
@@ -76,6 +77,7 @@ __all__ = [
     "SAT_SOLVERS",
     "Status",
     "Strategy",
+    "TIME_LIMIT",
     "UnsupportedRequest",
     "catalog",
     "check",

@@ -166,8 +166,9 @@ def cmd_list(args: argparse.Namespace) -> int:
         for strat in puzzle.all_strategies():
             label = strat.name + (f":<{'|'.join(strat.variants)}>" if strat.variants else "")
             extra = [flag for flag, on in (("export dimacs/wcnf", strat.encoder), ("export cpsat", strat.model)) if on]
-            if registry.origin(puzzle.name, strat.name) and registry.origin(puzzle.name, strat.name) != plugin:
-                extra.append(str(registry.origin(puzzle.name, strat.name)))
+            added = registry.origin(puzzle.name, strat.name)
+            if added and added != plugin:  # a plugin's strategy for another puzzle
+                extra.append(added)
             note = f"  [{', '.join(extra)}]" if extra else ""
             print(f"  {label}\n      {strat.summary}{note}")
             if args.verbose:
@@ -177,7 +178,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                     print(f"      -O {describe(opt)}")
         for what, options in (
             ("instance flags (solve, check, export)", puzzle.instance_options),
-            ("solve flags (every strategy)", puzzle.solve_options),
+            ("solve flags (modes only for the strategies that list them)", puzzle.solve_options),
             ("check flags", puzzle.check_options),
         ):
             if args.verbose and options:

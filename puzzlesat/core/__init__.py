@@ -29,7 +29,18 @@ from puzzlesat.core.errors import (
 from puzzlesat.core.options import Option, OptionError
 from puzzlesat.core.registry import available_puzzles, get_puzzle
 from puzzlesat.core.text import check_length, content_lines, int_tokens, is_int, read_text
-from puzzlesat.core.types import Limits, Puzzle, Result, SolveFn, Status, Strategy, Target, load_target, split_strategy
+from puzzlesat.core.types import (
+    TIME_LIMIT,
+    Limits,
+    Puzzle,
+    Result,
+    SolveFn,
+    Status,
+    Strategy,
+    Target,
+    load_target,
+    split_strategy,
+)
 
 __all__ = [
     "BackendUnavailable",
@@ -48,6 +59,7 @@ __all__ = [
     "SolveFn",
     "Status",
     "Strategy",
+    "TIME_LIMIT",
     "Target",
     "UnsupportedRequest",
     "available_puzzles",

@@ -116,6 +116,10 @@ class Result:
         }
 
 
+# the message of an UNKNOWN result whose time ran out, in every strategy (``compare`` and
+# ``catalog`` tell a timeout from another UNKNOWN by it)
+TIME_LIMIT = "time limit"
+
 SolveFn = Callable[[Any, Limits, "str | None"], Result]
 Target = str | Callable[..., Any]  # ``module:function``, imported when used, or the function itself
 

@@ -683,6 +683,9 @@ CNF_PLAN_OPTIONS = (
     Option("window", int, 3, "parallel form: horizons solved at once, in turns (CaDiCaL)", low=1, high=8),
 )
 
+# cpsat-plan's rule groups (models/pegsol.py)
+CPSAT_PLAN_OPTIONS = (ORDERING, REACH, Option("redundant", bool, True, "peg-count constraint per step (redundant)"))
+
 PUZZLE = Puzzle(
     name="pegsol",
     parse=parse,
@@ -726,11 +729,7 @@ PUZZLE = Puzzle(
             "puzzlesat.models.pegsol:solve",
             "CP-SAT: the same fixed-horizon plan (one jump a step, frame axioms, ordering)",
             model="puzzlesat.models.pegsol:build_model",
-            options=(
-                ORDERING,
-                REACH,
-                Option("redundant", bool, True, "peg-count constraint per step (redundant)"),
-            ),
+            options=CPSAT_PLAN_OPTIONS,
         ),
     ),
     portfolio=("native-dfs", "cnf-plan:cadical195", "cpsat-plan"),

@@ -789,6 +789,9 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
 
 # the bounded models solve by raising N themselves: this one is for export
 HORIZON = Option("horizon", int, 6, "export: the question 'solvable in N moves?'", low=0)
+METRIC = Option("metric", str, "htm", "htm (half turns count 1) or qtm (half turns count 2)", choices=METRICS)
+# cpsat-bmc's options (models/rubik.py)
+BMC_OPTIONS = (HORIZON, Option("canonical", bool, True, "only canonical move sequences (redundant)"))
 
 PUZZLE = Puzzle(
     name="rubik",
@@ -813,7 +816,7 @@ PUZZLE = Puzzle(
             "puzzlesat.models.rubik:solve",
             "CP-SAT bounded model 'solvable in N moves?', N = 0, 1, 2, ... (shallow positions)",
             model="puzzlesat.models.rubik:build_model",
-            options=(HORIZON, Option("canonical", bool, True, "only canonical move sequences (redundant)")),
+            options=BMC_OPTIONS,
         ),
         Strategy(
             "cnf-bmc",
@@ -832,7 +835,7 @@ PUZZLE = Puzzle(
         ),
     ),
     solve_options=(
-        Option("metric", str, "htm", "htm (half turns count 1) or qtm (half turns count 2)", choices=METRICS),
+        METRIC,
         Option("all", bool, False, "every shortest solution"),
         Option("extra", int, 0, "also the solutions up to N moves longer than the shortest", low=0),
         Option("max_depth", int, None, "give up beyond this length (default: 20 htm / 26 qtm)", low=0),

@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TextIO
 
-from puzzlesat.core import Limits, PuzzlesatError, Status, get_puzzle, progress
+from puzzlesat.core import TIME_LIMIT, Limits, PuzzlesatError, Status, get_puzzle, progress
 from puzzlesat.domains import pegsol
 from puzzlesat.domains.pegsol_catalog import (
     Map,
@@ -232,7 +232,8 @@ def entry(problem: Problem, instance: pegsol.Instance, runs: list[Record]) -> En
         what = f"exhausted search ({rec.strategy}): {nodes} nodes" if nodes else f"{rec.strategy}: {rec.message}"
         return _entry(problem, "impossible", "search", what, rec.time, rec.strategy)
     total = sum(r.elapsed or 0.0 for r in runs)
-    reason = "timeout" if "timeout" in rec.message or rec.time is None else rec.status.lower()
+    timed_out = TIME_LIMIT in rec.message or "timeout" in rec.message  # the older word, in results files
+    reason = "timeout" if timed_out or rec.time is None else rec.status.lower()
     tried = ", ".join(r.strategy for r in runs)
     return _entry(
         problem, "unknown", reason, f"{reason} ({tried}): {rec.message}".rstrip(": "), round(total, 4), rec.strategy

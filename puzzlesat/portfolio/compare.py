@@ -25,7 +25,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from puzzlesat.core import Limits, ParseError, Puzzle, PuzzlesatError, Result, Status, progress, split_strategy
+from puzzlesat.core import (
+    TIME_LIMIT,
+    Limits,
+    ParseError,
+    Puzzle,
+    PuzzlesatError,
+    Result,
+    Status,
+    progress,
+    split_strategy,
+)
 from puzzlesat.core.text import decode_text
 from puzzlesat.portfolio.backends import Backend, open_pool
 from puzzlesat.portfolio.child import ChildSpec, puzzle_spec, strategy_spec
@@ -357,7 +367,7 @@ def _cell(rec: Record | None, optimisation: bool) -> str:
         return "ERROR"
     if rec.time is None or (rec.timeout is not None and rec.time >= 0.9 * rec.timeout):
         return "timeout"
-    return "timeout" if "timeout" in rec.message else "unknown"
+    return "timeout" if TIME_LIMIT in rec.message or "timeout" in rec.message else "unknown"
 
 
 def par2(records: Sequence[Record], optimisation: bool, timeout: float | None) -> float | None:
