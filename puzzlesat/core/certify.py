@@ -362,7 +362,7 @@ def _why_not(how: str) -> str:
         return "a MaxSAT optimum is a sequence of cores, not one refutation; RC2 logs none"
     if "no proof in pysat" in how:
         return "this solver writes no proof through pysat; use cadical195"
-    return "this mode of the strategy records no refutation for it (counting, say)"
+    return "this mode of the strategy records no refutation for it, as when counting"
 
 
 def read_argument(text: str, source: str) -> Any:
