@@ -277,3 +277,23 @@ def test_certify_folder_that_is_a_file(tmp_path: Path) -> None:
     taken.write_text("")
     proc = run_cli("solve", "eternity", str(ROOT / "instances/eternity/seed_4x4.txt"), "--certify", str(taken))
     assert proc.returncode == 2 and "certify folder" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@needs_checker
+def test_a_rejected_proof_makes_the_answer_an_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(cnf: Path, proof: Path, checker: str | None = None, timeout: float | None = None) -> proofcheck.Check:
+        return proofcheck.Check(False, "drat-trim", 0.0, "s NOT VERIFIED")
+
+    monkeypatch.setattr(proofcheck, "check", refuse)
+    board = puzzlesat.load("eternity", broken_board(tmp_path))
+    result = puzzlesat.solve(board, "cnf-heule", certify=tmp_path / "p")
+    assert result.status is Status.ERROR and "certificate rejected" in result.message
+    assert [c.status for c in result.certificates] == ["rejected"]
+
+
+@needs_checker
+def test_qtm_names_the_parity_it_rests_on(tmp_path: Path) -> None:
+    result = puzzlesat.solve(puzzlesat.load("rubik", "R U F"), "cnf-bmc", certify=tmp_path, metric="qtm")
+    assert result.objective == 3
+    assert [(c.claim, c.status) for c in result.certificates] == [("no maneuver of 1 qtm moves", "certified-modulo")]
+    assert "parity" in result.certificates[0].rests_on
