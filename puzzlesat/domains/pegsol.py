@@ -147,6 +147,10 @@ class Instance:
     start: Matrix
     goal: Matrix | None = None
 
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows (:mod:`puzzlesat.domains.pegsol_svg`)."""
+        return PUZZLE.draw_svg(self)
+
     @property
     def target(self) -> Matrix:
         """The goal matrix; for the complement form, start with pegs and holes swapped."""
@@ -690,6 +694,7 @@ PUZZLE = Puzzle(
     verify=verify,
     generator="puzzlesat.domains.pegsol:generate",
     write_instance=write_instance,
+    draw="puzzlesat.domains.pegsol_svg:draw",
     strategies=(
         Strategy(
             "native-dfs",

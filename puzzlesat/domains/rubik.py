@@ -586,6 +586,10 @@ class Instance:
     form: str = "singmaster"
     maneuver: Maneuver | None = None
 
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows (:mod:`puzzlesat.domains.rubik_svg`)."""
+        return PUZZLE.draw_svg(self)
+
 
 @dataclass(frozen=True)
 class Solution:
@@ -797,13 +801,14 @@ PUZZLE = Puzzle(
     verify=verify,
     generator="puzzlesat.domains.rubik:generate",
     write_instance=write_instance,
+    draw="puzzlesat.domains.rubik_svg:draw",
     strategies=(
         Strategy(
             "native-ida",
             "puzzlesat.native.rubik:solve",
             "optimal IDA* in numba: phase-1 tables on three axes + corner table (Reid, Kociemba; "
             "or Korf's pattern databases with -O tables=full), split by first moves over --workers",
-            options=(Option("progress", bool, True, "a progress bar on stderr during long searches"),),
+            options=(Option("progress", bool, True, "report the progress of long searches and table builds"),),
             modes=("all", "extra"),
         ),
         Strategy(
