@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 
 def loaded_after(code: str) -> set[str]:
@@ -29,3 +30,10 @@ def test_a_command_loads_only_its_puzzle() -> None:
     assert not any(
         m.startswith(domains) for m in loaded_after("from puzzlesat import cli\ncli.build_parser(['decode'])")
     )
+
+
+def test_a_small_eternity_solve_loads_no_numba() -> None:
+    """The 4x4 seed is answered by the plain-Python row scan: numba's import alone would double its time."""
+    seed = Path(__file__).resolve().parents[1] / "instances" / "eternity" / "seed_4x4.txt"
+    code = f"from puzzlesat import api\nassert api.solve(api.load('eternity', {str(seed)!r})).solution"
+    assert "numba" not in loaded_after(code)

@@ -177,7 +177,7 @@ def _work(
     Every message is ``(kind, worker, payload, nodes since the last message)``, one a slice at
     least (``nodes``: the slice's nodes alone), so the coordinator's node count stays current.
     """
-    kernel.warm_up()
+    kernel.warm_up(replay_too=True)
     search = Search(instance, lookup, None, check, arrays)
     board_sent = False
     while not stop.is_set():
