@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 
 def loaded_after(code: str) -> set[str]:
     """The modules a fresh interpreter holds after running ``code``."""
@@ -37,3 +39,11 @@ def test_a_small_eternity_solve_loads_no_numba() -> None:
     seed = Path(__file__).resolve().parents[1] / "instances" / "eternity" / "seed_4x4.txt"
     code = f"from puzzlesat import api\nassert api.solve(api.load('eternity', {str(seed)!r})).solution"
     assert "numba" not in loaded_after(code)
+
+
+def test_loading_a_kernel_skips_numbas_scipy_probe() -> None:
+    """numba's first call would import scipy.linalg (about 0.15 s) to probe for BLAS; ours need none."""
+    pytest.importorskip("scipy.linalg")
+    code = "from puzzlesat.native import eternity\neternity._compile()"
+    assert "scipy.linalg" not in loaded_after(code)
+    assert "scipy.linalg.cython_blas" in loaded_after(code + "\nimport scipy.linalg.cython_blas")

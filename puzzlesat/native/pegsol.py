@@ -109,6 +109,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     setup_start = time.perf_counter()
     import numpy as np
 
+    from puzzlesat.native.first_dispatch import without_blas_probe
     from puzzlesat.native.pegsol_endgame import build as build_endgame
     from puzzlesat.native.pegsol_endgame import tail
     from puzzlesat.native.pegsol_kernel import pagoda_values, rehash
@@ -137,7 +138,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     # table's growth and the endgame compile their kernels when a board first needs them
     # (seconds on a fresh install, which an easy board never pays)
     compile_start = time.perf_counter()
-    runner.run(order, 0)
+    with without_blas_probe():
+        runner.run(order, 0)
     endgame_constants = (runner.constants[1], *runner.constants[2:5], runner.sym_tables, layout.chunks())
     compile_time = time.perf_counter() - compile_start
     import_time = compile_start - setup_start
