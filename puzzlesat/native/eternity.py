@@ -34,9 +34,10 @@ COUNT_SLICE_NODES = 1_000_000  # a count's first slice, then sized to take COUNT
 COUNT_SLICE_SECONDS = 0.2
 COLOUR_CHECK = False  # the colour-count check's default (the option colour_check)
 TWINS = True  # identical pieces tried once per cell (the option twins)
-# nodes searched in plain Python before the kernel takes over: about 0.05 s at ~0.5 M nodes/s,
-# a tenth of what the kernel's import and load cost when its cache is warm
-PLAIN_NODES = 25_000
+# nodes searched in plain Python before the kernel takes over: about 0.03 s at ~2 M nodes/s,
+# a tenth of what the kernel's import and load cost when its cache is warm (the kernel runs
+# ~35 M nodes/s, so a larger budget would slow every board the kernel has to finish)
+PLAIN_NODES = 50_000
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
