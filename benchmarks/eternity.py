@@ -9,7 +9,9 @@ e.g. the seed's sequential C backtracker compiled locally (``gcc -O2 eternity.c`
 ``--whole-process`` times each strategy as a user meets it instead: the whole ``puzzlesat
 solve`` process from outside (start-up, imports, numba's cache load), as the baseline is
 timed.  ``--seed-start N`` draws the boards from seeds N, N+1, ... (seeds 0-2 at sizes 5-8
-are the shipped ``instances/eternity/peak_*`` boards; held-out boards take others).
+are the shipped ``instances/eternity/peak_*`` boards; held-out boards take others).  ``--cpu``
+counts CPU seconds (user and system, the process and its children) instead of wall seconds
+for whole processes and the baseline: a machine busy with other work inflates them less.
 
 ``--score BOARD`` measures the best-score search instead: ``solve --score`` on BOARD (with
 ``--hints``) once per seed, each in a fresh process stopped by its ``--timeout``, every board
@@ -51,6 +53,16 @@ from puzzlesat import api  # noqa: E402
 from puzzlesat.domains import eternity  # noqa: E402
 
 STRATEGIES = ["native-rowscan", "cpsat-table", "cnf-heule:cadical195", "cnf-heule:kissat404"]
+
+
+def timed_command(cmd: list[str], stdin_path: Path, timeout: float, cpu: bool) -> tuple[str, float]:
+    """:func:`run_command`, its seconds of CPU (user + system, children included) with ``cpu``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    status, seconds = run_command(cmd, stdin_path, timeout)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if cpu and status != "TIMEOUT":
+        seconds = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return status, seconds
 
 
 def peak_instance(size: int, seed: int) -> eternity.Instance:
@@ -199,6 +211,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a smoke run: size 4, one seed, 20 s limit")
     parser.add_argument("--seed-start", type=int, default=0, help="the first board's seed (held-out boards: 100)")
     parser.add_argument("--whole-process", action="store_true", help="time whole solve processes from outside")
+    parser.add_argument("--cpu", action="store_true", help="CPU seconds of whole processes and the baseline")
     parser.add_argument("--score", type=Path, metavar="BOARD", help="measure the best-score search on BOARD")
     parser.add_argument("--hints", help="with --score: a hints file")
     parser.add_argument("--workers", type=int, default=1, help="with --score: processes per run")
@@ -227,14 +240,14 @@ def main() -> None:
                 for name in args.strategies:
                     if args.whole_process:
                         solve = [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", "-", "-s", name]
-                        status, seconds = run_command([*solve, "--seed", str(seed)], path, args.timeout)
+                        status, seconds = timed_command([*solve, "--seed", str(seed)], path, args.timeout, args.cpu)
                     else:
                         status, seconds = run_strategy("eternity", path, name, args.timeout, seed=seed)
                     results[name][0].append(status)
                     results[name][1].append(seconds)
                     print(f"c {size}x{size} seed {seed} {name}: {status} {seconds:.3f}s", file=sys.stderr)
                 if args.baseline:
-                    status, seconds = run_command([args.baseline], path, args.timeout)
+                    status, seconds = timed_command([args.baseline], path, args.timeout, args.cpu)
                     results[names[-1]][0].append(status)
                     results[names[-1]][1].append(seconds)
                     print(f"c {size}x{size} seed {seed} baseline: {status} {seconds:.3f}s", file=sys.stderr)
@@ -245,7 +258,8 @@ def main() -> None:
                 )
     print_table(
         f"edge matching at the hardness peak: median / worst seconds (solved), limit {args.timeout:g} s"
-        + (", whole processes" if args.whole_process else ""),
+        + (", whole processes" if args.whole_process else "")
+        + (", CPU seconds" if args.cpu else ""),
         ["board", *names],
         rows,
     )

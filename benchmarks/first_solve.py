@@ -95,6 +95,9 @@ def main() -> None:
                 first = timed(command, tree, caches, args.timeout)
                 print(f"c {row[0]} tree {t} first: {cell(*first, args.timeout)}", file=sys.stderr)
                 row.append(cell(*first, args.timeout))
+                if first[2] == -1:  # stopped before its caches were filled: no warm runs to time
+                    row.append("-")
+                    continue
                 warm = [timed(command, tree, caches, args.timeout) for _ in range(args.warm)]
                 wall = statistics.median(r[0] for r in warm)
                 cpu = statistics.median(r[1] for r in warm)
