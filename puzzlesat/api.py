@@ -1,5 +1,6 @@
 """The library's verbs, the same ones the command line offers: load, solve, race, compare,
-catalog, format, check, export, decode, generate.
+catalog, format, check, export, decode, generate; and the registry's: puzzles, strategies,
+register_puzzle, register_strategy, plugin_problems.
 
 The command line is a thin client of these functions, so a script gets exactly what the CLI
 prints.  Nothing here imports a solver library until a verb needs it: ``import puzzlesat`` is
@@ -16,9 +17,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from puzzlesat import core
-from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy
+from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy, progress
 from puzzlesat.core.deadline import hard_deadline
 from puzzlesat.core.options import resolve as resolve_options
+from puzzlesat.core.registry import problems as plugin_problems  # noqa: F401 - a public verb
+from puzzlesat.core.registry import register_puzzle, register_strategy  # noqa: F401 - public verbs
 from puzzlesat.core.text import MAX_FILE_BYTES, decode_text, read_text
 
 if TYPE_CHECKING:
@@ -26,6 +29,7 @@ if TYPE_CHECKING:
     from puzzlesat.portfolio.compare import Record
 
 Source = str | os.PathLike[str] | TextIO
+StrategyArg = str | Strategy
 
 
 class Instance(NamedTuple):
@@ -50,19 +54,44 @@ class Instance(NamedTuple):
     def _puzzle(self) -> Puzzle:
         return core.get_puzzle(self.puzzle)
 
+    def _repr_svg_(self) -> str | None:
+        """The instance as an SVG picture, as a notebook shows it (see :func:`draw`); None for a
+        puzzle that has no picture."""
+        return draw(self) if self._puzzle.draw is not None else None
+
 
 def puzzles() -> list[str]:
-    """The puzzles' names.
+    """The puzzles' names: the built-in ones, then installed plugins' and those a script registered.
 
-    >>> puzzles()
+    A plugin that fails to load is left out (:func:`plugin_problems` says why).
+
+    >>> puzzles()[:5]
     ['eternity', 'masyu', 'pegsol', 'blacken', 'rubik']
     """
     return [p.name for p in core.available_puzzles()]
 
 
 def strategies(puzzle: str) -> list[Strategy]:
-    """A puzzle's strategies, the default first; each names its variants and declared options."""
-    return list(core.get_puzzle(puzzle).strategies)
+    """A puzzle's strategies, the default first, plugins' after its own; each names its
+    variants, declared options and the modes it serves."""
+    return list(core.get_puzzle(puzzle).all_strategies())
+
+
+def strategy_name(puzzle: Puzzle, strategy: StrategyArg) -> str:
+    """The name to run: a Strategy object is registered for the puzzle first (once)."""
+    if isinstance(strategy, Strategy):
+        return register_strategy(strategy, puzzle.name).name
+    return strategy
+
+
+def strategy_names(puzzle: Puzzle, strategies: StrategyArg | Sequence[StrategyArg] | None) -> list[str] | None:
+    """The names a race or comparison runs: a comma list, names or Strategy objects; None for the default."""
+    if strategies is None:
+        return None
+    if isinstance(strategies, str):
+        return [n.strip() for n in strategies.split(",") if n.strip()]
+    items = [strategies] if isinstance(strategies, Strategy) else strategies
+    return [strategy_name(puzzle, item) for item in items]
 
 
 def load(puzzle: str, source: Source, **options: Any) -> Instance:
@@ -90,37 +119,55 @@ def load(puzzle: str, source: Source, **options: Any) -> Instance:
 
 def solve(
     instance: Instance,
-    strategy: str | None = None,
+    strategy: StrategyArg | None = None,
     *,
     timeout: float | None = None,
     seed: int = 0,
     workers: int = 1,
+    on_progress: progress.Callback | None = None,
     **options: Any,
 ) -> Result:
     """Solve with one strategy in this process; the answer has passed the puzzle's verifier.
 
     Args:
         instance: from :func:`load` or :func:`generate`.
-        strategy: ``method[:variant]``; default the puzzle's first (``puzzlesat list``).
+        strategy: ``method[:variant]``, or a Strategy object (registered for the puzzle);
+            default the puzzle's first (``puzzlesat list``).
         timeout: seconds, None for no limit.
         seed: the search order's seed.
         workers: threads or processes the strategy may use.
+        on_progress: called with a :class:`~puzzlesat.core.progress.Progress` as long work
+            goes on (the cube's table builds and deep searches); the command line draws it.
         options: the strategy's declared options and the puzzle's solve flags
             (``unique=True``, ``metric="qtm"``, ``amo=False``; see :func:`strategies`).
 
     Raises:
         OptionError: an option the strategy does not declare (naming the valid ones) or a bad value.
         BackendUnavailable: an unknown strategy or variant.
+        UnsupportedRequest: the options ask for a mode (``count``, ``score``, ...) the strategy
+            does not serve.
     """
     puzzle = instance._puzzle
-    name = puzzle.strategies[0].name if strategy is None else strategy
+    if strategy is None:
+        default = puzzle.strategies or puzzle.all_strategies()
+        if not default:
+            raise core.BackendUnavailable(f"{puzzle.name} has no strategy")
+        strategy = default[0].name
+    name = strategy_name(puzzle, strategy)
     limits = Limits(timeout=timeout, seed=seed, workers=workers, options=puzzle.options([name], options))
-    return core.run_strategy(puzzle, instance.data, name, limits)
+    with progress.reporting(on_progress):
+        return _knows(core.run_strategy(puzzle, instance.data, name, limits), instance)
+
+
+def _knows(result: Result, instance: Instance) -> Result:
+    """The result, told its instance so that it can draw itself (``Result._repr_svg_``)."""
+    result.puzzle, result.instance = instance._puzzle, instance.data
+    return result
 
 
 def race(
     instance: Instance,
-    strategies: str | Sequence[str] | None = None,
+    strategies: StrategyArg | Sequence[StrategyArg] | None = None,
     *,
     timeout: float | None = None,
     jobs: int | None = None,
@@ -129,6 +176,7 @@ def race(
     seed: int = 0,
     memory_limit: int | None = None,
     stream: TextIO | None = None,
+    on_progress: progress.Callback | None = None,
     **options: Any,
 ) -> Result:
     """Race strategies in separate processes (the portfolio); the first verified answer wins.
@@ -138,27 +186,33 @@ def race(
 
     Args:
         instance: the instance.
-        strategies: names, or one comma-separated string; repeat a name to race seeds;
-            default the puzzle's portfolio.
+        strategies: names or Strategy objects, or one comma-separated string; repeat a name
+            to race seeds; default the puzzle's portfolio.  Only the members that serve the
+            options' mode race; ``stream`` names those left out.
         timeout: seconds for the race.
         jobs: cores to share out; None for all.
         backend: ``local`` (child processes) or ``ray``.
         address: the Ray cluster's ``HOST:PORT``; None starts a local Ray instance.
         seed: the first member's seed (the others count up).
         memory_limit: MiB per child; None for an even share of the machine.
-        stream: where the live status and the race's table go; None for silence.
+        stream: where the race's table goes, and a line per finished member unless
+            ``on_progress`` is given; None for silence.
+        on_progress: called with the race's live status and those lines
+            (:class:`~puzzlesat.core.progress.Progress`).
         options: as for :func:`solve`; each must be declared by one of the members.
     """
     from puzzlesat.portfolio import race as portfolio
     from puzzlesat.portfolio.backends import Backend
 
     puzzle = instance._puzzle
-    text = strategies if isinstance(strategies, str) or strategies is None else ",".join(strategies)
+    given = strategy_names(puzzle, strategies)
+    text = None if given is None else ",".join(given)
     names = portfolio.portfolio_names(puzzle, text)
     limits = Limits(timeout=timeout, seed=seed, options=puzzle.options(names, options))
     out = io.StringIO() if stream is None else stream
     pool = Backend(backend, address, jobs=jobs, memory_mb=memory_limit)
-    return portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out)
+    with progress.reporting(on_progress):
+        return _knows(portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out), instance)
 
 
 @dataclass(frozen=True)
@@ -201,7 +255,7 @@ def require_matplotlib() -> None:
 def compare(
     puzzle: str,
     instances: Iterable[Instance | str | os.PathLike[str]],
-    strategies: str | Sequence[str] | None = None,
+    strategies: StrategyArg | Sequence[StrategyArg] | None = None,
     *,
     timeout: float | None,
     jobs: int | None = None,
@@ -212,6 +266,7 @@ def compare(
     backend: str = "local",
     address: str | None = None,
     stream: TextIO | None = None,
+    on_progress: progress.Callback | None = None,
     **options: Any,
 ) -> Comparison:
     """Run every strategy on every instance, each run in its own process under the same limit.
@@ -219,14 +274,17 @@ def compare(
     Args:
         puzzle: the puzzle's name.
         instances: :class:`Instance` objects or paths.
-        strategies: names or one comma-separated string; default every strategy.
+        strategies: names or Strategy objects, or one comma-separated string; default every
+            strategy (plugins' included).  Only those that serve the options' mode run;
+            ``stream`` names those left out.
         timeout: seconds per run.
         jobs: runs at once (default 1; with Ray, as many as the cluster's CPUs allow).
         results: a JSON-lines file: runs found there are reused, new ones appended.
         seed, workers: of every run.
         memory_limit: MiB per run.
         backend, address: as for :func:`race`.
-        stream: where the progress bar goes; None for silence.
+        stream: where a line per finished run goes unless ``on_progress`` is given; None for silence.
+        on_progress: called with the runs done and those lines (:class:`~puzzlesat.core.progress.Progress`).
         options: as for :func:`solve`; each must be declared by one of the strategies.
     """
     from puzzlesat.portfolio import compare as comparing
@@ -237,17 +295,17 @@ def compare(
     for item in loaded:
         if item.puzzle != target.name:
             raise PuzzlesatError(f"{item.source}: a {item.puzzle} instance, not {target.name}")
-    names = [n.strip() for n in strategies.split(",") if n.strip()] if isinstance(strategies, str) else strategies
-    names = list(names) if names else comparing.default_strategies(target)
-    records = comparing.compare(
-        target,
-        [(item.source, item.data) for item in loaded],
-        names,
-        Limits(timeout=timeout, seed=seed, workers=workers, options=target.options(names, options)),
-        Backend(backend, address, jobs=jobs, memory_mb=memory_limit),
-        results=Path(results) if results is not None else None,
-        stream=stream,
-    )
+    names = strategy_names(target, strategies) or comparing.default_strategies(target)
+    with progress.reporting(on_progress):
+        records = comparing.compare(
+            target,
+            [(item.source, item.data) for item in loaded],
+            names,
+            Limits(timeout=timeout, seed=seed, workers=workers, options=target.options(names, options)),
+            Backend(backend, address, jobs=jobs, memory_mb=memory_limit),
+            results=Path(results) if results is not None else None,
+            stream=stream,
+        )
     return Comparison(target.name, records)
 
 
@@ -295,6 +353,7 @@ def catalog(
     seed: int = 0,
     memory_limit: int | None = None,
     stream: TextIO | None = None,
+    on_progress: progress.Callback | None = None,
 ) -> Catalog:
     """Every single vacancy -> single survivor problem of a peg solitaire board, one per
     symmetry class, each with its verdict (``solvable``, ``impossible`` or ``unknown``) and
@@ -311,7 +370,8 @@ def catalog(
             only while undecided (default ``native-dfs`` then ``cnf-plan:cadical195``).
         seed: of every run.
         memory_limit: MiB per run.
-        stream: where the progress lines go; None for silence.
+        stream: where the progress lines go unless ``on_progress`` is given; None for silence.
+        on_progress: called with the progress (:class:`~puzzlesat.core.progress.Progress`).
 
     Raises:
         PuzzlesatError: a puzzle without a catalog, an unknown board or a bad size.
@@ -326,16 +386,17 @@ def catalog(
     names = list(names) if names else list(cataloguing.CHAIN)
     for name in names:
         target.strategy(name)
-    entries = cataloguing.catalog(
-        board,
-        rows,
-        cols,
-        Limits(timeout=timeout, seed=seed),
-        Backend(jobs=jobs, memory_mb=memory_limit),
-        strategies=names,
-        results=Path(results) if results is not None else None,
-        stream=stream,
-    )
+    with progress.reporting(on_progress):
+        entries = cataloguing.catalog(
+            board,
+            rows,
+            cols,
+            Limits(timeout=timeout, seed=seed),
+            Backend(jobs=jobs, memory_mb=memory_limit),
+            strategies=names,
+            results=Path(results) if results is not None else None,
+            stream=stream,
+        )
     return Catalog(target.name, board, entries)
 
 
@@ -366,7 +427,7 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
         answer: a solution object, or text in the puzzle's output format.
         source: names the text in messages.
         options: the puzzle's check options (eternity: ``score=True`` accepts mismatched
-            edges and prints the score on stderr, ``svg="board.svg"`` draws the board).
+            edges; :func:`draw` gives the picture of the board).
     """
     puzzle = instance._puzzle
     resolved = resolve_options(puzzle.check_options, options, f"{puzzle.name} check")
@@ -376,6 +437,30 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
     if puzzle.check is not None:
         return puzzle.check(instance.data, solution, resolved)
     return puzzle.verify(instance.data, solution)
+
+
+def draw(instance: Instance, answer: Result | Any = None, source: str = "<solution>") -> str:
+    """An SVG picture of the instance and, when given, an answer drawn on it.
+
+    Every puzzle draws: eternity's board, masyu's loop, the peg board after each jump,
+    blacken's board with each move's number, the cube's net and the strip of its moves.
+    Instances and results show the same picture in a notebook (``_repr_svg_``).
+
+    Args:
+        instance: the instance.
+        answer: a :class:`Result` (one without a solution draws the instance alone), a
+            solution object, text in the puzzle's output format, or None.
+        source: names the text in messages.
+
+    Raises:
+        ParseError: answer text that is not in the puzzle's output format.
+    """
+    puzzle = instance._puzzle
+    if isinstance(answer, Result):
+        answer = answer.solution
+    elif isinstance(answer, str):
+        answer = puzzle.parse_solution(instance.data, answer, source)
+    return puzzle.draw_svg(instance.data, answer)
 
 
 class Export(NamedTuple):
