@@ -259,7 +259,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     start = time.perf_counter()
     if not instance.whites:
         return Result(Status.OPTIMAL, Solution(()), 0, time.perf_counter() - start, {"nodes": 0})
-    with np.errstate(over="ignore"):  # plain Python wraps int64 hashes as the kernels do
+    with np.errstate(over="ignore"):  # the plain kernels' numpy scalars may not warn (the library never prints)
         search = Search(instance, limits.seed, plain=plain)
         lower = search.root_bound()
         seed_answer = greedy(instance, limits.seed)
