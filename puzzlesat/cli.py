@@ -287,9 +287,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
             **options,
         )
     else:
-        from puzzlesat.core.processes import cap_memory
+        if args.memory_limit:  # processes imports psutil and multiprocessing: not for every small solve
+            from puzzlesat.core.processes import cap_memory
 
-        cap_memory(args.memory_limit)  # this process, and the workers it forks
+            cap_memory(args.memory_limit)  # this process, and the workers it forks
         result = api.solve(
             instance,
             args.strategy,
