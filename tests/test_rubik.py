@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from puzzlesat.core import InvalidInstanceError, Limits, ParseError, PuzzlesatError, Status, run_strategy
+from puzzlesat.core.cache import cache_dir
 from puzzlesat.domains import rubik as rk
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -454,7 +455,7 @@ def test_damaged_tables_are_rebuilt() -> None:
     from puzzlesat.native import rubik_tables
 
     first = rubik_tables.load("small", "htm", quiet=True)
-    npy = rubik_tables.cache_dir() / f"rubik-htm-small-v{rubik_tables.VERSION}.npy"
+    npy = cache_dir() / f"rubik-htm-small-v{rubik_tables.VERSION}.npy"
     assert npy.exists()
     data = bytearray(npy.read_bytes())
     data[-10] ^= 0xFF
