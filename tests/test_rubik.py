@@ -384,6 +384,16 @@ def test_max_depth_gives_unknown() -> None:
     assert status is Status.UNKNOWN and sol is None
 
 
+@pytest.mark.parametrize("strategy", ["native-ida", "cpsat-bmc", "cnf-bmc:cadical195"])
+def test_max_depth_default_is_the_declared_one(strategy: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the help of --max-depth and every strategy read the one table, per strategy and metric
+    name = strategy.split(":")[0]
+    assert f"{name} {rk.MAX_DEPTH[name][0]} htm / {rk.MAX_DEPTH[name][1]} qtm" in rk.MAX_DEPTH_OPTION.help
+    monkeypatch.setitem(rk.MAX_DEPTH, name, (3, 3))
+    res = run_strategy(rk.PUZZLE, rk.parse("R U F D"), strategy, Limits(timeout=120, options={"tables": "small"}))
+    assert res.status is Status.UNKNOWN and "within 3 moves" in res.message, res.message
+
+
 def test_solved_cube() -> None:
     for name in ("native-ida", "cpsat-bmc", "cnf-bmc:cadical195"):
         status, length, sol = _solve(rk.SOLVED_SINGMASTER, name)
