@@ -1,8 +1,8 @@
 """Child processes that die with their parent and are stopped with their whole process tree.
 
 Every process puzzlesat starts goes through :func:`start`: the portfolio's members, the workers
-of the parallel native searches (:class:`TaskPool` for Rubik, plain processes for blacken) and
-the one-shot Kissat child.  A child started here
+of the parallel native searches (:class:`TaskPool` for Rubik and pegsol; plain processes for
+blacken and eternity, whose workers share state while they search) and the one-shot Kissat child.  A child started here
 
 1. is a :mod:`multiprocessing` process (*spawn* unless asked otherwise), so its target and
    arguments are pickled, multiprocessing's queues, values and events can be handed to it, and
@@ -229,12 +229,18 @@ class TaskPool:
 
     Args:
         workers: the number of processes.
-        init: run once in each worker with ``initargs`` (e.g. to load tables).
+        init: run once in each worker with ``initargs`` (e.g. to load tables); None for nothing.
         method: ``spawn`` or ``fork``.
+        name: the workers' names, numbered.
     """
 
     def __init__(
-        self, workers: int, init: Callable[..., object], initargs: tuple[Any, ...] = (), method: str = "spawn"
+        self,
+        workers: int,
+        init: Callable[..., object] | None = None,
+        initargs: tuple[Any, ...] = (),
+        method: str = "spawn",
+        name: str = "puzzlesat-worker",
     ) -> None:
         ctx = multiprocessing.get_context(method)
         self.tasks: Any = ctx.Queue()
@@ -244,7 +250,7 @@ class TaskPool:
             start(
                 _serve,
                 (init, initargs, self.tasks, self.results, self.batch),
-                name=f"puzzlesat-worker-{i}",
+                name=f"{name}-{i}",
                 method=method,
             )
             for i in range(workers)
@@ -298,9 +304,10 @@ class TaskPool:
             q.close()
 
 
-def _serve(init: Callable[..., object], initargs: tuple[Any, ...], tasks: Any, results: Any, batch: Any) -> None:
+def _serve(init: Callable[..., object] | None, initargs: tuple[Any, ...], tasks: Any, results: Any, batch: Any) -> None:
     """A :class:`TaskPool` worker: ``init`` once, then tasks of the current batch until killed."""
-    init(*initargs)
+    if init is not None:
+        init(*initargs)
     while True:
         task_batch, func, item = tasks.get()
         if task_batch != batch.value:
