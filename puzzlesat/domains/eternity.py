@@ -385,13 +385,15 @@ def format_solution(instance: Instance, solution: Solution | None) -> str:
 def parse_solution(instance: Instance, text: str, source: str = "<solution>") -> Solution | None:
     """Read an answer in the seed's output format; None for ``SOLUTION NOT FOUND``.
 
+    ``#`` starts a comment (a ``--checkpoint`` file keeps its run's record in one).
+
     Raises:
         ParseError: malformed lines or the wrong number of cells.
     """
     if text.strip() == NOT_FOUND:
         return None
     check_length(text, source, MAX_INPUT_CHARS)
-    lines = int_tokens(text, source)
+    lines = int_tokens("\n".join(line.partition("#")[0] for line in text.splitlines()), source)
     for lineno, values in lines:
         if len(values) != 2:
             raise ParseError(f"{source}:{lineno}: expected 'tile rotations', got {len(values)} numbers")
@@ -668,6 +670,21 @@ PUZZLE = Puzzle(
             "Ctrl-C, 'c score N/MAX' on stderr; native-rowscan, cpsat-table, maxsat-rc2",
         ),
         SVG,
+        Option(
+            "checkpoint",
+            str,
+            None,
+            "with --score (native-rowscan): rewrite this file with the best board as it improves "
+            "(atomically; --svg follows it too)",
+            writes=True,
+        ),
+        Option(
+            "resume",
+            str,
+            None,
+            "with --score (native-rowscan): start from this checkpoint (or board) file and keep it up to date",
+            writes=True,
+        ),
     ),
     after_solve=after_solve,
     verify_run=verify_run,

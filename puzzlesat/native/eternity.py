@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import Limits, PuzzlesatError, Result, Status
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND, decision_status
 from puzzlesat.domains.eternity import Instance, Solution
 from puzzlesat.native import eternity_kernel as kernel
@@ -43,6 +43,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
         from puzzlesat.native.eternity_score import solve_score
 
         return solve_score(instance, limits)
+    for name in ("checkpoint", "resume"):
+        if limits.options.get(name):
+            raise PuzzlesatError(f"--{name} keeps the best board of a --score run: add --score")
     compile_start = time.perf_counter()
     kernel.warm_up()
     compile_time = time.perf_counter() - compile_start
