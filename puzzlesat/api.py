@@ -95,6 +95,8 @@ def solve(
     timeout: float | None = None,
     seed: int = 0,
     workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
     **options: Any,
 ) -> Result:
     """Solve with one strategy in this process; the answer has passed the puzzle's verifier.
@@ -105,16 +107,26 @@ def solve(
         timeout: seconds, None for no limit.
         seed: the search order's seed.
         workers: threads or processes the strategy may use.
+        backend: ``local``, or ``ray``: eternity's native-rowscan spreads its ``workers`` over
+            a Ray cluster (:mod:`puzzlesat.portfolio.eternity_ray`).
+        address: the Ray cluster's ``HOST:PORT``; None starts a local Ray instance.
         options: the strategy's declared options and the puzzle's solve flags
             (``unique=True``, ``metric="qtm"``, ``amo=False``; see :func:`strategies`).
 
     Raises:
         OptionError: an option the strategy does not declare (naming the valid ones) or a bad value.
         BackendUnavailable: an unknown strategy or variant.
+        PuzzlesatError: a backend the strategy cannot run on.
     """
     puzzle = instance._puzzle
     name = puzzle.strategies[0].name if strategy is None else strategy
     limits = Limits(timeout=timeout, seed=seed, workers=workers, options=puzzle.options([name], options))
+    if backend == "ray":
+        from puzzlesat.portfolio import eternity_ray
+
+        return eternity_ray.solve(puzzle, instance.data, name, limits, address)
+    if backend != "local" or address:
+        raise PuzzlesatError(f"backend {backend!r} with address {address!r}: expected local, or ray [address]")
     return core.run_strategy(puzzle, instance.data, name, limits)
 
 

@@ -153,8 +153,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one instance with one strategy, or race several (``--portfolio``)."""
     if args.portfolio and args.file == "-" and Path(args.portfolio).is_file():
         args.file, args.portfolio = args.portfolio, ""  # `--portfolio FILE`: the optional value took the file
-    if args.portfolio is None and (args.backend != "local" or args.address):
-        raise PuzzlesatError("--backend and --address apply to --portfolio")
+    if args.address and args.backend == "local":
+        raise PuzzlesatError("--address needs --backend ray")
     check_cores(args)
     options = given_options(args)
     writable(args.output)
@@ -179,7 +179,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
         from puzzlesat.core.processes import cap_memory
 
         cap_memory(args.memory_limit)  # this process, and the workers it forks
-        result = api.solve(instance, args.strategy, timeout=timeout, seed=args.seed, workers=args.workers, **options)
+        result = api.solve(
+            instance,
+            args.strategy,
+            timeout=timeout,
+            seed=args.seed,
+            workers=args.workers,
+            backend=args.backend,
+            address=args.address,
+            **options,
+        )
     puzzle = core.get_puzzle(instance.puzzle)
     if puzzle.after_solve is not None and result.solution is not None:
         own = {opt.name for opt in puzzle.solve_options}  # a strategy's options are not the hook's
