@@ -71,6 +71,8 @@ def solve(puzzle: Puzzle, instance: Instance, name: str, limits: Limits, address
             pool = ScorePool(ray)
             result = es.solve_score(instance, limits, pool)
             result.stats["connect_time"] = round(time.perf_counter() - began - result.wall_time, 3)
+            if pool.ready_at is not None:
+                result.stats["ready_at"] = round(pool.ready_at - pool.started, 3)
         else:
             result = TreeRun(ray, instance, limits).solve()
     finally:
@@ -92,6 +94,11 @@ class ScoreHub:
         self.version = 0
         self.counts: dict[int, tuple[int, int]] = {}
         self.proven = False
+        self.ready = 0
+
+    def hello(self) -> None:
+        """A worker has started and compiled its kernels."""
+        self.ready += 1
 
     def bound(self) -> int:
         return self.errors
@@ -107,9 +114,10 @@ class ScoreHub:
     def proof(self) -> None:
         self.proven = True
 
-    def report(self, version: int) -> tuple[int, int, np.ndarray | None, dict[int, tuple[int, int]], bool]:
-        """(version, errors, the best board if newer than ``version``, counts, proven)."""
-        return self.version, self.errors, self.board if self.version > version else None, self.counts, self.proven
+    def report(self, version: int) -> tuple[int, int, np.ndarray | None, dict[int, tuple[int, int]], bool, int]:
+        """(version, errors, the best board if newer than ``version``, counts, proven, workers ready)."""
+        board = self.board if self.version > version else None
+        return self.version, self.errors, board, self.counts, self.proven, self.ready
 
 
 def score_worker(instance: Instance, seed: Any, index: int, hub: Any) -> str:
@@ -118,6 +126,7 @@ def score_worker(instance: Instance, seed: Any, index: int, hub: Any) -> str:
 
     eternity_score_kernel.warm_up()
     search = es.ScoreSearch(instance, np.random.default_rng(seed), es.SCHEDULES[index % len(es.SCHEDULES)])
+    ray.get(hub.hello.remote())
     seen = {"bound": search.best.errors, "at": 0.0}
 
     def shared_bound() -> int:
@@ -144,11 +153,14 @@ class ScorePool:
 
     def __init__(self, ray: Any) -> None:
         self.ray = ray
+        self.started = time.perf_counter()
+        self.ready_at: float | None = None  # when every worker had started (perf_counter)
         self.hub_class = ray.remote(num_cpus=0)(ScoreHub)
         self.task = ray.remote(num_cpus=1, max_retries=0)(score_worker)
 
     def __call__(self, search: es.ScoreSearch, seeds: list[Any], until: float | None) -> None:
         ray = self.ray
+        self.started = time.perf_counter()
         hub = self.hub_class.remote(search.best.errors)
         running: dict[Any, int] = {}
         next_index = 0
@@ -166,7 +178,9 @@ class ScorePool:
         try:
             while until is None or time.perf_counter() < until:
                 search.tick()
-                version, errors, board, counts, proven = ray.get(hub.report.remote(version))
+                version, errors, board, counts, proven, ready = ray.get(hub.report.remote(version))
+                if ready >= len(seeds) and self.ready_at is None:
+                    self.ready_at = time.perf_counter()
                 search.nodes_elsewhere = sum(nodes for nodes, _ in counts.values())
                 if board is not None:
                     search.offer(board, errors)
@@ -193,8 +207,12 @@ class ScorePool:
             stop(ray, list(running), hub)
 
 
-def stop(ray: Any, refs: list[Any], hub: Any) -> None:
-    """Cancel the workers (their processes are killed), wait a moment for them, kill the hub."""
+def stop(ray: Any, refs: list[Any], hub: Any, grace: float = 0.0) -> None:
+    """Cancel the workers (their processes are killed) that have not ended within ``grace``
+    seconds, wait a moment for them, kill the hub.  (A worker that ends by itself is kept by
+    Ray for the next task, its modules imported.)"""
+    if refs and grace > 0:
+        _, refs = ray.wait(refs, num_returns=len(refs), timeout=grace)
     for ref in refs:
         try:
             ray.cancel(ref, force=True)
@@ -228,6 +246,11 @@ class TreeHub:
         self.nodes: dict[int, int] = {}
         self.handed = 0
         self.stopped = False
+        self.ready = 0
+
+    def hello(self) -> None:
+        """A worker has started and compiled its kernel."""
+        self.ready += 1
 
     def take(self, worker: int) -> Task | None:
         """A queued task for ``worker`` (now its share), or None: wait (or stop, see :meth:`tick`)."""
@@ -264,10 +287,11 @@ class TreeHub:
     def stop(self) -> None:
         self.stopped = True
 
-    def status(self) -> tuple[bool, np.ndarray | None, int, dict[int, int], int]:
-        """(the tree is done, the first board, boards counted, nodes per worker, tasks handed out)."""
+    def status(self) -> tuple[bool, np.ndarray | None, int, dict[int, int], int, int]:
+        """(the tree is done, the first board, boards counted, nodes per worker, tasks handed out,
+        workers ready)."""
         done = not self.queue and not any(self.shares.values())
-        return done, self.first, self.found, self.nodes, self.handed
+        return done, self.first, self.found, self.nodes, self.handed, self.ready
 
 
 def tree_worker(
@@ -284,6 +308,7 @@ def tree_worker(
 
     eternity_kernel.warm_up()
     search = Search(instance, lookup, None, check, arrays)
+    ray.get(hub.hello.remote())
     board_sent = False
     while True:
         task = ray.get(hub.take.remote(worker))
@@ -351,7 +376,9 @@ class TreeRun:
         status, first, message = Status.UNKNOWN, None, ""
         try:
             while True:
-                done, board, found, nodes, handed = ray.get(hub.status.remote())
+                done, board, found, nodes, handed, ready = ray.get(hub.status.remote())
+                if ready >= limits.workers and "ready_at" not in stats:
+                    stats["ready_at"] = round(time.perf_counter() - started, 3)
                 shares = "/".join(str(n) for _, n in sorted(nodes.items()))
                 stats.update(nodes=sum(nodes.values()), tasks=handed, worker_nodes=shares)
                 if board is not None and first is None:
@@ -382,7 +409,7 @@ class TreeRun:
                 ray.get(hub.stop.remote())
             except Exception:  # noqa: BLE001, S110 - the hub died: the workers are cancelled anyway
                 pass
-            stop(ray, list(running), hub)
+            stop(ray, list(running), hub, grace=1.0)
         if replaced:
             stats["workers_replaced"] = replaced
         count = stats.get("solutions") if counting and status in (Status.SOLVED, Status.INFEASIBLE) else None
