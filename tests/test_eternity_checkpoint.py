@@ -80,29 +80,29 @@ def test_sigkill_leaves_a_whole_board_and_resume_goes_on_from_it(tmp_path: Path)
 def test_resume_refuses_another_instance_and_an_illegal_board(tmp_path: Path) -> None:
     instance, path = board_file(tmp_path, size=5)
     saved = tmp_path / "best.txt"
-    result = api.solve(api.Instance("eternity", instance), timeout=1, score=True, checkpoint=str(saved))
+    result = api.solve(api.Instance("eternity", instance), timeout=3, score=True, checkpoint=str(saved))
     assert result.status in (Status.FEASIBLE, Status.OPTIMAL)
     assert eternity.parse_solution(instance, saved.read_text()) == result.solution  # the final board is written
     other = eternity.make_unsolvable(eternity.generate({"size": 5, "frame_colours": 2, "inner_colours": 6}, 9))
     with pytest.raises(PuzzlesatError, match="checkpoint of another instance"):
-        api.solve(api.Instance("eternity", other), timeout=1, score=True, resume=str(saved))
+        api.solve(api.Instance("eternity", other), timeout=3, score=True, resume=str(saved))
     solution = result.solution
     assert solution is not None
     twice = [solution.placements[0], *solution.placements[:-1]]  # one tile twice
     broken = tmp_path / "broken.txt"
     broken.write_text(eternity.format_solution(instance, eternity.Solution(tuple(twice))))
     with pytest.raises(PuzzlesatError, match="broken.txt: not a legal board"):
-        api.solve(api.Instance("eternity", instance), timeout=1, score=True, resume=str(broken))
+        api.solve(api.Instance("eternity", instance), timeout=3, score=True, resume=str(broken))
     proc = run_cli("solve", "eternity", str(path), "--checkpoint", str(saved))
     assert proc.returncode == 2 and "add --score" in proc.stderr
 
 
 def test_a_plain_answer_resumes_and_checkpoints_are_throttled(tmp_path: Path) -> None:
     instance, _ = board_file(tmp_path, size=6)
-    start = api.solve(api.Instance("eternity", instance), timeout=1, score=True)
+    start = api.solve(api.Instance("eternity", instance), timeout=3, score=True)
     plain = tmp_path / "answer.txt"
     plain.write_text(eternity.format_solution(instance, start.solution))
-    resumed = api.solve(api.Instance("eternity", instance), timeout=1, score=True, resume=str(plain))
+    resumed = api.solve(api.Instance("eternity", instance), timeout=3, score=True, resume=str(plain))
     assert resumed.solution is not None and resumed.objective <= start.objective
     assert resumed.stats["runs"] == 2  # a plain answer counts as one run before
     # at most one write a second: the second better board waits for a tick or the flush
@@ -116,3 +116,14 @@ def test_a_plain_answer_resumes_and_checkpoints_are_throttled(tmp_path: Path) ->
     assert saved.read_text() == first and keeper.dirty
     keeper.flush()
     assert record_of(saved)["score"] == eternity.max_score(instance) - 4 and not keeper.dirty
+
+
+def test_the_picture_follows_the_board_with_its_mismatches_in_red(tmp_path: Path) -> None:
+    instance, _ = board_file(tmp_path, size=6)
+    picture = tmp_path / "best.svg"
+    result = api.solve(api.Instance("eternity", instance), timeout=3, score=True, svg=str(picture))
+    keeper = ck.Checkpoint(instance, None, str(picture), ck.Record(ck.fingerprint(instance), 0, 0, 1, 0.0, 0))
+    assert result.solution is not None
+    keeper.save(np.array(result.solution.placements), int(result.objective or 0))
+    red = picture.read_text().count('stroke="#ff0000"')
+    assert red == len(eternity.mismatches(instance, result.solution)) > 0
