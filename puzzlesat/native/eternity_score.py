@@ -39,14 +39,14 @@ import signal
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
 from puzzlesat.core import Limits, Result, Status, processes
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
-from puzzlesat.domains.eternity import Instance, Solution, max_score
+from puzzlesat.domains.eternity import Hint, Instance, Solution, max_score
 from puzzlesat.native import eternity_checkpoint
 from puzzlesat.native import eternity_score_kernel as kernel
 from puzzlesat.native.eternity_search import Lookup
@@ -56,6 +56,8 @@ FIRST_SLICE_NODES = 200_000
 SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its best board (measured: docs)
 RESTART_NODES = 20_000_000  # row-scan nodes of a restart (5 M to 80 M measured alike on 16x16)
 PREFER_COLOURS = 0  # colours whose tiles each restart tries first (Blackwood's colour heuristic; measured: docs)
+TAIL_ROWS = 0  # rows a tail restart searches again below the best board's other rows (measured: docs)
+TAIL_EVERY = 2  # every TAIL_EVERY-th restart is a tail restart, when TAIL_ROWS
 
 
 @dataclass
@@ -598,8 +600,13 @@ class ScoreSearch:
                 return
             bound = np.array([self.bound()], dtype=np.int64)
             allowed = self.schedule.allowed(n, int(bound[0]) - 1)
-            scan = Scan(self.instance, self.cands, self.rng, allowed)
-            complete = self.schedule.complete
+            tail = bool(TAIL_ROWS) and self.restarts % TAIL_EVERY == TAIL_EVERY - 1
+            if tail:
+                kept = replace(self.instance, hints=self.kept_hints(n - TAIL_ROWS * self.instance.cols))
+                scan = Scan(kept, Candidates(kept, PREFER_COLOURS), self.rng, allowed)
+            else:
+                scan = Scan(self.instance, self.cands, self.rng, allowed)
+            complete = self.schedule.complete and not tail
             spent = 0
             slice_nodes = FIRST_SLICE_NODES
             while spent < restart_nodes:
@@ -622,7 +629,8 @@ class ScoreSearch:
                         self.on_proof()
                     return
                 if status == EXHAUSTED:
-                    self.schedule = self.schedule.looser()
+                    if not tail:
+                        self.schedule = self.schedule.looser()
                     break
                 if bound[0] == 0:
                     break
@@ -635,6 +643,12 @@ class ScoreSearch:
                 self.on_restart()
             if one_restart:
                 return
+
+    def kept_hints(self, cells: int) -> tuple[Hint, ...]:
+        """The instance's hints and the best board's tiles on its first ``cells`` cells, as hints."""
+        hinted = {hint.cell for hint in self.instance.hints}
+        pins = [Hint(int(t), c, int(r)) for c, (t, r) in enumerate(self.best.board[:cells]) if c not in hinted]
+        return (*self.instance.hints, *pins)
 
     def scan_in_workers(self, seeds: list[Any], until: float | None) -> None:
         """Row scans in one child process per seed until ``until`` (perf_counter; None: until
