@@ -13,8 +13,8 @@ figures for the official 16x16 with the starter piece.
 
 ``--variants A B ...`` with ``--score`` runs side by side, for each seed at the same time,
 the search with settings of :mod:`puzzlesat.native.eternity_score` changed in the run's
-process (``PREFER_COLOURS=4,RESTART_NODES=5000000``; an empty string for the search as it
-is): an A/B test under the same load.  Settings reach the run's own process only, so use
+process (``RESTART_NODES=5000000,SCAN_SHARE=1``; an empty string for the search as it is):
+an A/B test under the same load.  Settings reach the run's own process only, so use
 them with ``--workers 1``.
 
 ``--exact`` measures native-rowscan's exact search on the shipped peak boards instead
@@ -32,7 +32,7 @@ Usage:
     python benchmarks/eternity.py [--sizes 6 7 8] [--seeds 5] [--timeout 300] [--baseline ./eternity_seq]
     python benchmarks/eternity.py --quick
     python benchmarks/eternity.py --score e2_16x16.txt --hints starter.txt [--seeds 5] [--timeout 60] [--workers 1]
-    python benchmarks/eternity.py --score e2_16x16.txt --hints starter.txt --variants "" "PREFER_COLOURS=4"
+    python benchmarks/eternity.py --score e2_16x16.txt --hints starter.txt --variants "" "RESTART_NODES=5000000"
     python benchmarks/eternity.py --exact [--parts speedup pruning 8x8] [--timeout 300]
     python benchmarks/eternity.py --ray [--address HOST:PORT] [--score e2_16x16.txt --hints starter.txt --seeds 2]
 """

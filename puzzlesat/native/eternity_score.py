@@ -39,14 +39,14 @@ import signal
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from puzzlesat.core import Limits, Result, Status, processes
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
-from puzzlesat.domains.eternity import Hint, Instance, Solution, max_score
+from puzzlesat.domains.eternity import Instance, Solution, max_score
 from puzzlesat.native import eternity_checkpoint
 from puzzlesat.native import eternity_score_kernel as kernel
 from puzzlesat.native.eternity_search import Lookup
@@ -55,9 +55,6 @@ SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
 FIRST_SLICE_NODES = 200_000
 SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its best board (measured: docs)
 RESTART_NODES = 20_000_000  # row-scan nodes of a restart (5 M to 80 M measured alike on 16x16)
-PREFER_COLOURS = 0  # colours whose tiles each restart tries first (Blackwood's colour heuristic; measured: docs)
-TAIL_ROWS = 0  # rows a tail restart searches again below the best board's other rows (measured: docs)
-TAIL_EVERY = 2  # every TAIL_EVERY-th restart is a tail restart, when TAIL_ROWS
 
 
 @dataclass
@@ -108,11 +105,8 @@ class Candidates:
     random order within every list.
     """
 
-    def __init__(self, instance: Instance, prefer: int = 0) -> None:
+    def __init__(self, instance: Instance) -> None:
         lookup = Lookup(instance, symmetry=instance.square)
-        self.prefer = prefer
-        self.tile_colours = np.array(instance.tiles, dtype=np.int64)
-        self.inner = np.array(sorted(instance.colour_domains()[1]), dtype=np.int64)
         c = instance.colours
         self.colours = c
         self.classes = lookup.classes
@@ -129,22 +123,13 @@ class Candidates:
         self.keys = (west * c + north, north, west, np.zeros_like(west))
 
     def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        """(off, order): ``order[p]`` the rows sorted by (class, phase key, random).
-
-        With ``prefer`` colours (drawn at random among the inner ones), the tiles showing more
-        of them come first in every list: they are used up early, which leaves the last rows
-        fewer colours to match.
-        """
+        """(off, order): ``order[p]`` the rows sorted by (class, phase key, random)."""
         slots = self.colours * self.colours
         count = len(self.cls)
         off = np.empty((4, self.nclasses, slots + 1), dtype=np.int64)
         order = np.empty((4, count), dtype=np.int64)
-        first = np.zeros(count, dtype=np.int64)
-        if self.prefer and len(self.inner):
-            chosen = rng.choice(self.inner, min(self.prefer, len(self.inner)), replace=False)
-            first = -np.isin(self.tile_colours[self.tile], chosen).sum(axis=1)
         for p, key in enumerate(self.keys):
-            order[p] = np.lexsort((rng.random(count), first, key, self.cls))
+            order[p] = np.lexsort((rng.random(count), key, self.cls))
             flat = (self.cls * slots + key)[order[p]]
             bounds = np.searchsorted(flat, np.arange(self.nclasses * slots + 1))
             off[p, :, :slots] = bounds[:-1].reshape(self.nclasses, slots)
@@ -515,7 +500,7 @@ class ScoreSearch:
         self.instance = instance
         self.rng = rng
         self.schedule = schedule
-        self.cands = Candidates(instance, PREFER_COLOURS)
+        self.cands = Candidates(instance)
         self.look = looks(instance)
         self.nodes = 0
         self.restarts = 0
@@ -600,13 +585,8 @@ class ScoreSearch:
                 return
             bound = np.array([self.bound()], dtype=np.int64)
             allowed = self.schedule.allowed(n, int(bound[0]) - 1)
-            tail = bool(TAIL_ROWS) and self.restarts % TAIL_EVERY == TAIL_EVERY - 1
-            if tail:
-                kept = replace(self.instance, hints=self.kept_hints(n - TAIL_ROWS * self.instance.cols))
-                scan = Scan(kept, Candidates(kept, PREFER_COLOURS), self.rng, allowed)
-            else:
-                scan = Scan(self.instance, self.cands, self.rng, allowed)
-            complete = self.schedule.complete and not tail
+            scan = Scan(self.instance, self.cands, self.rng, allowed)
+            complete = self.schedule.complete
             spent = 0
             slice_nodes = FIRST_SLICE_NODES
             while spent < restart_nodes:
@@ -629,8 +609,7 @@ class ScoreSearch:
                         self.on_proof()
                     return
                 if status == EXHAUSTED:
-                    if not tail:
-                        self.schedule = self.schedule.looser()
+                    self.schedule = self.schedule.looser()
                     break
                 if bound[0] == 0:
                     break
@@ -643,12 +622,6 @@ class ScoreSearch:
                 self.on_restart()
             if one_restart:
                 return
-
-    def kept_hints(self, cells: int) -> tuple[Hint, ...]:
-        """The instance's hints and the best board's tiles on its first ``cells`` cells, as hints."""
-        hinted = {hint.cell for hint in self.instance.hints}
-        pins = [Hint(int(t), c, int(r)) for c, (t, r) in enumerate(self.best.board[:cells]) if c not in hinted]
-        return (*self.instance.hints, *pins)
 
     def scan_in_workers(self, seeds: list[Any], until: float | None) -> None:
         """Row scans in one child process per seed until ``until`` (perf_counter; None: until
