@@ -1,5 +1,6 @@
 """The library's verbs, the same ones the command line offers: load, solve, race, compare,
-catalog, format, check, export, decode, generate.
+catalog, format, check, export, decode, generate; and the registry's: puzzles, strategies,
+register_puzzle, register_strategy, plugin_problems.
 
 The command line is a thin client of these functions, so a script gets exactly what the CLI
 prints.  Nothing here imports a solver library until a verb needs it: ``import puzzlesat`` is
@@ -19,6 +20,8 @@ from puzzlesat import core
 from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy
 from puzzlesat.core.deadline import hard_deadline
 from puzzlesat.core.options import resolve as resolve_options
+from puzzlesat.core.registry import problems as plugin_problems  # noqa: F401 - a public verb
+from puzzlesat.core.registry import register_puzzle, register_strategy  # noqa: F401 - public verbs
 from puzzlesat.core.text import MAX_FILE_BYTES, decode_text, read_text
 
 if TYPE_CHECKING:
@@ -26,6 +29,7 @@ if TYPE_CHECKING:
     from puzzlesat.portfolio.compare import Record
 
 Source = str | os.PathLike[str] | TextIO
+StrategyArg = str | Strategy
 
 
 class Instance(NamedTuple):
@@ -52,17 +56,37 @@ class Instance(NamedTuple):
 
 
 def puzzles() -> list[str]:
-    """The puzzles' names.
+    """The puzzles' names: the built-in ones, then installed plugins' and those a script registered.
 
-    >>> puzzles()
+    A plugin that fails to load is left out (:func:`plugin_problems` says why).
+
+    >>> puzzles()[:5]
     ['eternity', 'masyu', 'pegsol', 'blacken', 'rubik']
     """
     return [p.name for p in core.available_puzzles()]
 
 
 def strategies(puzzle: str) -> list[Strategy]:
-    """A puzzle's strategies, the default first; each names its variants and declared options."""
-    return list(core.get_puzzle(puzzle).strategies)
+    """A puzzle's strategies, the default first, plugins' after its own; each names its
+    variants, declared options and the modes it serves."""
+    return list(core.get_puzzle(puzzle).all_strategies())
+
+
+def strategy_name(puzzle: Puzzle, strategy: StrategyArg) -> str:
+    """The name to run: a Strategy object is registered for the puzzle first (once)."""
+    if isinstance(strategy, Strategy):
+        return register_strategy(strategy, puzzle.name).name
+    return strategy
+
+
+def strategy_names(puzzle: Puzzle, strategies: StrategyArg | Sequence[StrategyArg] | None) -> list[str] | None:
+    """The names a race or comparison runs: a comma list, names or Strategy objects; None for the default."""
+    if strategies is None:
+        return None
+    if isinstance(strategies, str):
+        return [n.strip() for n in strategies.split(",") if n.strip()]
+    items = [strategies] if isinstance(strategies, Strategy) else strategies
+    return [strategy_name(puzzle, item) for item in items]
 
 
 def load(puzzle: str, source: Source, **options: Any) -> Instance:
@@ -90,7 +114,7 @@ def load(puzzle: str, source: Source, **options: Any) -> Instance:
 
 def solve(
     instance: Instance,
-    strategy: str | None = None,
+    strategy: StrategyArg | None = None,
     *,
     timeout: float | None = None,
     seed: int = 0,
@@ -103,7 +127,8 @@ def solve(
 
     Args:
         instance: from :func:`load` or :func:`generate`.
-        strategy: ``method[:variant]``; default the puzzle's first (``puzzlesat list``).
+        strategy: ``method[:variant]``, or a Strategy object (registered for the puzzle);
+            default the puzzle's first (``puzzlesat list``).
         timeout: seconds, None for no limit.
         seed: the search order's seed.
         workers: threads or processes the strategy may use.
@@ -116,10 +141,17 @@ def solve(
     Raises:
         OptionError: an option the strategy does not declare (naming the valid ones) or a bad value.
         BackendUnavailable: an unknown strategy or variant.
+        UnsupportedRequest: the options ask for a mode (``count``, ``score``, ...) the strategy
+            does not serve.
         PuzzlesatError: a backend the strategy cannot run on.
     """
     puzzle = instance._puzzle
-    name = puzzle.strategies[0].name if strategy is None else strategy
+    if strategy is None:
+        default = puzzle.strategies or puzzle.all_strategies()
+        if not default:
+            raise core.BackendUnavailable(f"{puzzle.name} has no strategy")
+        strategy = default[0].name
+    name = strategy_name(puzzle, strategy)
     limits = Limits(timeout=timeout, seed=seed, workers=workers, options=puzzle.options([name], options))
     if backend == "ray":
         from puzzlesat.portfolio import eternity_ray
@@ -132,7 +164,7 @@ def solve(
 
 def race(
     instance: Instance,
-    strategies: str | Sequence[str] | None = None,
+    strategies: StrategyArg | Sequence[StrategyArg] | None = None,
     *,
     timeout: float | None = None,
     jobs: int | None = None,
@@ -150,8 +182,9 @@ def race(
 
     Args:
         instance: the instance.
-        strategies: names, or one comma-separated string; repeat a name to race seeds;
-            default the puzzle's portfolio.
+        strategies: names or Strategy objects, or one comma-separated string; repeat a name
+            to race seeds; default the puzzle's portfolio.  Only the members that serve the
+            options' mode race; ``stream`` names those left out.
         timeout: seconds for the race.
         jobs: cores to share out; None for all.
         backend: ``local`` (child processes) or ``ray``.
@@ -165,7 +198,8 @@ def race(
     from puzzlesat.portfolio.backends import Backend
 
     puzzle = instance._puzzle
-    text = strategies if isinstance(strategies, str) or strategies is None else ",".join(strategies)
+    given = strategy_names(puzzle, strategies)
+    text = None if given is None else ",".join(given)
     names = portfolio.portfolio_names(puzzle, text)
     limits = Limits(timeout=timeout, seed=seed, options=puzzle.options(names, options))
     out = io.StringIO() if stream is None else stream
@@ -213,7 +247,7 @@ def require_matplotlib() -> None:
 def compare(
     puzzle: str,
     instances: Iterable[Instance | str | os.PathLike[str]],
-    strategies: str | Sequence[str] | None = None,
+    strategies: StrategyArg | Sequence[StrategyArg] | None = None,
     *,
     timeout: float | None,
     jobs: int | None = None,
@@ -231,7 +265,9 @@ def compare(
     Args:
         puzzle: the puzzle's name.
         instances: :class:`Instance` objects or paths.
-        strategies: names or one comma-separated string; default every strategy.
+        strategies: names or Strategy objects, or one comma-separated string; default every
+            strategy (plugins' included).  Only those that serve the options' mode run;
+            ``stream`` names those left out.
         timeout: seconds per run.
         jobs: runs at once (default 1; with Ray, as many as the cluster's CPUs allow).
         results: a JSON-lines file: runs found there are reused, new ones appended.
@@ -249,8 +285,7 @@ def compare(
     for item in loaded:
         if item.puzzle != target.name:
             raise PuzzlesatError(f"{item.source}: a {item.puzzle} instance, not {target.name}")
-    names = [n.strip() for n in strategies.split(",") if n.strip()] if isinstance(strategies, str) else strategies
-    names = list(names) if names else comparing.default_strategies(target)
+    names = strategy_names(target, strategies) or comparing.default_strategies(target)
     records = comparing.compare(
         target,
         [(item.source, item.data) for item in loaded],
