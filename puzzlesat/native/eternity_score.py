@@ -55,18 +55,6 @@ SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
 FIRST_SLICE_NODES = 200_000
 SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its best board (measured: docs)
 RESTART_NODES = 20_000_000  # row-scan nodes of a restart (5 M to 80 M measured alike on 16x16)
-EXHAUST = 0  # inner colours each restart uses up early (Blackwood's heuristic; measured: docs)
-EXHAUST_SCALE = 1.0  # of the curve's demand
-# Blackwood's demand on 16x16: (cells placed, share of those colours' sides placed by then)
-EXHAUST_CURVE = (
-    (0, 0.0),
-    (16, 0.0),
-    (26, 28 / 122),
-    (56, 71 / 122),
-    (76, 89 / 122),
-    (102, 106 / 122),
-    (160, 119 / 122),
-)
 
 
 @dataclass
@@ -133,24 +121,6 @@ class Candidates:
         self.south = np.ascontiguousarray(rows[:, 5])
         self.west = np.ascontiguousarray(west)
         self.keys = (west * c + north, north, west, np.zeros_like(west))
-        self.tile_colours = np.array(instance.tiles, dtype=np.int64)
-        hinted = {colour for hint in instance.hints for colour in instance.tiles[hint.tile]}
-        self.inner = np.array(sorted(instance.colour_domains()[1] - hinted), dtype=np.int64)
-        self.cells = instance.cells
-
-    def exhaust(self, rng: np.random.Generator, colours: int) -> tuple[np.ndarray, np.ndarray]:
-        """(sides per row, least sides per depth): ``colours`` inner colours drawn at random, whose
-        sides must be placed early as Blackwood's curve (:data:`EXHAUST_CURVE`) demands."""
-        n = self.cells
-        if not colours or len(self.inner) < colours:
-            return np.zeros(len(self.tile), dtype=np.int64), np.zeros(n, dtype=np.int64)
-        chosen = rng.choice(self.inner, colours, replace=False)
-        per_tile = np.isin(self.tile_colours, chosen).sum(axis=1)
-        xs = [x * n / 256 for x, _ in EXHAUST_CURVE]
-        ys = [y * EXHAUST_SCALE for _, y in EXHAUST_CURVE]
-        depth = np.arange(n)
-        need = np.where(depth < xs[-1], np.floor(np.interp(depth + 1, xs, ys) * per_tile.sum()), 0)
-        return np.ascontiguousarray(per_tile[self.tile]), need.astype(np.int64)
 
     def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """(off, order): ``order[p]`` the rows sorted by (class, phase key, random)."""
@@ -170,9 +140,7 @@ class Candidates:
 class Scan:
     """One row-scan search from the empty board, resumable call after call."""
 
-    def __init__(
-        self, instance: Instance, cands: Candidates, rng: np.random.Generator, allowed: np.ndarray, exhaust: int = 0
-    ) -> None:
+    def __init__(self, instance: Instance, cands: Candidates, rng: np.random.Generator, allowed: np.ndarray) -> None:
         n = instance.cells
         self.instance = instance
         self.cands = cands
@@ -185,8 +153,6 @@ class Scan:
         self.errors = np.zeros(n + 1, dtype=np.int64)
         self.depth = np.zeros(1, dtype=np.int64)
         self.best_placed = np.zeros(n, dtype=np.int64)
-        self.r_heur, self.heur_need = cands.exhaust(rng, exhaust)
-        self.heur = np.zeros(n + 1, dtype=np.int64)
 
     def run(self, budget: int, best: np.ndarray, double: bool = False) -> tuple[int, int]:
         """(kernel status, nodes) of at most ``budget`` nodes; FOUND lowers ``best[0]``."""
@@ -213,9 +179,6 @@ class Scan:
             best,
             self.best_placed,
             max(1, budget),
-            self.r_heur,
-            self.heur_need,
-            self.heur,
         )
         return int(status), int(nodes)
 
@@ -622,7 +585,7 @@ class ScoreSearch:
                 return
             bound = np.array([self.bound()], dtype=np.int64)
             allowed = self.schedule.allowed(n, int(bound[0]) - 1)
-            scan = Scan(self.instance, self.cands, self.rng, allowed, 0 if self.schedule.complete else EXHAUST)
+            scan = Scan(self.instance, self.cands, self.rng, allowed)
             complete = self.schedule.complete
             spent = 0
             slice_nodes = FIRST_SLICE_NODES

@@ -50,9 +50,6 @@ def scan(
     best,
     best_placed,
     budget,
-    r_heur,
-    heur_need,
-    heur,
 ):  # pragma: no cover - compiled
     """Depth-first row scan with scheduled errors, resumable.
 
@@ -69,9 +66,6 @@ def scan(
         best: the best full board's errors in ``best[0]``; boards must beat it.
         best_placed: the candidate rows of that board, written on FOUND.
         budget: node budget of this call.
-        r_heur: per candidate row, its tile's sides in the colours to use up early.
-        heur_need: the least such sides placed once cell ``d`` is placed (0: no demand).
-        heur: ``heur[d]`` such sides placed before cell ``d`` (length cells + 1).
 
     Returns:
         (status, nodes): FOUND with a better board in ``best_placed`` (call again to search on
@@ -112,7 +106,7 @@ def scan(
             stop = off[p, k, key + 1]
             while i < stop:
                 r = order[p, i]
-                if used[r_tile[r]] == 0 and heur[d] + r_heur[r] >= heur_need[d]:
+                if used[r_tile[r]] == 0:
                     if p == 0:
                         hit = r
                     elif p == 1:
@@ -136,7 +130,6 @@ def scan(
             phase[d] = p
             choice[d] = i + 1
             errors[d + 1] = errors[d] + need
-            heur[d + 1] = heur[d] + r_heur[hit]
             d += 1
             if d < n:
                 phase[d] = 0
@@ -314,9 +307,6 @@ def warm_up() -> None:
         np.zeros(1, dtype=np.int64),
         z.copy(),
         1,
-        empty,
-        z.copy(),
-        np.zeros(5, dtype=np.int64),
     )
     window_best(
         np.zeros(1, dtype=np.int64),
