@@ -73,6 +73,8 @@ def solve(puzzle: Puzzle, instance: Instance, name: str, limits: Limits, address
             result.stats["connect_time"] = round(time.perf_counter() - began - result.wall_time, 3)
             if pool.ready_at is not None:
                 result.stats["ready_at"] = round(pool.ready_at - pool.started, 3)
+            if pool.lost:
+                result.message = f"{pool.lost}; {result.message}"
         else:
             result = TreeRun(ray, instance, limits).solve()
     finally:
@@ -155,13 +157,14 @@ class ScorePool:
         self.ray = ray
         self.started = time.perf_counter()
         self.ready_at: float | None = None  # when every worker had started (perf_counter)
+        self.lost = ""  # why the pool stopped early
         self.hub_class = ray.remote(num_cpus=0)(ScoreHub)
         self.task = ray.remote(num_cpus=1, max_retries=0)(score_worker)
 
     def __call__(self, search: es.ScoreSearch, seeds: list[Any], until: float | None) -> None:
         ray = self.ray
         self.started = time.perf_counter()
-        hub = self.hub_class.remote(search.best.errors)
+        hub = self.hub_class.options(**here(ray)).remote(search.best.errors)
         running: dict[Any, int] = {}
         next_index = 0
 
@@ -178,7 +181,11 @@ class ScorePool:
         try:
             while until is None or time.perf_counter() < until:
                 search.tick()
-                version, errors, board, counts, proven, ready = ray.get(hub.report.remote(version))
+                try:
+                    version, errors, board, counts, proven, ready = ray.get(hub.report.remote(version))
+                except Exception as exc:  # noqa: BLE001 - the hub's node died: answer the best board so far
+                    self.lost = f"the Ray hub died ({type(exc).__name__}); the best board before it"
+                    return
                 if ready >= len(seeds) and self.ready_at is None:
                     self.ready_at = time.perf_counter()
                 search.nodes_elsewhere = sum(nodes for nodes, _ in counts.values())
@@ -205,6 +212,14 @@ class ScorePool:
             search.restarts += sum(restarts for _, restarts in counts.values())
             search.nodes_elsewhere = 0
             stop(ray, list(running), hub)
+
+
+def here(ray: Any) -> dict[str, Any]:
+    """Options that put an actor on the driver's node (the hub goes down with the driver only)."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    node = ray.get_runtime_context().get_node_id()
+    return {"scheduling_strategy": NodeAffinitySchedulingStrategy(node, soft=True)}
 
 
 def stop(ray: Any, refs: list[Any], hub: Any, grace: float = 0.0) -> None:
@@ -361,7 +376,7 @@ class TreeRun:
         counting = bool(options.get("count"))
         lookup = Lookup(instance, bool(options.get("twins", rowscan.TWINS)))
         arrays = lookup.arrays(np.random.default_rng(limits.seed))
-        hub = ray.remote(num_cpus=0)(TreeHub).remote((np.zeros(0, dtype=np.int64), -1))
+        hub = ray.remote(num_cpus=0)(TreeHub).options(**here(ray)).remote((np.zeros(0, dtype=np.int64), -1))
         task = ray.remote(num_cpus=1, max_retries=0)(tree_worker)
         running: dict[Any, int] = {}
         replaced = 0
@@ -376,7 +391,10 @@ class TreeRun:
         status, first, message = Status.UNKNOWN, None, ""
         try:
             while True:
-                done, board, found, nodes, handed, ready = ray.get(hub.status.remote())
+                try:
+                    done, board, found, nodes, handed, ready = ray.get(hub.status.remote())
+                except Exception as exc:  # noqa: BLE001 - the hub's node died: the shares are lost with it
+                    raise PuzzlesatError(f"the Ray hub of the search died ({type(exc).__name__})") from None
                 if ready >= limits.workers and "ready_at" not in stats:
                     stats["ready_at"] = round(time.perf_counter() - started, 3)
                 shares = "/".join(str(n) for _, n in sorted(nodes.items()))
