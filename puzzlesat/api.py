@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from puzzlesat import core
-from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy
+from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy, progress
 from puzzlesat.core.deadline import hard_deadline
 from puzzlesat.core.options import resolve as resolve_options
 from puzzlesat.core.registry import problems as plugin_problems  # noqa: F401 - a public verb
@@ -53,6 +53,11 @@ class Instance(NamedTuple):
     @property
     def _puzzle(self) -> Puzzle:
         return core.get_puzzle(self.puzzle)
+
+    def _repr_svg_(self) -> str | None:
+        """The instance as an SVG picture, as a notebook shows it (see :func:`draw`); None for a
+        puzzle that has no picture."""
+        return draw(self) if self._puzzle.draw is not None else None
 
 
 def puzzles() -> list[str]:
@@ -121,6 +126,7 @@ def solve(
     workers: int = 1,
     backend: str = "local",
     address: str | None = None,
+    on_progress: progress.Callback | None = None,
     **options: Any,
 ) -> Result:
     """Solve with one strategy in this process; the answer has passed the puzzle's verifier.
@@ -135,6 +141,8 @@ def solve(
         backend: ``local``, or ``ray``: eternity's native-rowscan spreads its ``workers`` over
             a Ray cluster (:mod:`puzzlesat.portfolio.eternity_ray`).
         address: the Ray cluster's ``HOST:PORT``; None starts a local Ray instance.
+        on_progress: called with a :class:`~puzzlesat.core.progress.Progress` as long work
+            goes on (the cube's table builds and deep searches); the command line draws it.
         options: the strategy's declared options and the puzzle's solve flags
             (``unique=True``, ``metric="qtm"``, ``amo=False``; see :func:`strategies`).
 
@@ -153,13 +161,20 @@ def solve(
         strategy = default[0].name
     name = strategy_name(puzzle, strategy)
     limits = Limits(timeout=timeout, seed=seed, workers=workers, options=puzzle.options([name], options))
-    if backend == "ray":
-        from puzzlesat.portfolio import eternity_ray
-
-        return eternity_ray.solve(puzzle, instance.data, name, limits, address)
-    if backend != "local" or address:
+    if backend not in ("local", "ray") or (address and backend == "local"):
         raise PuzzlesatError(f"backend {backend!r} with address {address!r}: expected local, or ray [address]")
-    return core.run_strategy(puzzle, instance.data, name, limits)
+    with progress.reporting(on_progress):
+        if backend == "ray":
+            from puzzlesat.portfolio import eternity_ray
+
+            return _knows(eternity_ray.solve(puzzle, instance.data, name, limits, address), instance)
+        return _knows(core.run_strategy(puzzle, instance.data, name, limits), instance)
+
+
+def _knows(result: Result, instance: Instance) -> Result:
+    """The result, told its instance so that it can draw itself (``Result._repr_svg_``)."""
+    result.puzzle, result.instance = instance._puzzle, instance.data
+    return result
 
 
 def race(
@@ -173,6 +188,7 @@ def race(
     seed: int = 0,
     memory_limit: int | None = None,
     stream: TextIO | None = None,
+    on_progress: progress.Callback | None = None,
     **options: Any,
 ) -> Result:
     """Race strategies in separate processes (the portfolio); the first verified answer wins.
@@ -191,7 +207,10 @@ def race(
         address: the Ray cluster's ``HOST:PORT``; None starts a local Ray instance.
         seed: the first member's seed (the others count up).
         memory_limit: MiB per child; None for an even share of the machine.
-        stream: where the live status and the race's table go; None for silence.
+        stream: where the race's table goes, and a line per finished member unless
+            ``on_progress`` is given; None for silence.
+        on_progress: called with the race's live status and those lines
+            (:class:`~puzzlesat.core.progress.Progress`).
         options: as for :func:`solve`; each must be declared by one of the members.
     """
     from puzzlesat.portfolio import race as portfolio
@@ -204,7 +223,8 @@ def race(
     limits = Limits(timeout=timeout, seed=seed, options=puzzle.options(names, options))
     out = io.StringIO() if stream is None else stream
     pool = Backend(backend, address, jobs=jobs, memory_mb=memory_limit)
-    return portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out)
+    with progress.reporting(on_progress):
+        return _knows(portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out), instance)
 
 
 @dataclass(frozen=True)
@@ -258,6 +278,7 @@ def compare(
     backend: str = "local",
     address: str | None = None,
     stream: TextIO | None = None,
+    on_progress: progress.Callback | None = None,
     **options: Any,
 ) -> Comparison:
     """Run every strategy on every instance, each run in its own process under the same limit.
@@ -274,7 +295,8 @@ def compare(
         seed, workers: of every run.
         memory_limit: MiB per run.
         backend, address: as for :func:`race`.
-        stream: where the progress bar goes; None for silence.
+        stream: where a line per finished run goes unless ``on_progress`` is given; None for silence.
+        on_progress: called with the runs done and those lines (:class:`~puzzlesat.core.progress.Progress`).
         options: as for :func:`solve`; each must be declared by one of the strategies.
     """
     from puzzlesat.portfolio import compare as comparing
@@ -286,15 +308,16 @@ def compare(
         if item.puzzle != target.name:
             raise PuzzlesatError(f"{item.source}: a {item.puzzle} instance, not {target.name}")
     names = strategy_names(target, strategies) or comparing.default_strategies(target)
-    records = comparing.compare(
-        target,
-        [(item.source, item.data) for item in loaded],
-        names,
-        Limits(timeout=timeout, seed=seed, workers=workers, options=target.options(names, options)),
-        Backend(backend, address, jobs=jobs, memory_mb=memory_limit),
-        results=Path(results) if results is not None else None,
-        stream=stream,
-    )
+    with progress.reporting(on_progress):
+        records = comparing.compare(
+            target,
+            [(item.source, item.data) for item in loaded],
+            names,
+            Limits(timeout=timeout, seed=seed, workers=workers, options=target.options(names, options)),
+            Backend(backend, address, jobs=jobs, memory_mb=memory_limit),
+            results=Path(results) if results is not None else None,
+            stream=stream,
+        )
     return Comparison(target.name, records)
 
 
@@ -342,6 +365,7 @@ def catalog(
     seed: int = 0,
     memory_limit: int | None = None,
     stream: TextIO | None = None,
+    on_progress: progress.Callback | None = None,
 ) -> Catalog:
     """Every single vacancy -> single survivor problem of a peg solitaire board, one per
     symmetry class, each with its verdict (``solvable``, ``impossible`` or ``unknown``) and
@@ -358,7 +382,8 @@ def catalog(
             only while undecided (default ``native-dfs`` then ``cnf-plan:cadical195``).
         seed: of every run.
         memory_limit: MiB per run.
-        stream: where the progress lines go; None for silence.
+        stream: where the progress lines go unless ``on_progress`` is given; None for silence.
+        on_progress: called with the progress (:class:`~puzzlesat.core.progress.Progress`).
 
     Raises:
         PuzzlesatError: a puzzle without a catalog, an unknown board or a bad size.
@@ -373,16 +398,17 @@ def catalog(
     names = list(names) if names else list(cataloguing.CHAIN)
     for name in names:
         target.strategy(name)
-    entries = cataloguing.catalog(
-        board,
-        rows,
-        cols,
-        Limits(timeout=timeout, seed=seed),
-        Backend(jobs=jobs, memory_mb=memory_limit),
-        strategies=names,
-        results=Path(results) if results is not None else None,
-        stream=stream,
-    )
+    with progress.reporting(on_progress):
+        entries = cataloguing.catalog(
+            board,
+            rows,
+            cols,
+            Limits(timeout=timeout, seed=seed),
+            Backend(jobs=jobs, memory_mb=memory_limit),
+            strategies=names,
+            results=Path(results) if results is not None else None,
+            stream=stream,
+        )
     return Catalog(target.name, board, entries)
 
 
@@ -413,7 +439,7 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
         answer: a solution object, or text in the puzzle's output format.
         source: names the text in messages.
         options: the puzzle's check options (eternity: ``score=True`` accepts mismatched
-            edges and prints the score on stderr, ``svg="board.svg"`` draws the board).
+            edges; :func:`draw` gives the picture of the board).
     """
     puzzle = instance._puzzle
     resolved = resolve_options(puzzle.check_options, options, f"{puzzle.name} check")
@@ -423,6 +449,30 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
     if puzzle.check is not None:
         return puzzle.check(instance.data, solution, resolved)
     return puzzle.verify(instance.data, solution)
+
+
+def draw(instance: Instance, answer: Result | Any = None, source: str = "<solution>") -> str:
+    """An SVG picture of the instance and, when given, an answer drawn on it.
+
+    Every puzzle draws: eternity's board, masyu's loop, the peg board after each jump,
+    blacken's board with each move's number, the cube's net and the strip of its moves.
+    Instances and results show the same picture in a notebook (``_repr_svg_``).
+
+    Args:
+        instance: the instance.
+        answer: a :class:`Result` (one without a solution draws the instance alone), a
+            solution object, text in the puzzle's output format, or None.
+        source: names the text in messages.
+
+    Raises:
+        ParseError: answer text that is not in the puzzle's output format.
+    """
+    puzzle = instance._puzzle
+    if isinstance(answer, Result):
+        answer = answer.solution
+    elif isinstance(answer, str):
+        answer = puzzle.parse_solution(instance.data, answer, source)
+    return puzzle.draw_svg(instance.data, answer)
 
 
 class Export(NamedTuple):

@@ -40,10 +40,10 @@ def record_of(path: Path) -> dict[str, object]:
 def test_sigkill_leaves_a_whole_board_and_resume_goes_on_from_it(tmp_path: Path) -> None:
     instance, path = board_file(tmp_path)
     saved = tmp_path / "best.txt"
-    picture = tmp_path / "best.svg"
+    picture = tmp_path / "best.svg"  # the checkpoint's picture, beside it
     cmd = [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(path), "--score"]
     proc = subprocess.Popen(
-        [*cmd, "--checkpoint", str(saved), "--svg", str(picture), "--workers", "2"],
+        [*cmd, "--checkpoint", str(saved), "--workers", "2"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
@@ -120,10 +120,8 @@ def test_a_plain_answer_resumes_and_checkpoints_are_throttled(tmp_path: Path) ->
 
 def test_the_picture_follows_the_board_with_its_mismatches_in_red(tmp_path: Path) -> None:
     instance, _ = board_file(tmp_path, size=6)
-    picture = tmp_path / "best.svg"
-    result = api.solve(api.Instance("eternity", instance), timeout=3, score=True, svg=str(picture))
-    keeper = ck.Checkpoint(instance, None, str(picture), ck.Record(ck.fingerprint(instance), 0, 0, 1, 0.0, 0))
-    assert result.solution is not None
-    keeper.save(np.array(result.solution.placements), int(result.objective or 0))
-    red = picture.read_text().count('stroke="#ff0000"')
+    saved = tmp_path / "best.txt"
+    result = api.solve(api.Instance("eternity", instance), timeout=3, score=True, checkpoint=str(saved))
+    assert result.solution is not None and ck.picture(str(saved)) == str(tmp_path / "best.svg")
+    red = (tmp_path / "best.svg").read_text().count('stroke="#ff0000"')
     assert red == len(eternity.mismatches(instance, result.solution)) > 0

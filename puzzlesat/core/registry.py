@@ -8,6 +8,10 @@ formulation for any puzzle through ``puzzlesat.strategies`` (the value ``module:
 Strategy, or a sequence of them, each naming its ``puzzle``).  A script registers either with
 :func:`register_puzzle` / :func:`register_strategy`.
 
+Without installing anything, ``$PUZZLESAT_PLUGINS`` names plugins for the command line as a
+comma-separated list of ``module:attr`` (a Puzzle, a Strategy or a sequence of them), the
+modules found on ``sys.path``; child processes inherit it.
+
 Plugins are read when used, never at start-up: a command on a built-in puzzle and strategy
 does not even list the entry points.  A plugin that fails to import, reuses a name or declares
 nonsense is left out and leaves one line in :func:`problems`; everything else keeps working.
@@ -20,7 +24,7 @@ import os
 import pickle
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from puzzlesat.core import types
@@ -30,14 +34,31 @@ from puzzlesat.core.types import Puzzle, Strategy
 BUILTIN = ("eternity", "masyu", "pegsol", "blacken", "rubik")
 PUZZLES_GROUP = "puzzlesat.puzzles"
 STRATEGIES_GROUP = "puzzlesat.strategies"
+ENV_PLUGINS = "PUZZLESAT_PLUGINS"
 
 _script_puzzles: dict[str, Puzzle] = {}
 _script_strategies: dict[str, dict[str, Strategy]] = {}  # puzzle name -> method -> Strategy
 _plugin_puzzles: dict[str, Puzzle] = {}  # entry points loaded so far
-_plugin_strategies: list[tuple[Strategy, str]] | None = None  # (strategy, origin) once loaded
+_plugin_strategies: list[tuple[Strategy, str, Any]] | None = None  # (strategy, origin, entry point)
 _origins: dict[tuple[str, str], str] = {}  # (puzzle, method or "") -> "plugin NAME (DIST)" / "script"
 _problems: dict[str, str] = {}  # one line per failed plugin, keyed by the plugin's label
 _groups: set[str] | None = None
+_named: list[Named] | None = None  # the plugins $PUZZLESAT_PLUGINS names, once imported
+
+
+@dataclass(frozen=True)
+class Named:
+    """A plugin that ``$PUZZLESAT_PLUGINS`` names, shaped like an installed one's entry point."""
+
+    group: str
+    name: str
+    value: str
+    obj: Any
+    dist: None = None
+
+    def load(self) -> Any:
+        """The object, imported already."""
+        return self.obj
 
 
 def problems() -> list[str]:
@@ -45,8 +66,11 @@ def problems() -> list[str]:
     return list(_problems.values())
 
 
-def _problem(label: str, what: str) -> None:
-    _problems[label] = f"{label}: {what}"
+def _problem(label: str, what: str, ep: Any = None) -> str:
+    """Record one line about a plugin (naming its entry point) and return it."""
+    where = f" (entry point {ep.name} = {ep.value})" if ep is not None and not isinstance(ep, Named) else ""
+    _problems[label + where] = f"{label}{where}: {what}"
+    return _problems[label + where]
 
 
 def _declared_groups() -> set[str]:
@@ -74,17 +98,45 @@ def _declared_groups() -> set[str]:
 
 
 def _entry_points(group: str) -> list[Any]:
-    """The entry points of a group, first declaration of each name first."""
-    if group not in _declared_groups():
-        return []
-    from importlib.metadata import entry_points
+    """The entry points of a group (installed packages', then those ``$PUZZLESAT_PLUGINS`` names)."""
+    found: list[Any] = []
+    if group in _declared_groups():
+        from importlib.metadata import entry_points
 
-    return list(entry_points(group=group))
+        found = list(entry_points(group=group))
+    return found + [ep for ep in _from_environment() if ep.group == group]
+
+
+def _from_environment() -> list[Named]:
+    """The plugins ``$PUZZLESAT_PLUGINS`` names, imported once; one that fails is a problem."""
+    global _named
+    if _named is None:
+        _named = []
+        for value in filter(None, (v.strip() for v in os.environ.get(ENV_PLUGINS, "").split(","))):
+            label = f"plugin {value} (${ENV_PLUGINS})"
+            module, colon, attr = value.partition(":")
+            try:
+                if not colon:
+                    raise ValueError("expected module:attribute")
+                obj = getattr(importlib.import_module(module), attr)
+            except Exception as exc:  # noqa: BLE001 - one line, the others still load
+                _problem(label, f"cannot be imported: {type(exc).__name__}: {exc}")
+                continue
+            if isinstance(obj, Puzzle):
+                _named.append(Named(PUZZLES_GROUP, obj.name, value, obj))
+            elif isinstance(obj, Strategy) or isinstance(obj, list | tuple) and obj:
+                _named.append(Named(STRATEGIES_GROUP, value, value, obj))
+            else:
+                _problem(label, "is not a puzzlesat.Puzzle, Strategy or sequence of Strategies")
+    return _named
 
 
 def _label(ep: Any) -> str:
+    """``plugin DIST`` (the package that declares the entry point), as messages name it."""
+    if isinstance(ep, Named):
+        return f"plugin {ep.value} (${ENV_PLUGINS})"
     dist = getattr(getattr(ep, "dist", None), "name", None)
-    return f"plugin {ep.name} ({ep.value}{', from ' + dist if dist else ''})"
+    return f"plugin {dist or ep.value}"
 
 
 def _puzzle_entry_points() -> dict[str, Any]:
@@ -92,7 +144,7 @@ def _puzzle_entry_points() -> dict[str, Any]:
     found: dict[str, Any] = {}
     for ep in _entry_points(PUZZLES_GROUP):
         if ep.name in BUILTIN or ep.name in found:
-            _problem(_label(ep), f"puzzle name {ep.name!r} is taken; left out")
+            _problem(_label(ep), f"puzzle name {ep.name!r} is taken; left out", ep)
             continue
         found[ep.name] = ep
     return found
@@ -125,11 +177,9 @@ def get_puzzle(name: str) -> Puzzle:
     try:
         puzzle = ep.load()
     except Exception as exc:  # noqa: BLE001 - a plugin's failure is one line, never a traceback
-        _problem(label, f"cannot be imported: {type(exc).__name__}: {exc}")
-        raise PluginError(_problems[label]) from None
+        raise PluginError(_problem(label, f"cannot be imported: {type(exc).__name__}: {exc}", ep)) from None
     if not isinstance(puzzle, Puzzle) or puzzle.name != name:
-        _problem(label, f"is not a puzzlesat.Puzzle named {name!r}")
-        raise PluginError(_problems[label])
+        raise PluginError(_problem(label, f"is not a puzzlesat.Puzzle named {name!r}", ep))
     _plugin_puzzles[name] = puzzle
     _origins[name, ""] = label
     return puzzle
@@ -146,7 +196,7 @@ def available_puzzles() -> list[Puzzle]:
     return found
 
 
-def _load_plugin_strategies() -> list[tuple[Strategy, str]]:
+def _load_plugin_strategies() -> list[tuple[Strategy, str, Any]]:
     """Every strategy the ``puzzlesat.strategies`` entry points declare, imported once."""
     global _plugin_strategies
     if _plugin_strategies is None:
@@ -156,13 +206,13 @@ def _load_plugin_strategies() -> list[tuple[Strategy, str]]:
             try:
                 value = ep.load()
             except Exception as exc:  # noqa: BLE001 - one line, the others still load
-                _problem(label, f"cannot be imported: {type(exc).__name__}: {exc}")
+                _problem(label, f"cannot be imported: {type(exc).__name__}: {exc}", ep)
                 continue
             items = [value] if isinstance(value, Strategy) else value
             if not isinstance(items, Iterable) or not all(isinstance(s, Strategy) and s.puzzle for s in items):
-                _problem(label, "is not a puzzlesat.Strategy (or a sequence of them) naming its puzzle")
+                _problem(label, "is not a puzzlesat.Strategy (or a sequence of them) naming its puzzle", ep)
                 continue
-            _plugin_strategies += [(s, label) for s in items]
+            _plugin_strategies += [(s, label, ep) for s in items]
     return _plugin_strategies
 
 
@@ -174,11 +224,11 @@ def extra_strategies(puzzle: Puzzle) -> tuple[Strategy, ...]:
     """
     taken = {s.name for s in puzzle.strategies}
     extra: list[Strategy] = []
-    for strat, label in _load_plugin_strategies():
+    for strat, label, ep in _load_plugin_strategies():
         if strat.puzzle != puzzle.name:
             continue
         if strat.name in taken:
-            _problem(label, f"strategy name {strat.name!r} is taken for {puzzle.name}; left out")
+            _problem(label, f"strategy name {strat.name!r} is taken for {puzzle.name}; left out", ep)
             continue
         taken.add(strat.name)
         _origins[puzzle.name, strat.name] = label

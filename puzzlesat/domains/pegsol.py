@@ -147,6 +147,10 @@ class Instance:
     start: Matrix
     goal: Matrix | None = None
 
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows (:mod:`puzzlesat.domains.pegsol_svg`)."""
+        return PUZZLE.draw_svg(self)
+
     @property
     def target(self) -> Matrix:
         """The goal matrix; for the complement form, start with pegs and holes swapped."""
@@ -549,7 +553,7 @@ def step_jumps(instance: Instance, reach: bool = True) -> list[list[int]]:
 
 
 def presolve(instance: Instance, limits: Limits) -> Result | None:
-    """What every strategy does first: settle trivial boards and try the impossibility proofs.
+    """What the engine does before any strategy: settle trivial boards and try the impossibility proofs.
 
     Returns:
         A final Result (SOLVED with no jumps, or INFEASIBLE naming the proof), or None when
@@ -679,6 +683,9 @@ CNF_PLAN_OPTIONS = (
     Option("window", int, 3, "parallel form: horizons solved at once, in turns (CaDiCaL)", low=1, high=8),
 )
 
+# cpsat-plan's rule groups (models/pegsol.py)
+CPSAT_PLAN_OPTIONS = (ORDERING, REACH, Option("redundant", bool, True, "peg-count constraint per step (redundant)"))
+
 PUZZLE = Puzzle(
     name="pegsol",
     parse=parse,
@@ -687,6 +694,7 @@ PUZZLE = Puzzle(
     verify=verify,
     generator="puzzlesat.domains.pegsol:generate",
     write_instance=write_instance,
+    draw="puzzlesat.domains.pegsol_svg:draw",
     strategies=(
         Strategy(
             "native-dfs",
@@ -721,14 +729,11 @@ PUZZLE = Puzzle(
             "puzzlesat.models.pegsol:solve",
             "CP-SAT: the same fixed-horizon plan (one jump a step, frame axioms, ordering)",
             model="puzzlesat.models.pegsol:build_model",
-            options=(
-                ORDERING,
-                REACH,
-                Option("redundant", bool, True, "peg-count constraint per step (redundant)"),
-            ),
+            options=CPSAT_PLAN_OPTIONS,
         ),
     ),
     portfolio=("native-dfs", "cnf-plan:cadical195", "cpsat-plan"),
+    presolve=presolve,
     generator_options=(
         Option(
             "board", str, None, "english, french, german, diamond or rect (default english; rect with --rows/--cols)"

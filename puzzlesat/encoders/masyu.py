@@ -34,11 +34,10 @@ from puzzlesat.domains.masyu import (
     edge_cells,
     solution_from_cycle,
     solution_from_edges,
-    trivial_answer,
 )
 from puzzlesat.domains.masyu_rules import Grid, Key, Lit, circle_clauses, degree_clauses, rule_clauses, used
 from puzzlesat.encoders.dimacs import Encoding, cnf_stats
-from puzzlesat.encoders.sat import solve_limited, solve_once
+from puzzlesat.encoders.sat import sat_result, solve_limited, solve_once
 
 
 class LazySolver:
@@ -209,16 +208,14 @@ def solve_lazy(instance: Instance, limits: Limits, variant: str | None) -> Resul
     """Strategy ``cnf-lazy:<solver>``: local rules plus lazily added loop cuts."""
     start = time.perf_counter()
     deadline = None if limits.timeout is None else start + limits.timeout
-    if not instance.circles or instance.rows < 2 or instance.cols < 2:
-        return trivial_answer(instance, start, bool(limits.options.get("unique")))
     lazy = LazySolver(instance, variant or "cadical195")
     try:
         sat, loop = lazy.next_loop(deadline=deadline)
         stats = lazy.stats()
-        if sat is None:
-            return Result(Status.UNKNOWN, None, wall_time=time.perf_counter() - start, stats=stats, message="timeout")
-        if not sat or loop is None:
-            return Result(Status.INFEASIBLE, None, wall_time=time.perf_counter() - start, stats=stats)
+        if not sat or loop is None:  # stopped, or no single loop exists
+            return sat_result(
+                None if sat is None else False, lambda: None, wall_time=time.perf_counter() - start, stats=stats
+            )
         if not limits.options.get("unique"):
             return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats)
         lazy.forbid(loop)
@@ -364,8 +361,6 @@ def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encodin
 def solve_rank(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Strategy ``cnf-rank:<solver>``: the complete ranking encoding in one solver call."""
     start = time.perf_counter()
-    if instance.rows < 2 or instance.cols < 2:
-        return trivial_answer(instance, start)
     enc = encode(instance, limits.options)
     name = variant or "cadical195"
     deadline = None if limits.timeout is None else start + limits.timeout
@@ -383,12 +378,9 @@ def solve_rank(instance: Instance, limits: Limits, variant: str | None) -> Resul
 
     sat, loop = run([])
     stats = {**enc.stats}
-    if sat is None:
-        return Result(Status.UNKNOWN, None, wall_time=time.perf_counter() - start, stats=stats, message="timeout")
-    if loop is None:
-        return Result(
-            Status.INFEASIBLE, None, wall_time=time.perf_counter() - start, stats={**stats, "conflicts": conflicts}
-        )
+    if loop is None:  # stopped (sat is None) or refuted
+        stats = stats if sat is None else {**stats, "conflicts": conflicts}
+        return sat_result(sat, lambda: None, wall_time=time.perf_counter() - start, stats=stats)
     if not limits.options.get("unique"):
         stats["conflicts"] = conflicts
         return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats)

@@ -13,7 +13,11 @@ runs and search time so far, the score, and a fingerprint of the instance and it
 
 ``--resume FILE`` starts from FILE's board (its score the bound every new board must beat)
 and draws new random orders (its seed and the number of runs before it), so it goes on where
-the last run stopped rather than repeating it.  A plain answer file without a record resumes
+the last run stopped rather than repeating it.
+
+Beside FILE goes its picture (:func:`picture`: ``best.txt``, ``best.svg``), rewritten with
+each better board, atomically too: a browser reloading it shows the best board so far with
+its mismatched edges in red.  A plain answer file without a record resumes
 too.  The board is checked like any answer: a file of another instance, an illegal board or a
 record that does not fit is one line naming the file.
 """
@@ -77,6 +81,12 @@ class Record:
     seconds: float
     nodes: int
     workers: int = 1
+
+
+def picture(path: str) -> str:
+    """Where the checkpoint's picture goes: FILE with the suffix ``.svg`` (``best.txt``: ``best.svg``)."""
+    target = Path(path).with_suffix(".svg")
+    return str(target) if target != Path(path) else path + ".svg"
 
 
 def board_text(instance: Instance, board: np.ndarray, record: Record) -> str:

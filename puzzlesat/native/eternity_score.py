@@ -24,7 +24,7 @@ With ``workers`` > 1 the row scans run in child processes that share the best bo
 errors as their bound (:meth:`ScoreSearch.scan_in_workers`), or in the workers of another
 pool (``--backend ray``: :mod:`puzzlesat.portfolio.eternity_ray`).  ``checkpoint`` keeps the
 best board in a file as it improves and ``resume`` starts from one
-(:mod:`puzzlesat.native.eternity_checkpoint`); with ``svg`` the picture follows the board.
+(:mod:`puzzlesat.native.eternity_checkpoint`), its picture beside it.
 
 Statistics: ``nodes`` (row-scan placements), ``restarts``, ``improvements``, ``lns_moves`` and
 ``lns_gain`` (the errors the neighbourhood search removed), ``best_at`` (seconds to the best board).
@@ -248,7 +248,7 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
     ``limits.workers`` > 1 runs that many row scans in child processes (or in ``pool``'s
     workers), each with its own seed and schedule (:data:`SCHEDULES`), sharing the best
     board's errors as their bound; this process polishes the best board they find.  The
-    options ``checkpoint``, ``resume`` and ``svg`` are read here (module docstring).
+    options ``checkpoint`` and ``resume`` are read here (module docstring).
     """
     compile_start = time.perf_counter()
     kernel.warm_up()
@@ -273,9 +273,9 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
         before.nodes if before else 0,
         limits.workers,
     )
-    if path or options.get("svg"):
+    if path:
         search.checkpoint = eternity_checkpoint.Checkpoint(
-            instance, path, options.get("svg"), record, lambda: search.nodes + search.nodes_elsewhere
+            instance, path, eternity_checkpoint.picture(path), record, lambda: search.nodes + search.nodes_elsewhere
         )
         search.checkpoint.save(search.best.board, search.best.errors)
     seeds = worker_seeds(limits.seed, runs, limits.workers)
