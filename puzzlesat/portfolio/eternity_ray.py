@@ -7,7 +7,7 @@ this process (the driver) watches them:
 - ``--score``: each worker runs the row scans of :mod:`puzzlesat.native.eternity_score` with
   its own seed and schedule; better boards go to the hub, whose best board's errors every
   worker reads as its bound (every half second); the driver takes each better board from
-  the hub (writing ``--checkpoint`` and ``--svg`` as it goes), polishes the best at the end
+  the hub (writing ``--checkpoint`` and its picture as it goes), polishes the best at the end
   and answers it.  A worker that dies is replaced by a new one with the next seed.
 - the exact search (a first board, or ``--count``): the tree of
   :mod:`puzzlesat.native.eternity_split`, cut into tasks the hub queues; a worker that sees
