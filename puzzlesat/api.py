@@ -13,6 +13,7 @@ import io
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
@@ -127,6 +128,7 @@ def solve(
     backend: str = "local",
     address: str | None = None,
     on_progress: progress.Callback | None = None,
+    certify: str | os.PathLike[str] | None = None,
     **options: Any,
 ) -> Result:
     """Solve with one strategy in this process; the answer has passed the puzzle's verifier.
@@ -143,6 +145,10 @@ def solve(
         address: the Ray cluster's ``HOST:PORT``; None starts a local Ray instance.
         on_progress: called with a :class:`~puzzlesat.core.progress.Progress` as long work
             goes on (the cube's table builds and deep searches); the command line draws it.
+        certify: a folder: each claim a solution does not check ("no solution", "optimal",
+            "unique") gets its proof written there and checked before this returns
+            (``result.certificates``; :mod:`puzzlesat.core.certify`).  Needs a DRAT checker:
+            drat-trim on PATH, or ``pip install "puzzlesat[certify]"``.
         options: the strategy's declared options and the puzzle's solve flags
             (``unique=True``, ``metric="qtm"``, ``amo=False``; see :func:`strategies`).
 
@@ -163,12 +169,19 @@ def solve(
     limits = Limits(timeout=timeout, seed=seed, workers=workers, options=puzzle.options([name], options))
     if backend not in ("local", "ray") or (address and backend == "local"):
         raise PuzzlesatError(f"backend {backend!r} with address {address!r}: expected local, or ray [address]")
-    with progress.reporting(on_progress):
-        if backend == "ray":
-            from puzzlesat.portfolio import eternity_ray
+    if backend == "ray":
+        from puzzlesat.portfolio import eternity_ray
 
-            return _knows(eternity_ray.solve(puzzle, instance.data, name, limits, address), instance)
-        return _knows(core.run_strategy(puzzle, instance.data, name, limits), instance)
+        run = partial(eternity_ray.solve, puzzle, instance.data, name, limits, address)
+    else:
+        run = partial(core.run_strategy, puzzle, instance.data, name, limits)
+    with progress.reporting(on_progress):
+        if certify is not None:
+            from puzzlesat.core import certify as certifying
+
+            prefix = "claim" if instance.source.startswith(("<", "generated")) else Path(instance.source).stem
+            return _knows(certifying.run(puzzle, instance.data, run, certify, prefix=prefix, timeout=timeout), instance)
+        return _knows(run(), instance)
 
 
 def _knows(result: Result, instance: Instance) -> Result:
@@ -436,13 +449,18 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
 
     Args:
         instance: the instance.
-        answer: a solution object, or text in the puzzle's output format.
+        answer: a solution object, text in the puzzle's output format, or a proof that there
+            is none as ``solve --certify`` writes it for the puzzle (pegsol's ``NAME.json``).
         source: names the text in messages.
         options: the puzzle's check options (eternity: ``score=True`` accepts mismatched
             edges; :func:`draw` gives the picture of the board).
     """
     puzzle = instance._puzzle
     resolved = resolve_options(puzzle.check_options, options, f"{puzzle.name} check")
+    if isinstance(answer, str) and puzzle.check_argument is not None and answer.lstrip().startswith("{"):
+        from puzzlesat.core import certify
+
+        return core.load_target(puzzle.check_argument)(instance.data, certify.read_argument(answer, source))  # type: ignore[no-any-return]
     solution = puzzle.parse_solution(instance.data, answer, source) if isinstance(answer, str) else answer
     if solution is None:
         return ["claims no solution; only a solver's proof can check that"]
@@ -548,20 +566,31 @@ class Decoded(NamedTuple):
         instance: the instance the sidecar holds.
         satisfiable: the solver's ``s`` line: True, False (UNSATISFIABLE), None (UNKNOWN).
         solution: the verified solution when satisfiable, else None.
+        certificate: for UNSATISFIABLE with a proof given, the checker's verdict on it
+            (:class:`puzzlesat.core.certify.Certificate`); else None.
     """
 
     instance: Instance
     satisfiable: bool | None
     solution: Any = None
+    certificate: Any = None
 
 
-def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None = None) -> Decoded:
+def decode(
+    sidecar: str | os.PathLike[str],
+    answer: Source,
+    puzzle: str | None = None,
+    proof: str | os.PathLike[str] | None = None,
+) -> Decoded:
     """Turn an external SAT solver's output (``s`` and ``v`` lines) into a verified solution.
 
     Args:
         sidecar: the ``.json`` file :func:`export` wrote beside the CNF.
         answer: the solver's output: a path, an open file, or the text.
         puzzle: when given, the sidecar must be for this puzzle.
+        proof: the solver's DRAT proof of an UNSATISFIABLE answer: checked against the CNF
+            re-encoded from the sidecar (not the file beside it, which may have changed), by
+            drat-trim or dratify (:mod:`puzzlesat.core.certify`).
 
     Raises:
         PuzzlesatError: a sidecar for another puzzle or an encoding that has changed since, an
@@ -577,7 +606,7 @@ def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None =
     instance = Instance(target.name, target.parse(data["instance"], str(map_path)), str(map_path))
     text, source = read_source(answer)
     satisfiable, true_vars = dimacs.read_solver_output(text, source)
-    if not satisfiable:
+    if not satisfiable and (satisfiable is None or proof is None):
         return Decoded(instance, satisfiable)
     strat, _ = target.strategy(data["strategy"])
     assert strat.encoder is not None
@@ -588,6 +617,10 @@ def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None =
             f"{map_path}: the encoding has changed since export "
             f"({encoding.cnf.nv} variables now, {data['variables']} then)"
         )
+    if not satisfiable:
+        from puzzlesat.core import certify
+
+        return Decoded(instance, False, certificate=certify.check_external(encoding.cnf.clauses, Path(proof or "")))
     names = dimacs.sidecar_keys(data)
     try:
         solution = encoding.decode({names[v] for v in true_vars if v in names})

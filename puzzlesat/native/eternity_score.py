@@ -50,6 +50,7 @@ from puzzlesat.domains.eternity import Instance, Solution, max_score
 from puzzlesat.native import eternity_checkpoint
 from puzzlesat.native import eternity_score_kernel as kernel
 from puzzlesat.native.eternity_search import Lookup
+from puzzlesat.native.first_dispatch import without_blas_probe
 
 SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
 FIRST_SLICE_NODES = 200_000
@@ -251,7 +252,8 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
     options ``checkpoint`` and ``resume`` are read here (module docstring).
     """
     compile_start = time.perf_counter()
-    kernel.warm_up()
+    with without_blas_probe():
+        kernel.warm_up()
     compile_time = time.perf_counter() - compile_start
     start = time.perf_counter()
     options = limits.options
@@ -337,7 +339,8 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
 def _scan_worker(instance: Instance, seed: Any, index: int, deadline: float | None, shared: Any, found: Any) -> None:
     """A child's row scans until ``deadline`` (:func:`time.time`, which every process reads alike):
     boards beating the shared bound go to ``found``, then its counts."""
-    kernel.warm_up()
+    with without_blas_probe():
+        kernel.warm_up()
     search = ScoreSearch(instance, np.random.default_rng(seed), SCHEDULES[index % len(SCHEDULES)])
 
     def improve(board: np.ndarray, errors: int) -> None:

@@ -38,6 +38,7 @@ from puzzlesat.native import eternity as rowscan
 from puzzlesat.native import eternity_kernel, eternity_score_kernel
 from puzzlesat.native import eternity_score as es
 from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search, Task
+from puzzlesat.native.first_dispatch import without_blas_probe
 from puzzlesat.portfolio.ray_backend import connect, import_ray
 
 POLL = 0.2  # seconds between the driver's looks at the hub and the workers
@@ -126,7 +127,8 @@ def score_worker(instance: Instance, seed: Any, index: int, hub: Any) -> str:
     """A Ray task: row scans until cancelled, boards to the hub, the hub's best as bound."""
     import ray
 
-    eternity_score_kernel.warm_up()
+    with without_blas_probe():
+        eternity_score_kernel.warm_up()
     search = es.ScoreSearch(instance, np.random.default_rng(seed), es.SCHEDULES[index % len(es.SCHEDULES)])
     ray.get(hub.hello.remote())
     seen = {"bound": search.best.errors, "at": 0.0}
@@ -321,7 +323,8 @@ def tree_worker(
     """A Ray task: take tasks from the hub and search them, reporting its share (module docstring)."""
     import ray
 
-    eternity_kernel.warm_up()
+    with without_blas_probe():
+        eternity_kernel.warm_up()
     search = Search(instance, lookup, None, check, arrays)
     ray.get(hub.hello.remote())
     board_sent = False
