@@ -24,6 +24,7 @@ from puzzlesat.core.errors import (
     ParseError,
     PuzzlesatError,
 )
+from puzzlesat.core.interrupts import solver_interrupts
 from puzzlesat.core.options import Option, OptionError
 from puzzlesat.core.options import resolve as resolve_options
 from puzzlesat.core.text import check_length, content_lines, int_tokens, is_int, read_text
@@ -362,7 +363,7 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, ov
     start = time.perf_counter()
     try:
         overrun = None if limits.timeout is None or not overrun_stop else limits.timeout * 1.05 + 1.0
-        with hard_deadline(overrun, f"{name} was running"):
+        with hard_deadline(overrun, f"{name} was running"), solver_interrupts():
             result = solve(instance, limits, variant)
     except DeadlineExceeded as exc:
         result = Result(Status.UNKNOWN, message=str(exc))
