@@ -30,6 +30,8 @@ from puzzlesat.api import (
     strategies,
 )
 from puzzlesat.core import (
+    ArgumentError,
+    ArgumentTypeError,
     BackendUnavailable,
     InvalidInstanceError,
     InvalidSolutionError,
@@ -45,6 +47,8 @@ from puzzlesat.core import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "ArgumentError",
+    "ArgumentTypeError",
     "BackendUnavailable",
     "Catalog",
     "Comparison",

@@ -17,7 +17,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from puzzlesat import core
 from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy
+from puzzlesat.core import arguments as check_arg
 from puzzlesat.core.deadline import hard_deadline
+from puzzlesat.core.errors import ArgumentError
+from puzzlesat.core.interrupts import solver_interrupts
 from puzzlesat.core.options import resolve as resolve_options
 from puzzlesat.core.text import MAX_FILE_BYTES, decode_text, read_text
 
@@ -62,7 +65,7 @@ def puzzles() -> list[str]:
 
 def strategies(puzzle: str) -> list[Strategy]:
     """A puzzle's strategies, the default first; each names its variants and declared options."""
-    return list(core.get_puzzle(puzzle).strategies)
+    return list(get_puzzle(puzzle).strategies)
 
 
 def load(puzzle: str, source: Source, **options: Any) -> Instance:
@@ -78,8 +81,10 @@ def load(puzzle: str, source: Source, **options: Any) -> Instance:
     Raises:
         PuzzlesatError: an unreadable file, or a ParseError naming the source and line.
         OptionError: an option the puzzle does not declare, or a bad value.
+        ArgumentTypeError: a source that is neither a path, an open file nor text.
     """
-    target = core.get_puzzle(puzzle)
+    target = get_puzzle(puzzle)
+    check_arg.source("source", source)
     resolved = resolve_options(target.instance_options, options, f"{puzzle} instance")
     text, name = read_source(source)
     data = target.parse(text, name)
@@ -111,10 +116,16 @@ def solve(
     Raises:
         OptionError: an option the strategy does not declare (naming the valid ones) or a bad value.
         BackendUnavailable: an unknown strategy or variant.
+        ArgumentTypeError, ArgumentError: an argument of the wrong type or value (the CLI's limits).
     """
-    puzzle = instance._puzzle
-    name = puzzle.strategies[0].name if strategy is None else strategy
-    limits = Limits(timeout=timeout, seed=seed, workers=workers, options=puzzle.options([name], options))
+    puzzle = instance_puzzle(instance)
+    name = puzzle.strategies[0].name if strategy is None else strategy_name(strategy)
+    limits = Limits(
+        timeout=check_arg.timeout(timeout),
+        seed=check_arg.number(check_arg.SEED, seed),
+        workers=check_arg.number(check_arg.WORKERS, workers),
+        options=puzzle.options([name], options),
+    )
     return core.run_strategy(puzzle, instance.data, name, limits)
 
 
@@ -150,14 +161,18 @@ def race(
         options: as for :func:`solve`; each must be declared by one of the members.
     """
     from puzzlesat.portfolio import race as portfolio
-    from puzzlesat.portfolio.backends import Backend
 
-    puzzle = instance._puzzle
-    text = strategies if isinstance(strategies, str) or strategies is None else ",".join(strategies)
+    puzzle = instance_puzzle(instance)
+    names_given = strategy_names(strategies)
+    text = None if names_given is None else ",".join(names_given)
     names = portfolio.portfolio_names(puzzle, text)
-    limits = Limits(timeout=timeout, seed=seed, options=puzzle.options(names, options))
-    out = io.StringIO() if stream is None else stream
-    pool = Backend(backend, address, jobs=jobs, memory_mb=memory_limit)
+    limits = Limits(
+        timeout=check_arg.timeout(timeout),
+        seed=check_arg.number(check_arg.SEED, seed),
+        options=puzzle.options(names, options),
+    )
+    out = io.StringIO() if check_arg.stream("stream", stream) is None else stream
+    pool = backend_of(backend, address, jobs, memory_limit)
     return portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out)
 
 
@@ -178,16 +193,15 @@ class Comparison:
         """The table ``puzzlesat compare`` prints: ``markdown``, ``csv`` or ``json``."""
         from puzzlesat.portfolio import compare as comparing
 
-        if format not in comparing.FORMATS:
-            raise PuzzlesatError(f"unknown format {format!r}; expected one of: {', '.join(comparing.FORMATS)}")
+        check_arg.choice("format", format, comparing.FORMATS)
         return comparing.render(self.records, format, core.get_puzzle(self.puzzle).optimisation)
 
     def plot(self, path: str | os.PathLike[str]) -> None:
-        """Draw the cactus plot (solved runs against time per strategy) into a PNG file."""
+        """Draw the cactus plot (solved runs against time per strategy) into a PNG file (or
+        another format matplotlib draws, by the file's suffix)."""
         from puzzlesat.portfolio import compare as comparing
 
-        require_matplotlib()
-        comparing.cactus_plot(self.records, Path(path), core.get_puzzle(self.puzzle).optimisation)
+        comparing.cactus_plot(self.records, plot_path(path), core.get_puzzle(self.puzzle).optimisation)
 
 
 def require_matplotlib() -> None:
@@ -196,6 +210,24 @@ def require_matplotlib() -> None:
         import matplotlib  # noqa: F401
     except ImportError:
         raise PuzzlesatError("plotting needs matplotlib: pip install 'puzzlesat[plot]'") from None
+
+
+def plot_path(path: Any) -> Path:
+    """A plot's file, checked before any work: writable, and a format matplotlib draws.
+
+    Raises:
+        ArgumentError: a suffix matplotlib has no writer for (``.xyz``), or no such folder.
+    """
+    target = check_arg.path("path", path)
+    require_matplotlib()
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = target.suffix[1:].lower()
+    if suffix and suffix not in formats:
+        raise ArgumentError(f"{path}: cannot draw a .{suffix} file; formats: {', '.join(sorted(formats))}")
+    check_arg.writable(target)
+    return target
 
 
 def compare(
@@ -230,29 +262,47 @@ def compare(
         options: as for :func:`solve`; each must be declared by one of the strategies.
     """
     from puzzlesat.portfolio import compare as comparing
-    from puzzlesat.portfolio.backends import Backend
 
-    target = core.get_puzzle(puzzle)
-    loaded = [item if isinstance(item, Instance) else load(puzzle, Path(item)) for item in instances]
+    target = get_puzzle(puzzle)
+    if isinstance(instances, str | os.PathLike | Instance) or not isinstance(instances, Iterable):
+        raise check_arg.ArgumentTypeError(
+            f"instances: expected a list of instances or paths, got {check_arg.kind(instances)}"
+        )
+    items = list(instances)
+    for item in items:
+        if not isinstance(item, Instance):
+            check_arg.path("instances", item)
+    loaded = [item if isinstance(item, Instance) else load(target.name, Path(item)) for item in items]
     for item in loaded:
         if item.puzzle != target.name:
-            raise PuzzlesatError(f"{item.source}: a {item.puzzle} instance, not {target.name}")
-    names = [n.strip() for n in strategies.split(",") if n.strip()] if isinstance(strategies, str) else strategies
-    names = list(names) if names else comparing.default_strategies(target)
+            raise ArgumentError(f"{item.source}: a {item.puzzle} instance, not {target.name}")
+    names = strategy_names(strategies) or comparing.default_strategies(target)
+    limits = Limits(
+        timeout=check_arg.timeout(timeout),
+        seed=check_arg.number(check_arg.SEED, seed),
+        workers=check_arg.number(check_arg.WORKERS, workers),
+        options=target.options(names, options),
+    )
+    pool = backend_of(backend, address, jobs, memory_limit)
+    check_arg.cores("workers", limits.workers, pool.name)
+    results_path = results_file(results, [item.source for item in loaded])
     records = comparing.compare(
         target,
         [(item.source, item.data) for item in loaded],
         names,
-        Limits(timeout=timeout, seed=seed, workers=workers, options=target.options(names, options)),
-        Backend(backend, address, jobs=jobs, memory_mb=memory_limit),
-        results=Path(results) if results is not None else None,
-        stream=stream,
+        limits,
+        pool,
+        results=results_path,
+        stream=check_arg.stream("stream", stream),
     )
     return Comparison(target.name, records)
 
 
 CATALOG_PUZZLES = ("pegsol",)
 """The puzzles :func:`catalog` knows the problems of."""
+CATALOG_BOARDS = ("english", "french", "german", "diamond", "rect")
+CATALOG_ROWS = core.Option("rows", int, None, "rows of a rect board", low=1)
+CATALOG_COLS = core.Option("cols", int, None, "columns of a rect board", low=1)
 
 
 @dataclass(frozen=True)
@@ -279,6 +329,7 @@ class Catalog:
         """The table ``puzzlesat catalog`` prints: ``markdown``, ``csv`` or ``json``."""
         from puzzlesat.portfolio import catalog as cataloguing
 
+        check_arg.choice("format", format, cataloguing.FORMATS)
         return cataloguing.render(self.entries, format)
 
 
@@ -317,24 +368,25 @@ def catalog(
         PuzzlesatError: a puzzle without a catalog, an unknown board or a bad size.
     """
     from puzzlesat.portfolio import catalog as cataloguing
-    from puzzlesat.portfolio.backends import Backend
 
-    target = core.get_puzzle(puzzle)
+    target = get_puzzle(puzzle)
     if target.name not in CATALOG_PUZZLES:
-        raise PuzzlesatError(f"no catalog for {target.name}; catalogs exist for: {', '.join(CATALOG_PUZZLES)}")
-    names = [n.strip() for n in strategies.split(",") if n.strip()] if isinstance(strategies, str) else strategies
-    names = list(names) if names else list(cataloguing.CHAIN)
+        raise ArgumentError(f"no catalog for {target.name}; catalogs exist for: {', '.join(CATALOG_PUZZLES)}")
+    check_arg.choice("board", board, CATALOG_BOARDS)
+    rows, cols = check_arg.number(CATALOG_ROWS, rows), check_arg.number(CATALOG_COLS, cols)
+    names = strategy_names(strategies) or list(cataloguing.CHAIN)
     for name in names:
         target.strategy(name)
+    limits = Limits(timeout=check_arg.timeout(timeout), seed=check_arg.number(check_arg.SEED, seed))
     entries = cataloguing.catalog(
         board,
         rows,
         cols,
-        Limits(timeout=timeout, seed=seed),
-        Backend(jobs=jobs, memory_mb=memory_limit),
+        limits,
+        backend_of("local", None, jobs, memory_limit),
         strategies=names,
-        results=Path(results) if results is not None else None,
-        stream=stream,
+        results=results_file(results, []),
+        stream=check_arg.stream("stream", stream),
     )
     return Catalog(target.name, board, entries)
 
@@ -347,14 +399,19 @@ def format(instance: Instance, answer: Result | Any) -> str:
         answer: a :class:`Result` (nothing is printed for one without an answer; a
             count, ``solve(..., count=True)``, prints as one number), a solution object, or
             None for "no solution".
+
+    Raises:
+        ArgumentTypeError: an instance or an answer of the wrong type.
     """
-    puzzle = instance._puzzle
+    puzzle = instance_puzzle(instance)
     if isinstance(answer, Result):
         if answer.status not in (Status.SOLVED, Status.OPTIMAL, Status.FEASIBLE, Status.INFEASIBLE):
             return ""
         if answer.count is not None:
             return f"{answer.count}\n"
         answer = answer.solution
+    elif answer is not None:
+        solution_of(puzzle, answer, "answer", "a Result, a {} solution or None")
     return puzzle.format(instance.data, answer)
 
 
@@ -367,15 +424,27 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
         source: names the text in messages.
         options: the puzzle's check options (eternity: ``score=True`` accepts mismatched
             edges and prints the score on stderr, ``svg="board.svg"`` draws the board).
+
+    Raises:
+        ParseError: an answer text that does not follow the format, naming ``source`` and line.
+        ArgumentTypeError: an instance or an answer of the wrong type.
     """
-    puzzle = instance._puzzle
+    puzzle = instance_puzzle(instance)
+    check_arg.text("source", source)
     resolved = resolve_options(puzzle.check_options, options, f"{puzzle.name} check")
+    if isinstance(answer, Result):
+        answer = answer.solution
+    elif not isinstance(answer, str):
+        solution_of(puzzle, answer, "answer", "a {} solution, its text or a Result")
     solution = puzzle.parse_solution(instance.data, answer, source) if isinstance(answer, str) else answer
     if solution is None:
         return ["claims no solution; only a solver's proof can check that"]
     if puzzle.check is not None:
         return puzzle.check(instance.data, solution, resolved)
     return puzzle.verify(instance.data, solution)
+
+
+EXPORT_FORMATS = ("dimacs", "wcnf", "cpsat")
 
 
 class Export(NamedTuple):
@@ -415,12 +484,18 @@ def export(
 
     Raises:
         DeadlineExceeded: the formula took longer than ``timeout``.
+        ArgumentError: a path that cannot be written (no such folder), an unknown format.
+        ArgumentTypeError: an argument of the wrong type.
     """
-    puzzle = instance._puzzle
-    strat, _ = puzzle.strategy(strategy)
+    puzzle = instance_puzzle(instance)
+    strat, _ = puzzle.strategy(strategy_name(strategy))
     resolved = puzzle.options([strategy], options)
-    target = Path(path)
-    with hard_deadline(timeout, f"exporting {strat.name}"):
+    target = check_arg.path("path", path)
+    check_arg.choice("format", format, EXPORT_FORMATS)
+    check_arg.writable(target)
+    if format != "cpsat":
+        check_arg.writable(str(target) + ".json")
+    with hard_deadline(check_arg.timeout(timeout), f"exporting {strat.name}"):
         if format in ("dimacs", "wcnf"):
             if strat.encoder is None:
                 raise PuzzlesatError(f"strategy {strat.name!r} has no single CNF to export")
@@ -441,7 +516,7 @@ def export(
             if not model.export_to_file(str(target)):
                 raise PuzzlesatError(f"{target}: CP-SAT could not write the model")
             return Export(target)
-    raise PuzzlesatError(f"unknown export format {format!r}; expected dimacs, wcnf or cpsat")
+    raise AssertionError(f"export format {format!r} has no writer")  # EXPORT_FORMATS lists the writers
 
 
 class Decoded(NamedTuple):
@@ -467,31 +542,38 @@ def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None =
         puzzle: when given, the sidecar must be for this puzzle.
 
     Raises:
+        ParseError: a sidecar that is not one :func:`export` wrote (each entry is checked:
+            puzzle, strategy, options, instance, variable map), naming the file.
         PuzzlesatError: a sidecar for another puzzle or an encoding that has changed since, an
             unreadable answer, or a model the verifier rejects.
+        ArgumentTypeError: an argument of the wrong type.
     """
     from puzzlesat.encoders import dimacs
 
-    map_path = Path(sidecar)
+    map_path = check_arg.path("sidecar", sidecar)
+    check_arg.source("answer", answer)
+    if puzzle is not None:
+        get_puzzle(puzzle)
     data = dimacs.read_sidecar(map_path)
-    target = core.get_puzzle(data["puzzle"] if puzzle is None else puzzle)
-    if data["puzzle"] != target.name:
-        raise PuzzlesatError(f"{map_path}: sidecar is for {data['puzzle']!r}, not {target.name!r}")
+    target = sidecar_puzzle(map_path, data["puzzle"])
+    if puzzle is not None and target.name != puzzle:
+        raise PuzzlesatError(f"{map_path}: sidecar is for {data['puzzle']!r}, not {puzzle!r}")
+    strat, options = sidecar_strategy(map_path, target, data)
     instance = Instance(target.name, target.parse(data["instance"], str(map_path)), str(map_path))
     text, source = read_source(answer)
     satisfiable, true_vars = dimacs.read_solver_output(text, source)
     if not satisfiable:
         return Decoded(instance, satisfiable)
-    strat, _ = target.strategy(data["strategy"])
-    assert strat.encoder is not None
-    options = target.options([strat.name], data.get("options", {}))
+    assert strat.encoder is not None  # sidecar_strategy refused a strategy without one
     encoding = core.load_target(strat.encoder)(instance.data, options)
-    if int(encoding.cnf.nv) != int(data["variables"]):
+    if int(encoding.cnf.nv) != data["variables"]:
         raise PuzzlesatError(
             f"{map_path}: the encoding has changed since export "
             f"({encoding.cnf.nv} variables now, {data['variables']} then)"
         )
-    names = dimacs.sidecar_keys(data)
+    names = encoding.named_vars()
+    if names != dimacs.sidecar_keys(data):
+        raise PuzzlesatError(f"{map_path}: the sidecar's variable map is not the encoding's")
     try:
         solution = encoding.decode({names[v] for v in true_vars if v in names})
     except (ValueError, KeyError, IndexError) as exc:  # a model that describes no answer at all
@@ -502,11 +584,46 @@ def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None =
     return Decoded(instance, True, solution)
 
 
+def sidecar_puzzle(path: Path, name: str) -> Puzzle:
+    """The puzzle a sidecar names; an unknown one is a ParseError naming the file."""
+    try:
+        return core.get_puzzle(name)
+    except PuzzlesatError as exc:
+        raise core.ParseError(f"{path}: sidecar entry 'puzzle': {exc}") from None
+
+
+def sidecar_strategy(path: Path, puzzle: Puzzle, data: dict[str, Any]) -> tuple[Strategy, dict[str, Any]]:
+    """The strategy a sidecar names and its options, each checked as export wrote them.
+
+    Raises:
+        ParseError: an unknown strategy, one without a CNF encoding, or options it does not
+            declare, naming the file.
+    """
+    try:
+        strat, _ = puzzle.strategy(data["strategy"])
+    except PuzzlesatError as exc:
+        raise core.ParseError(f"{path}: sidecar entry 'strategy': {exc}") from None
+    if strat.encoder is None:
+        raise core.ParseError(f"{path}: sidecar strategy {strat.name!r} has no CNF encoding to decode with")
+    try:
+        return strat, puzzle.options([strat.name], data["options"])
+    except PuzzlesatError as exc:
+        raise core.ParseError(f"{path}: sidecar entry 'options': {exc}") from None
+
+
 def generate(puzzle: str, seed: int = 0, **params: Any) -> Instance:
-    """A new instance from the puzzle's generator (``puzzlesat generate P --help`` lists the params)."""
-    target = core.get_puzzle(puzzle)
+    """A new instance from the puzzle's generator (``puzzlesat generate P --help`` lists the params).
+
+    Raises:
+        OptionError: a parameter the generator does not declare, or a value out of its bounds.
+        InvalidInstanceError: parameters that no instance fits, naming them.
+    """
+    target = get_puzzle(puzzle)
+    seed = check_arg.number(check_arg.SEED, seed)
     options = resolve_options(target.generator_options, params, f"{puzzle} generator")
-    return Instance(target.name, target.generate(options, seed), f"generated {puzzle} seed {seed}")
+    with solver_interrupts():
+        data = target.generate(options, seed)
+    return Instance(target.name, data, f"generated {puzzle} seed {seed}")
 
 
 def read_source(source: Source) -> tuple[str, str]:
@@ -534,3 +651,75 @@ def _names_a_file(text: str) -> bool:
     if "\n" in text or "://" in text:
         return False
     return Path(text).is_file() or text.endswith((".txt", ".sol", ".out", ".json", ".cnf"))
+
+
+# -- the arguments' checks that need this module's types (the others: core.arguments) ------
+
+
+def get_puzzle(name: Any) -> Puzzle:
+    """The puzzle a ``puzzle`` argument names."""
+    check_arg.text("puzzle", name)
+    return core.get_puzzle(name)
+
+
+def instance_puzzle(instance: Any) -> Puzzle:
+    """The puzzle of an ``instance`` argument: an :class:`Instance` holding that puzzle's data."""
+    check_arg.typed("instance", instance, Instance, "a puzzlesat Instance (from load or generate)")
+    puzzle = get_puzzle(instance.puzzle)
+    expected, _ = check_arg.declared_types(puzzle.verify)
+    if expected is not None and not isinstance(instance.data, expected):
+        raise check_arg.ArgumentTypeError(
+            f"instance: holds {check_arg.kind(instance.data)}, not a {puzzle.name} instance"
+        )
+    return puzzle
+
+
+def solution_of(puzzle: Puzzle, answer: Any, name: str, expected: str) -> None:
+    """Refuse an answer that is not the puzzle's solution object (``expected`` names what is taken)."""
+    _, solution = check_arg.declared_types(puzzle.verify)
+    if solution is not None and not isinstance(answer, solution):
+        raise check_arg.ArgumentTypeError(
+            f"{name}: expected {expected.format(puzzle.name)}, got {check_arg.kind(answer)}"
+        )
+
+
+def strategy_name(value: Any) -> str:
+    """A ``strategy`` argument: ``method[:variant]``."""
+    return str(check_arg.text("strategy", value))
+
+
+def strategy_names(value: Any) -> list[str] | None:
+    """A ``strategies`` argument: names in a list, or one comma-separated str; None when none is given."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [name.strip() for name in value.split(",") if name.strip()] or None
+    if not isinstance(value, Iterable):
+        raise check_arg.ArgumentTypeError(
+            f"strategies: expected names (a list of str, or one str), got {check_arg.kind(value)}"
+        )
+    names = list(value)
+    for name in names:
+        check_arg.typed("strategies", name, str, "names (a list of str, or one str)")
+    return [name.strip() for name in names if name.strip()] or None
+
+
+def backend_of(backend: Any, address: Any, jobs: Any, memory_limit: Any) -> Any:
+    """The :class:`~puzzlesat.portfolio.backends.Backend` of a race or a comparison, its arguments checked."""
+    from puzzlesat.portfolio.backends import Backend
+
+    name = check_arg.choice("backend", backend, check_arg.BACKENDS)
+    check_arg.text("address", address, optional=True)
+    cores = check_arg.number(check_arg.JOBS, jobs)
+    check_arg.cores("jobs", cores, name)
+    return Backend(name, address, jobs=cores, memory_mb=check_arg.number(check_arg.MEMORY_LIMIT, memory_limit))
+
+
+def results_file(results: Any, inputs: Iterable[str]) -> Path | None:
+    """A ``results`` argument: a JSON-lines file that can be written and is none of the inputs."""
+    if results is None:
+        return None
+    target = check_arg.path("results", results)
+    check_arg.writable(target)
+    check_arg.distinct([("results", target)], [("instance", name) for name in inputs if os.path.isfile(name)])
+    return target

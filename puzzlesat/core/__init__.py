@@ -18,6 +18,8 @@ from typing import Any
 
 from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
 from puzzlesat.core.errors import (
+    ArgumentError,
+    ArgumentTypeError,
     BackendUnavailable,
     InvalidInstanceError,
     InvalidSolutionError,
@@ -30,6 +32,8 @@ from puzzlesat.core.options import resolve as resolve_options
 from puzzlesat.core.text import check_length, content_lines, int_tokens, is_int, read_text
 
 __all__ = [
+    "ArgumentError",
+    "ArgumentTypeError",
     "BackendUnavailable",
     "DeadlineExceeded",
     "InvalidInstanceError",
