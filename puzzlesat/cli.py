@@ -140,11 +140,14 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
 
 
 def read_instance(args: argparse.Namespace) -> tuple[api.Instance, float | None]:
-    """Read ``args.file`` within ``--timeout``; the instance, and the time left for the rest."""
+    """Read ``args.file`` within ``--timeout``; the instance, and the time left for the rest
+    (at least the smallest limit the library takes)."""
     started = time.monotonic()
     with hard_deadline(args.timeout, f"reading {args.file}"):
         instance = load(args, args.file)
-    return instance, None if args.timeout is None else max(args.timeout - (time.monotonic() - started), 0.001)
+    if args.timeout is None:
+        return instance, None
+    return instance, max(args.timeout - (time.monotonic() - started), TIMEOUT.low or 0.0)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -471,7 +474,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
 
     p = sub.add_parser("decode", help="read an external SAT solver's answer back into a solution")
     p.add_argument("puzzle")
-    p.add_argument("the answer", help="the solver's output (s and v lines), or -")
+    p.add_argument("answer", help="the solver's output (s and v lines), or -")
     p.add_argument("--map", required=True, help="the .json sidecar written by export")
     p.add_argument("--output", "-o")
     p.set_defaults(func=cmd_decode)

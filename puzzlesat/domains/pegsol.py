@@ -595,7 +595,7 @@ def named_board(name: str, rows: int | None = None, cols: int | None = None) -> 
         return [[PEG if abs(r - 3) + abs(c - 3) <= 4 else OFF for c in range(7)] for r in range(7)]
     if name == "diamond":
         return [[PEG if abs(r - 4) + abs(c - 4) <= 4 else OFF for c in range(9)] for r in range(9)]
-    raise InvalidInstanceError(f"--board {name!r}: expected english, french, german, diamond or rect")
+    raise InvalidInstanceError(f"--board {name!r}: unknown board; expected english, french, german, diamond or rect")
 
 
 def generate(options: dict[str, Any], seed: int) -> Instance:

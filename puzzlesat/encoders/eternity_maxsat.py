@@ -9,8 +9,8 @@ Hard clauses: a legal board.
         one of its placements that shows ``k`` there.
 Soft clauses, weight 1 each: for every inside edge, one of its ``("m", a, b, k)``: the edge
     matches (an edge no colour can match gets ``("never",)``, false by a hard clause: an
-    empty soft clause is legal WCNF but RC2 cannot take it).  The cost of a model is the number of unmatched edges, so an optimum is a best
-    board, and cost 0 a solution.
+    empty soft clause is legal WCNF but RC2 cannot take it).  The cost of a model is the
+    number of unmatched edges, so an optimum is a best board, and cost 0 a solution.
 
 ``maxsat-rc2``: pysat's RC2 (core-guided MaxSAT) on that formula, for small boards.  A
 finished run is a proof: with ``--score`` OPTIMAL with the best board; without it the
