@@ -411,7 +411,7 @@ def format(instance: Instance, answer: Result | Any) -> str:
             return f"{answer.count}\n"
         answer = answer.solution
     elif answer is not None:
-        solution_of(puzzle, answer, "answer", "a Result, a {} solution or None")
+        solution_of(puzzle, answer, "answer", "a Result, a solution of {} or None")
     return puzzle.format(instance.data, answer)
 
 
@@ -435,7 +435,7 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
     if isinstance(answer, Result):
         answer = answer.solution
     elif not isinstance(answer, str):
-        solution_of(puzzle, answer, "answer", "a {} solution, its text or a Result")
+        solution_of(puzzle, answer, "answer", "a solution of {}, its text or a Result")
     solution = puzzle.parse_solution(instance.data, answer, source) if isinstance(answer, str) else answer
     if solution is None:
         return ["claims no solution; only a solver's proof can check that"]
@@ -640,6 +640,7 @@ def read_source(source: Source) -> tuple[str, str]:
         return decode_text(source.read(MAX_FILE_BYTES + 1).encode("utf-8", "surrogateescape"), name), name
     if isinstance(source, str) and not _names_a_file(source):
         return source, "<text>"
+    check_arg.path("source", source)
     try:
         return read_text(source, str(source)), str(source)
     except OSError as exc:
@@ -648,7 +649,7 @@ def read_source(source: Source) -> tuple[str, str]:
 
 def _names_a_file(text: str) -> bool:
     """A one-line string that names an existing file, or looks like a file name (``.txt``)."""
-    if "\n" in text or "://" in text:
+    if "\n" in text or "://" in text or "\x00" in text:
         return False
     return Path(text).is_file() or text.endswith((".txt", ".sol", ".out", ".json", ".cnf"))
 
@@ -721,5 +722,5 @@ def results_file(results: Any, inputs: Iterable[str]) -> Path | None:
         return None
     target = check_arg.path("results", results)
     check_arg.writable(target)
-    check_arg.distinct([("results", target)], [("instance", name) for name in inputs if os.path.isfile(name)])
+    check_arg.distinct([("results", target)], [("the instance", name) for name in inputs if os.path.isfile(name)])
     return target

@@ -115,7 +115,7 @@ def choice(name: str, value: Any, choices: Iterable[str]) -> str:
 def path(name: str, value: Any) -> Path:
     """A file name: a str or an ``os.PathLike``, not empty."""
     typed(name, value, (str, os.PathLike), "a path (str or os.PathLike)")
-    if not str(value) or str(value) == ".":
+    if not str(value) or str(value) == "." or "\x00" in str(value):
         raise ArgumentError(f"{name}: expected a file name, got {str(value)!r}")
     return Path(value)
 
@@ -185,7 +185,7 @@ def _identity(given: str | os.PathLike[str]) -> Any:
     the resolved path; None for a device like /dev/null, which many outputs may share."""
     try:
         status = os.stat(given)
-    except OSError:
+    except (OSError, ValueError):  # no such file yet, or a name no file can have (a NUL)
         return os.path.realpath(given)
     if not os.path.isfile(given):
         return None
