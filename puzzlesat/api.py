@@ -410,6 +410,8 @@ def format(instance: Instance, answer: Result | Any) -> str:
         if answer.count is not None:
             return f"{answer.count}\n"
         answer = answer.solution
+        if answer is not None:
+            solution_of(puzzle, answer, "answer.solution", "a solution of {}")
     elif answer is not None:
         solution_of(puzzle, answer, "answer", "a Result, a solution of {} or None")
     return puzzle.format(instance.data, answer)
@@ -434,6 +436,8 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
     resolved = resolve_options(puzzle.check_options, options, f"{puzzle.name} check")
     if isinstance(answer, Result):
         answer = answer.solution
+        if answer is not None:
+            solution_of(puzzle, answer, "answer.solution", "a solution of {}")
     elif not isinstance(answer, str):
         solution_of(puzzle, answer, "answer", "a solution of {}, its text or a Result")
     solution = puzzle.parse_solution(instance.data, answer, source) if isinstance(answer, str) else answer
@@ -632,19 +636,26 @@ def read_source(source: Source) -> tuple[str, str]:
     Files and streams are read as UTF-8, at most :data:`~puzzlesat.core.text.MAX_FILE_BYTES` of them.
     """
     if not isinstance(source, str | os.PathLike):
+        check_arg.source("source", source)
         name = getattr(source, "name", "<stream>")
         name = name if isinstance(name, str) else "<stream>"
         raw = getattr(source, "buffer", None)  # a text stream's bytes: decoded here, line named on error
-        if raw is not None:
-            return decode_text(raw.read(MAX_FILE_BYTES + 1), name), name
-        return decode_text(source.read(MAX_FILE_BYTES + 1).encode("utf-8", "surrogateescape"), name), name
+        try:
+            data = (raw if raw is not None else source).read(MAX_FILE_BYTES + 1)
+        except (OSError, ValueError) as exc:  # a closed file, or one open for writing only
+            raise ArgumentError(f"{name}: cannot read: {exc}") from None
+        if isinstance(data, str):
+            data = data.encode("utf-8", "surrogateescape")
+        if not isinstance(data, bytes):
+            raise check_arg.ArgumentTypeError(f"source: its read() gave {check_arg.kind(data)}, not text or bytes")
+        return decode_text(data, name), name
     if isinstance(source, str) and not _names_a_file(source):
         return source, "<text>"
     check_arg.path("source", source)
     try:
         return read_text(source, str(source)), str(source)
     except OSError as exc:
-        raise PuzzlesatError(f"{source}: cannot read: {exc.strerror or exc}") from None
+        raise ArgumentError(f"{source}: cannot read: {exc.strerror or exc}") from None
 
 
 def _names_a_file(text: str) -> bool:

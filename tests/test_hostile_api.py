@@ -62,6 +62,9 @@ JUNK: list[Any] = [
     "nul\x00.txt",
     BOARD.data,
     io.StringIO("4 5\n"),
+    io.BytesIO(b"4 5\n\xff"),
+    ps.Result(ps.Status.SOLVED, solution=42),
+    ps.Result(ps.Status.UNKNOWN),
 ]
 junk = st.sampled_from(JUNK)
 # what a sidecar's entries may be replaced with: every JSON type, and values of the right type
@@ -109,7 +112,7 @@ STRATEGIES = either(None, "native-rowscan", "cnf-heule", "cnf-heule:glucose4", "
 @QUICK
 @given(puzzle=either("eternity", "masyu", "nope"), source=either(str(E4), E4, E4.read_text(), "4 5\n"))
 def test_load(puzzle: Any, source: Any) -> None:
-    if isinstance(source, io.StringIO):
+    if isinstance(source, io.IOBase):
         source.seek(0)
     loaded = answers_or_refuses(lambda: ps.load(puzzle, source))
     assert loaded is None or isinstance(loaded, ps.Instance)
@@ -302,3 +305,47 @@ def test_an_instance_holding_other_data_is_refused() -> None:
         ps.solve(ps.Instance("eternity", "4 5\n"))
     with pytest.raises(ps.ArgumentTypeError, match="instance"):
         ps.format(ps.Instance("masyu", BOARD.data), None)
+
+
+def _closed_file() -> Any:
+    handle = E4.open()
+    handle.close()
+    return handle
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "names"),
+    [
+        (lambda: ps.load("eternity", 123), TypeError, "source"),
+        (lambda: ps.load(123, E4), TypeError, "puzzle"),
+        (lambda: ps.load("eternity", _closed_file()), ValueError, "seed_4x4.txt"),
+        (lambda: ps.load("eternity", "/nonexistent-folder/x.txt"), ValueError, "/nonexistent-folder/x.txt"),
+        (lambda: ps.solve(None), TypeError, "instance"),
+        (lambda: ps.solve(BOARD, 42), TypeError, "strategy"),
+        (lambda: ps.solve(BOARD, timeout=-1), ValueError, "timeout"),
+        (lambda: ps.solve(BOARD, timeout="10"), TypeError, "timeout"),
+        (lambda: ps.solve(BOARD, seed="x"), TypeError, "seed"),
+        (lambda: ps.solve(BOARD, workers=0), ValueError, "workers"),
+        (lambda: ps.format(BOARD, 42), TypeError, "answer"),
+        (lambda: ps.format(BOARD, ps.Result(ps.Status.SOLVED, solution=42)), TypeError, "answer.solution"),
+        (lambda: ps.check(BOARD, 123), TypeError, "answer"),
+        (lambda: ps.check(BOARD, "0 0\n", source=5), TypeError, "source"),
+        (lambda: ps.export(BOARD, None, "/tmp/p.cnf"), TypeError, "strategy"),
+        (lambda: ps.export(BOARD, "cnf-heule", None), TypeError, "path"),
+        (lambda: ps.export(BOARD, "cnf-heule", "/nonexistent-folder/p.cnf"), ValueError, "no folder"),
+        (lambda: ps.export(BOARD, "cnf-heule", "/tmp/p.cnf", "xml"), ValueError, "format"),
+        (lambda: ps.decode("/tmp/p.cnf.json", 42), TypeError, "answer"),
+        (lambda: ps.decode(42, "s UNKNOWN\n"), TypeError, "sidecar"),
+        (lambda: ps.compare("eternity", [BOARD], timeout=5, jobs=0), ValueError, "jobs"),
+        (lambda: ps.race(BOARD, timeout=0), ValueError, "timeout"),
+        (lambda: ps.catalog("pegsol", jobs=0), ValueError, "jobs"),
+        (lambda: ps.generate("eternity", seed=-1), ValueError, "seed"),
+        (lambda: ps.generate("eternity", size=1), ValueError, "size"),
+        (lambda: ps.strategies(None), TypeError, "puzzle"),
+    ],
+)
+def test_the_issue_cases(call: Any, error: type, names: str) -> None:
+    with pytest.raises(ps.PuzzlesatError) as caught:
+        call()
+    assert isinstance(caught.value, error), repr(caught.value)
+    assert names in str(caught.value) and "\n" not in str(caught.value), str(caught.value)
