@@ -7,7 +7,10 @@ The library offers the command line's verbs (see the README's "Python" section):
     result = puzzlesat.solve(board, "cnf-heule", timeout=10)
     print(puzzlesat.format(board, result))
 
-No solver library is imported until a verb needs it.
+No solver library is imported until a verb needs it.  Plugins (``docs/plugins.md``) add
+puzzles and strategies through the entry-point groups ``puzzlesat.puzzles`` and
+``puzzlesat.strategies``, or from a script with :func:`register_puzzle` and
+:func:`register_strategy`.
 """
 
 from puzzlesat.api import (
@@ -24,24 +27,32 @@ from puzzlesat.api import (
     format,
     generate,
     load,
+    plugin_problems,
     puzzles,
     race,
+    register_puzzle,
+    register_strategy,
     solve,
     strategies,
 )
 from puzzlesat.core import (
+    SAT_SOLVERS,
     ArgumentError,
     ArgumentTypeError,
     BackendUnavailable,
     InvalidInstanceError,
     InvalidSolutionError,
+    Limits,
     Option,
     OptionError,
     ParseError,
+    PluginError,
+    Puzzle,
     PuzzlesatError,
     Result,
     Status,
     Strategy,
+    UnsupportedRequest,
 )
 
 __version__ = "0.1.0"
@@ -57,13 +68,18 @@ __all__ = [
     "Instance",
     "InvalidInstanceError",
     "InvalidSolutionError",
+    "Limits",
     "Option",
     "OptionError",
     "ParseError",
+    "PluginError",
+    "Puzzle",
     "PuzzlesatError",
     "Result",
+    "SAT_SOLVERS",
     "Status",
     "Strategy",
+    "UnsupportedRequest",
     "catalog",
     "check",
     "compare",
@@ -72,8 +88,11 @@ __all__ = [
     "format",
     "generate",
     "load",
+    "plugin_problems",
     "puzzles",
     "race",
+    "register_puzzle",
+    "register_strategy",
     "solve",
     "strategies",
 ]

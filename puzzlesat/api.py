@@ -1,5 +1,6 @@
 """The library's verbs, the same ones the command line offers: load, solve, race, compare,
-catalog, format, check, export, decode, generate.
+catalog, format, check, export, decode, generate; and the registry's: puzzles, strategies,
+register_puzzle, register_strategy, plugin_problems.
 
 The command line is a thin client of these functions, so a script gets exactly what the CLI
 prints.  Nothing here imports a solver library until a verb needs it: ``import puzzlesat`` is
@@ -22,6 +23,8 @@ from puzzlesat.core.deadline import hard_deadline
 from puzzlesat.core.errors import ArgumentError
 from puzzlesat.core.interrupts import solver_interrupts
 from puzzlesat.core.options import resolve as resolve_options
+from puzzlesat.core.registry import problems as plugin_problems  # noqa: F401 - a public verb
+from puzzlesat.core.registry import register_puzzle, register_strategy  # noqa: F401 - public verbs
 from puzzlesat.core.text import MAX_FILE_BYTES, decode_text, read_text
 
 if TYPE_CHECKING:
@@ -29,6 +32,7 @@ if TYPE_CHECKING:
     from puzzlesat.portfolio.compare import Record
 
 Source = str | os.PathLike[str] | TextIO
+StrategyArg = str | Strategy
 
 
 class Instance(NamedTuple):
@@ -55,17 +59,43 @@ class Instance(NamedTuple):
 
 
 def puzzles() -> list[str]:
-    """The puzzles' names.
+    """The puzzles' names: the built-in ones, then installed plugins' and those a script registered.
 
-    >>> puzzles()
+    A plugin that fails to load is left out (:func:`plugin_problems` says why).
+
+    >>> puzzles()[:5]
     ['eternity', 'masyu', 'pegsol', 'blacken', 'rubik']
     """
     return [p.name for p in core.available_puzzles()]
 
 
 def strategies(puzzle: str) -> list[Strategy]:
-    """A puzzle's strategies, the default first; each names its variants and declared options."""
-    return list(get_puzzle(puzzle).strategies)
+    """A puzzle's strategies, the default first, plugins' after its own; each names its
+    variants, declared options and the modes it serves."""
+    return list(get_puzzle(puzzle).all_strategies())
+
+
+def strategy_name(puzzle: Puzzle, strategy: StrategyArg) -> str:
+    """The name to run: a Strategy object is registered for the puzzle first (once)."""
+    if isinstance(strategy, Strategy):
+        return register_strategy(strategy, puzzle.name).name
+    return str(check_arg.text("strategy", strategy))
+
+
+def strategy_names(puzzle: Puzzle, strategies: StrategyArg | Sequence[StrategyArg] | None) -> list[str] | None:
+    """The names a race or comparison runs: a comma list, names or Strategy objects; None for the default."""
+    if strategies is None:
+        return None
+    if isinstance(strategies, str):
+        return [n.strip() for n in strategies.split(",") if n.strip()]
+    if not isinstance(strategies, Strategy | Iterable):
+        raise check_arg.ArgumentTypeError(
+            f"strategies: expected names or Strategy objects (a list, or one str), got {check_arg.kind(strategies)}"
+        )
+    items = [strategies] if isinstance(strategies, Strategy) else list(strategies)
+    for item in items:
+        check_arg.typed("strategies", item, (str, Strategy), "names or Strategy objects (a list, or one str)")
+    return [strategy_name(puzzle, item) for item in items if not isinstance(item, str) or item.strip()]
 
 
 def load(puzzle: str, source: Source, **options: Any) -> Instance:
@@ -95,7 +125,7 @@ def load(puzzle: str, source: Source, **options: Any) -> Instance:
 
 def solve(
     instance: Instance,
-    strategy: str | None = None,
+    strategy: StrategyArg | None = None,
     *,
     timeout: float | None = None,
     seed: int = 0,
@@ -106,7 +136,8 @@ def solve(
 
     Args:
         instance: from :func:`load` or :func:`generate`.
-        strategy: ``method[:variant]``; default the puzzle's first (``puzzlesat list``).
+        strategy: ``method[:variant]``, or a Strategy object (registered for the puzzle);
+            default the puzzle's first (``puzzlesat list``).
         timeout: seconds, None for no limit.
         seed: the search order's seed.
         workers: threads or processes the strategy may use.
@@ -116,10 +147,17 @@ def solve(
     Raises:
         OptionError: an option the strategy does not declare (naming the valid ones) or a bad value.
         BackendUnavailable: an unknown strategy or variant.
+        UnsupportedRequest: the options ask for a mode (``count``, ``score``, ...) the strategy
+            does not serve.
         ArgumentTypeError, ArgumentError: an argument of the wrong type or value (the CLI's limits).
     """
     puzzle = instance_puzzle(instance)
-    name = puzzle.strategies[0].name if strategy is None else strategy_name(strategy)
+    if strategy is None:
+        default = puzzle.strategies or puzzle.all_strategies()
+        if not default:
+            raise core.BackendUnavailable(f"{puzzle.name} has no strategy")
+        strategy = default[0].name
+    name = strategy_name(puzzle, strategy)
     limits = Limits(
         timeout=check_arg.timeout(timeout),
         seed=check_arg.number(check_arg.SEED, seed),
@@ -131,7 +169,7 @@ def solve(
 
 def race(
     instance: Instance,
-    strategies: str | Sequence[str] | None = None,
+    strategies: StrategyArg | Sequence[StrategyArg] | None = None,
     *,
     timeout: float | None = None,
     jobs: int | None = None,
@@ -149,8 +187,9 @@ def race(
 
     Args:
         instance: the instance.
-        strategies: names, or one comma-separated string; repeat a name to race seeds;
-            default the puzzle's portfolio.
+        strategies: names or Strategy objects, or one comma-separated string; repeat a name
+            to race seeds; default the puzzle's portfolio.  Only the members that serve the
+            options' mode race; ``stream`` names those left out.
         timeout: seconds for the race.
         jobs: cores to share out; None for all.
         backend: ``local`` (child processes) or ``ray``.
@@ -163,8 +202,8 @@ def race(
     from puzzlesat.portfolio import race as portfolio
 
     puzzle = instance_puzzle(instance)
-    names_given = strategy_names(strategies)
-    text = None if names_given is None else ",".join(names_given)
+    given = strategy_names(puzzle, strategies)
+    text = None if given is None else ",".join(given)
     names = portfolio.portfolio_names(puzzle, text)
     limits = Limits(
         timeout=check_arg.timeout(timeout),
@@ -233,7 +272,7 @@ def plot_path(path: Any) -> Path:
 def compare(
     puzzle: str,
     instances: Iterable[Instance | str | os.PathLike[str]],
-    strategies: str | Sequence[str] | None = None,
+    strategies: StrategyArg | Sequence[StrategyArg] | None = None,
     *,
     timeout: float | None,
     jobs: int | None = None,
@@ -251,7 +290,9 @@ def compare(
     Args:
         puzzle: the puzzle's name.
         instances: :class:`Instance` objects or paths.
-        strategies: names or one comma-separated string; default every strategy.
+        strategies: names or Strategy objects, or one comma-separated string; default every
+            strategy (plugins' included).  Only those that serve the options' mode run;
+            ``stream`` names those left out.
         timeout: seconds per run.
         jobs: runs at once (default 1; with Ray, as many as the cluster's CPUs allow).
         results: a JSON-lines file: runs found there are reused, new ones appended.
@@ -276,7 +317,7 @@ def compare(
     for item in loaded:
         if item.puzzle != target.name:
             raise ArgumentError(f"{item.source}: a {item.puzzle} instance, not {target.name}")
-    names = strategy_names(strategies) or comparing.default_strategies(target)
+    names = strategy_names(target, strategies) or comparing.default_strategies(target)
     limits = Limits(
         timeout=check_arg.timeout(timeout),
         seed=check_arg.number(check_arg.SEED, seed),
@@ -374,7 +415,7 @@ def catalog(
         raise ArgumentError(f"no catalog for {target.name}; catalogs exist for: {', '.join(CATALOG_PUZZLES)}")
     check_arg.choice("board", board, CATALOG_BOARDS)
     rows, cols = check_arg.number(CATALOG_ROWS, rows), check_arg.number(CATALOG_COLS, cols)
-    names = strategy_names(strategies) or list(cataloguing.CHAIN)
+    names = strategy_names(target, strategies) or list(cataloguing.CHAIN)
     for name in names:
         target.strategy(name)
     limits = Limits(timeout=check_arg.timeout(timeout), seed=check_arg.number(check_arg.SEED, seed))
@@ -492,7 +533,7 @@ def export(
         ArgumentTypeError: an argument of the wrong type.
     """
     puzzle = instance_puzzle(instance)
-    strat, _ = puzzle.strategy(strategy_name(strategy))
+    strat, _ = puzzle.strategy(strategy_name(puzzle, strategy))
     resolved = puzzle.options([strategy], options)
     target = check_arg.path("path", path)
     check_arg.choice("format", format, EXPORT_FORMATS)
@@ -693,27 +734,6 @@ def solution_of(puzzle: Puzzle, answer: Any, name: str, expected: str) -> None:
         raise check_arg.ArgumentTypeError(
             f"{name}: expected {expected.format(puzzle.name)}, got {check_arg.kind(answer)}"
         )
-
-
-def strategy_name(value: Any) -> str:
-    """A ``strategy`` argument: ``method[:variant]``."""
-    return str(check_arg.text("strategy", value))
-
-
-def strategy_names(value: Any) -> list[str] | None:
-    """A ``strategies`` argument: names in a list, or one comma-separated str; None when none is given."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        return [name.strip() for name in value.split(",") if name.strip()] or None
-    if not isinstance(value, Iterable):
-        raise check_arg.ArgumentTypeError(
-            f"strategies: expected names (a list of str, or one str), got {check_arg.kind(value)}"
-        )
-    names = list(value)
-    for name in names:
-        check_arg.typed("strategies", name, str, "names (a list of str, or one str)")
-    return [name.strip() for name in names if name.strip()] or None
 
 
 def backend_of(backend: Any, address: Any, jobs: Any, memory_limit: Any) -> Any:

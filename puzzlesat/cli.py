@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from puzzlesat import api, core
-from puzzlesat.core import Option, OptionError, PuzzlesatError, Result, Status
+from puzzlesat.core import Option, OptionError, PuzzlesatError, Result, Status, Strategy, registry
 from puzzlesat.core.arguments import CORES, JOBS, MEMORY_LIMIT, SEED, TIMEOUT, WORKERS, distinct, writable
 from puzzlesat.core.arguments import cores as check_cores_of
 from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
@@ -83,17 +83,25 @@ def load(args: argparse.Namespace, path: str) -> api.Instance:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """Show puzzles and their strategies (``-v``: with their options)."""
-    names = [args.puzzle] if args.puzzle else api.puzzles()
-    for name in names:
-        puzzle = core.get_puzzle(name)
-        print(f"{puzzle.name}  (portfolio: {', '.join(puzzle.portfolio)})")
-        for strat in puzzle.strategies:
+    """Show puzzles and their strategies (``-v``: with their modes and options); a plugin that
+    fails to load is one line on stderr, the others are listed."""
+    puzzles = [core.get_puzzle(args.puzzle)] if args.puzzle else core.available_puzzles()
+    for puzzle in puzzles:
+        plugin = registry.origin(puzzle.name)
+        print(
+            f"{puzzle.name}  (portfolio: {', '.join(puzzle.portfolio) or 'every strategy'})"
+            + (f"  [{plugin}]" if plugin else "")
+        )
+        for strat in puzzle.all_strategies():
             label = strat.name + (f":<{'|'.join(strat.variants)}>" if strat.variants else "")
             extra = [flag for flag, on in (("export dimacs/wcnf", strat.encoder), ("export cpsat", strat.model)) if on]
+            if registry.origin(puzzle.name, strat.name) and registry.origin(puzzle.name, strat.name) != plugin:
+                extra.append(str(registry.origin(puzzle.name, strat.name)))
             note = f"  [{', '.join(extra)}]" if extra else ""
             print(f"  {label}\n      {strat.summary}{note}")
             if args.verbose:
+                if puzzle.modes:
+                    print(f"      modes: {served_modes(puzzle, strat)}")
                 for opt in strat.options:
                     print(f"      -O {describe(opt)}")
         for what, options in (
@@ -105,7 +113,29 @@ def cmd_list(args: argparse.Namespace) -> int:
                 print(f"  {what}:")
                 for opt in options:
                     print(f"      {opt.flag} {describe(opt)}")
+    for problem in registry.problems():
+        print(f"puzzlesat: {problem}", file=sys.stderr)
     return 0
+
+
+def served_modes(puzzle: core.Puzzle, strat: Strategy) -> str:
+    """The puzzle's modes a strategy serves, for ``list -v``: ``count (not kissat404), score``, or ``none``."""
+    served = []
+    for mode in puzzle.modes:
+        if mode in strat.modes:
+            served.append(mode)
+        elif strat.serves(mode):
+            missing = [v for v in strat.variants if not strat.serves(mode, v)]
+            served.append(f"{mode} (not {', '.join(missing)})")
+    return ", ".join(served) or "none"
+
+
+def mode_help(puzzle: core.Puzzle, opt: Option) -> Option:
+    """A mode's flag, its help naming the puzzle's own strategies that serve it."""
+    if opt.name not in puzzle.modes:
+        return opt
+    servers = ", ".join(s.name for s in puzzle.strategies if s.serves(opt.name))
+    return opt._replace(help=f"{opt.help} (served by {servers or 'plugins only'})")
 
 
 def describe(opt: Option) -> str:
@@ -382,7 +412,7 @@ def puzzles_needed(argv: list[str], verb: str) -> list[core.Puzzle]:
     """
     if not argv or argv[0] != verb:
         return []
-    if len(argv) > 1 and argv[1] in core.PUZZLE_NAMES:
+    if len(argv) > 1 and (argv[1] in registry.BUILTIN or argv[1] in registry.puzzle_names()):
         return [core.get_puzzle(argv[1])]
     return core.available_puzzles()
 
@@ -407,7 +437,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         s.add_argument("--output", "-o", help="write the answer here instead of stdout")
         add_limit_flags(s)
         add_portfolio_flags(s)
-        add_option_flags(s, puzzle.instance_options + puzzle.solve_options)
+        add_option_flags(s, puzzle.instance_options + tuple(mode_help(puzzle, o) for o in puzzle.solve_options))
         s.set_defaults(func=cmd_solve, puzzle_solve_options=puzzle.solve_options)
 
     p = sub.add_parser("compare", help="run strategies side by side on instances; print a table")

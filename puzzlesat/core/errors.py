@@ -34,3 +34,13 @@ class InvalidSolutionError(PuzzlesatError, ValueError):
 class BackendUnavailable(PuzzlesatError, ValueError):
     """A puzzle, strategy or solver backend that is not known or not installed (a ValueError:
     the name given means nothing here)."""
+
+
+class PluginError(PuzzlesatError):
+    """A plugin that cannot be used: it fails to import, takes a name already taken, or
+    cannot be sent to a child process; the message is one line naming it."""
+
+
+class UnsupportedRequest(PuzzlesatError, ValueError):
+    """A request a strategy does not serve (a mode such as ``count`` or ``score`` it does not
+    declare): refused, never answered as another question."""

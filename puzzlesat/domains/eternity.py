@@ -630,6 +630,7 @@ PUZZLE = Puzzle(
             "numba row-scan backtracker, (west, north) lookup of pre-rotated tiles, seeded restarts; "
             "--workers N shares one tree between N processes",
             options=ROWSCAN_OPTIONS,
+            modes=("count", "score"),
         ),
         Strategy(
             "cpsat-table",
@@ -637,6 +638,7 @@ PUZZLE = Puzzle(
             "CP-SAT: a table constraint per cell over (tile, N, E, S, W), AllDifferent tiles",
             model="puzzlesat.models.eternity:build_model",
             options=TABLE_OPTIONS,
+            modes=("score",),
         ),
         Strategy(
             "cnf-heule",
@@ -646,12 +648,15 @@ PUZZLE = Puzzle(
             default_variant="cadical195",
             encoder="puzzlesat.encoders.eternity:encode",
             options=HEULE_OPTIONS,
+            # counting adds a blocking clause per board: Kissat takes no clauses between calls
+            modes=tuple(f"count:{v}" for v in SAT_SOLVERS if "kissat" not in v),
         ),
         Strategy(
             "maxsat-rc2",
             "puzzlesat.encoders.eternity_maxsat:solve",
             "weighted CNF, one soft clause per edge (matched); pysat's RC2 proves the best score; small boards",
             encoder="puzzlesat.encoders.eternity_maxsat:encode",
+            modes=("score",),
         ),
     ),
     # two members for a 2-core machine: measured with benchmarks/portfolio.py
@@ -663,14 +668,14 @@ PUZZLE = Puzzle(
             "count",
             bool,
             False,
-            "count every solution (a board and its rotations once) and print the number; native-rowscan, cnf-heule",
+            "count every solution (a board and its rotations once) and print the number",
         ),
         Option(
             "score",
             bool,
             False,
             "maximise matched edges over legal boards; anytime: the best board at the time limit or "
-            "Ctrl-C, 'c score N/MAX' on stderr; native-rowscan, cpsat-table, maxsat-rc2",
+            "Ctrl-C, 'c score N/MAX' on stderr",
         ),
         SVG,
     ),
@@ -681,6 +686,7 @@ PUZZLE = Puzzle(
         SVG,
     ),
     check=check_board,
+    modes=("count", "score"),
     generator_options=(
         Option("size", int, None, "board size g (g x g), default 4", low=2, high=math.isqrt(MAX_CELLS)),
         Option("rows", int, None, "rows, for a rectangle (overrides --size)", low=2, high=MAX_CELLS // 2),

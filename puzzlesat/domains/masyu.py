@@ -746,6 +746,7 @@ PUZZLE = Puzzle(
             "incremental SAT: degree 0/2 and circle clauses, a cut clause for each separate loop",
             variants=SOLVERS,
             default_variant="cadical195",
+            modes=("unique",),
         ),
         Strategy(
             "cnf-rank",
@@ -758,23 +759,27 @@ PUZZLE = Puzzle(
                 Option("symmetry", bool, True, "fix the loop's direction at the first circle"),
                 Option("cuts", bool, False, "add the cut clauses a cnf-lazy run needed (a head start)"),
             ),
+            modes=("unique",),
         ),
         Strategy(
             "cpsat-lazy",
             "puzzlesat.models.masyu:solve_lazy",
             "CP-SAT: degree 0/2 and circle rules, cuts for separate loops added between solves",
             model="puzzlesat.models.masyu:build_model",
+            modes=("unique",),
         ),
         Strategy(
             "cpsat-circuit",
             "puzzlesat.models.masyu:solve_circuit",
             "CP-SAT add_circuit over both arc directions, a self-loop for each skipped cell",
             model="puzzlesat.models.masyu:build_circuit_model",
+            modes=("unique",),
         ),
         Strategy(
             "native-dfs",
             "puzzlesat.native.masyu:solve",
             "numba: propagate circle and degree rules, close no early loop, branch on path ends",
+            modes=("unique",),
         ),
     ),
     portfolio=("cnf-lazy:cadical195", "cnf-lazy:glucose4", "cpsat-lazy"),
@@ -790,4 +795,5 @@ PUZZLE = Puzzle(
         Option("url", bool, False, "also print the puzzle's puzz.link URL on stderr"),
     ),
     after_solve=after_solve,
+    modes=("unique",),
 )

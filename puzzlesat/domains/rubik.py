@@ -803,6 +803,7 @@ PUZZLE = Puzzle(
             "optimal IDA* in numba: phase-1 tables on three axes + corner table (Reid, Kociemba; "
             "or Korf's pattern databases with -O tables=full), split by first moves over --workers",
             options=(Option("progress", bool, True, "a progress bar on stderr during long searches"),),
+            modes=("all", "extra"),
         ),
         Strategy(
             "cpsat-bmc",
@@ -844,4 +845,5 @@ PUZZLE = Puzzle(
         ),
     ),
     optimisation=True,
+    modes=("all", "extra"),
 )

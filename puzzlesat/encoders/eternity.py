@@ -187,10 +187,6 @@ def count(
     rotation of a board is found, and the count divides by :func:`board_rotations`, so
     that it means the same with and without it; with hints every board that keeps them counts.
     """
-    if "kissat" in solver_name or solver_name.startswith("ks"):
-        return Result(
-            Status.ERROR, stats=stats, message=f"{solver_name} cannot count (it takes no clauses between calls)"
-        )
     broken = limits.options.get("symmetry", True) or first_corner(instance) is None  # hints fix the turn
     per_class = 1 if broken else board_rotations(instance)
     placed = {var for var, key in encoding.named_vars().items() if key[0] == "x"}

@@ -95,8 +95,6 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """RC2 on the weighted CNF, within the time limit (module docstring)."""
     from pysat.examples.rc2 import RC2
 
-    if limits.options.get("count"):
-        return Result(Status.ERROR, message="maxsat-rc2 cannot count solutions; native-rowscan and cnf-heule can")
     start = time.perf_counter()
     encoding = encode(instance, limits.options)
     stats: dict[str, Any] = dict(encoding.stats)

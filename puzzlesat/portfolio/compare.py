@@ -29,7 +29,8 @@ from typing import Any, TextIO
 from puzzlesat.core import Limits, ParseError, Puzzle, PuzzlesatError, Result, Status, split_strategy
 from puzzlesat.core.text import decode_text
 from puzzlesat.portfolio.backends import Backend, open_pool
-from puzzlesat.portfolio.child import ChildSpec, puzzle_spec
+from puzzlesat.portfolio.child import ChildSpec, puzzle_spec, strategy_spec
+from puzzlesat.portfolio.race import serving
 from puzzlesat.portfolio.report import key_stats
 
 FORMATS = ("markdown", "csv", "json")
@@ -121,7 +122,7 @@ def _is_number(value: Any) -> bool:
 
 def default_strategies(puzzle: Puzzle) -> list[str]:
     """Every strategy that runs without naming a variant."""
-    return [s.name for s in puzzle.strategies if not s.variants or s.default_variant]
+    return [s.name for s in puzzle.all_strategies() if not s.variants or s.default_variant]
 
 
 def load_results(path: Path) -> list[Record]:
@@ -190,6 +191,9 @@ def compare(
 
     Raises:
         BackendUnavailable: an unknown strategy name, before anything runs.
+        UnsupportedRequest: no strategy serves the mode the options ask for (those that do
+            not are left out, and ``stream`` says so).
+        PluginError: a script's strategy or puzzle that a child process cannot import.
         PuzzlesatError: an unknown backend, or Ray not installed.
     """
     limits = limits or Limits(timeout=60.0)
@@ -200,6 +204,8 @@ def compare(
     for name in names:
         puzzle.strategy(name)
         puzzle.options([name], split_strategy(name)[1])  # options in the name: declared, well typed
+    names = serving(puzzle, names, limits.options, stream)
+    sent = {name: strategy_spec(puzzle, name) for name in names}
     jobs = backend.jobs
     if backend.name == "local":
         jobs = max(1, jobs or 1)
@@ -240,6 +246,7 @@ def compare(
                             timeout,
                             None,
                             memory_mb,
+                            sent[name],
                         )
                         run = sup.start(f"{len(labels)}", spec)
                         labels[run.label] = (path, inst, name)

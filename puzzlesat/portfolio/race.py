@@ -18,9 +18,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from puzzlesat.core import BackendUnavailable, Limits, Puzzle, Result, Status
+from puzzlesat.core import BackendUnavailable, Limits, Puzzle, Result, Status, UnsupportedRequest
 from puzzlesat.portfolio.backends import Backend, open_pool
-from puzzlesat.portfolio.child import ChildSpec, puzzle_spec
+from puzzlesat.portfolio.child import ChildSpec, puzzle_spec, strategy_spec
 from puzzlesat.portfolio.report import StatusLine, describe, format_table, status_text
 from puzzlesat.portfolio.runs import Outcome, RaceResult, Run
 
@@ -66,12 +66,29 @@ def portfolio_names(puzzle: Puzzle, text: str | None) -> list[str]:
     elif puzzle.portfolio:
         names = list(puzzle.portfolio)
     else:
-        names = [s.name for s in puzzle.strategies if not s.variants or s.default_variant]
+        names = [s.name for s in puzzle.all_strategies() if not s.variants or s.default_variant]
     if not names:
         raise BackendUnavailable(f"no strategies to race for {puzzle.name}")
     for name in names:
         puzzle.strategy(name)  # raises for unknown names before any process starts
     return names
+
+
+def serving(puzzle: Puzzle, names: Sequence[str], options: dict[str, Any], stream: TextIO | None) -> list[str]:
+    """The members that serve these options; the others are left out, in one line on ``stream``.
+
+    Raises:
+        UnsupportedRequest: none of them serves the request.
+    """
+    kept, left = puzzle.serving(list(names), options)
+    modes = " ".join("--" + m.replace("_", "-") for m in puzzle.requested_modes(options))
+    left = list(dict.fromkeys(left))
+    if not kept:
+        raise UnsupportedRequest(f"{puzzle.name}: none of {', '.join(left)} serves {modes}")
+    if left and stream is not None:
+        stream.write(f"c left out {', '.join(left)}: not serving {modes}\n")
+        stream.flush()
+    return kept
 
 
 def _better(a: Result, b: Result | None) -> bool:
@@ -111,6 +128,9 @@ def race(
 
     Raises:
         BackendUnavailable: an unknown strategy name (before any process starts).
+        UnsupportedRequest: no member serves the mode the options ask for (the members that
+            do not serve it are left out, and ``stream`` says so).
+        PluginError: a script's strategy or puzzle that a child process cannot import.
         PuzzlesatError: an unknown backend, or Ray not installed.
         KeyboardInterrupt: re-raised after every child has been stopped.
     """
@@ -119,8 +139,10 @@ def race(
     names = list(names) if names else portfolio_names(puzzle, None)
     for name in names:
         puzzle.strategy(name)
+    names = serving(puzzle, names, limits.options, stream)
     members = label_members(names, limits.seed)
     spec_puzzle = puzzle_spec(puzzle)
+    sent = {name: strategy_spec(puzzle, name) for name in names}
     line = StatusLine(stream)
     winner: Run | None = None
     best: Run | None = None
@@ -135,7 +157,16 @@ def race(
         try:
             for (label, name, member_seed), count in zip(members, workers, strict=True):
                 spec = ChildSpec(
-                    spec_puzzle, instance, name, member_seed, count, dict(limits.options), None, deadline, memory_mb
+                    spec_puzzle,
+                    instance,
+                    name,
+                    member_seed,
+                    count,
+                    dict(limits.options),
+                    None,
+                    deadline,
+                    memory_mb,
+                    sent[name],
                 )
                 runs.append(sup.start(label, spec))
             while sup.active and winner is None:
