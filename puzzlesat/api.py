@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from puzzlesat import core
-from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy
+from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy, progress
 from puzzlesat.core import arguments as check_arg
 from puzzlesat.core.deadline import hard_deadline
 from puzzlesat.core.errors import ArgumentError
@@ -56,6 +56,11 @@ class Instance(NamedTuple):
     @property
     def _puzzle(self) -> Puzzle:
         return core.get_puzzle(self.puzzle)
+
+    def _repr_svg_(self) -> str | None:
+        """The instance as an SVG picture, as a notebook shows it (see :func:`draw`); None for a
+        puzzle that has no picture."""
+        return draw(self) if self._puzzle.draw is not None else None
 
 
 def puzzles() -> list[str]:
@@ -130,6 +135,7 @@ def solve(
     timeout: float | None = None,
     seed: int = 0,
     workers: int = 1,
+    on_progress: progress.Callback | None = None,
     **options: Any,
 ) -> Result:
     """Solve with one strategy in this process; the answer has passed the puzzle's verifier.
@@ -141,6 +147,8 @@ def solve(
         timeout: seconds, None for no limit.
         seed: the search order's seed.
         workers: threads or processes the strategy may use.
+        on_progress: called with a :class:`~puzzlesat.core.progress.Progress` as long work
+            goes on (the cube's table builds and deep searches); the command line draws it.
         options: the strategy's declared options and the puzzle's solve flags
             (``unique=True``, ``metric="qtm"``, ``amo=False``; see :func:`strategies`).
 
@@ -164,7 +172,14 @@ def solve(
         workers=check_arg.number(check_arg.WORKERS, workers),
         options=puzzle.options([name], options),
     )
-    return core.run_strategy(puzzle, instance.data, name, limits)
+    with progress.reporting(on_progress):
+        return _knows(core.run_strategy(puzzle, instance.data, name, limits), instance)
+
+
+def _knows(result: Result, instance: Instance) -> Result:
+    """The result, told its instance so that it can draw itself (``Result._repr_svg_``)."""
+    result.puzzle, result.instance = instance._puzzle, instance.data
+    return result
 
 
 def race(
@@ -178,6 +193,7 @@ def race(
     seed: int = 0,
     memory_limit: int | None = None,
     stream: TextIO | None = None,
+    on_progress: progress.Callback | None = None,
     **options: Any,
 ) -> Result:
     """Race strategies in separate processes (the portfolio); the first verified answer wins.
@@ -196,7 +212,10 @@ def race(
         address: the Ray cluster's ``HOST:PORT``; None starts a local Ray instance.
         seed: the first member's seed (the others count up).
         memory_limit: MiB per child; None for an even share of the machine.
-        stream: where the live status and the race's table go; None for silence.
+        stream: where the race's table goes, and a line per finished member unless
+            ``on_progress`` is given; None for silence.
+        on_progress: called with the race's live status and those lines
+            (:class:`~puzzlesat.core.progress.Progress`).
         options: as for :func:`solve`; each must be declared by one of the members.
     """
     from puzzlesat.portfolio import race as portfolio
@@ -212,7 +231,8 @@ def race(
     )
     out = io.StringIO() if check_arg.stream("stream", stream) is None else stream
     pool = backend_of(backend, address, jobs, memory_limit)
-    return portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out)
+    with progress.reporting(on_progress):
+        return _knows(portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out), instance)
 
 
 @dataclass(frozen=True)
@@ -283,6 +303,7 @@ def compare(
     backend: str = "local",
     address: str | None = None,
     stream: TextIO | None = None,
+    on_progress: progress.Callback | None = None,
     **options: Any,
 ) -> Comparison:
     """Run every strategy on every instance, each run in its own process under the same limit.
@@ -299,7 +320,8 @@ def compare(
         seed, workers: of every run.
         memory_limit: MiB per run.
         backend, address: as for :func:`race`.
-        stream: where the progress bar goes; None for silence.
+        stream: where a line per finished run goes unless ``on_progress`` is given; None for silence.
+        on_progress: called with the runs done and those lines (:class:`~puzzlesat.core.progress.Progress`).
         options: as for :func:`solve`; each must be declared by one of the strategies.
     """
     from puzzlesat.portfolio import compare as comparing
@@ -327,15 +349,17 @@ def compare(
     pool = backend_of(backend, address, jobs, memory_limit)
     check_arg.cores("workers", limits.workers, pool.name)
     results_path = results_file(results, [item.source for item in loaded])
-    records = comparing.compare(
-        target,
-        [(item.source, item.data) for item in loaded],
-        names,
-        limits,
-        pool,
-        results=results_path,
-        stream=check_arg.stream("stream", stream),
-    )
+    stream = check_arg.stream("stream", stream)
+    with progress.reporting(on_progress):
+        records = comparing.compare(
+            target,
+            [(item.source, item.data) for item in loaded],
+            names,
+            limits,
+            pool,
+            results=results_path,
+            stream=stream,
+        )
     return Comparison(target.name, records)
 
 
@@ -387,6 +411,7 @@ def catalog(
     seed: int = 0,
     memory_limit: int | None = None,
     stream: TextIO | None = None,
+    on_progress: progress.Callback | None = None,
 ) -> Catalog:
     """Every single vacancy -> single survivor problem of a peg solitaire board, one per
     symmetry class, each with its verdict (``solvable``, ``impossible`` or ``unknown``) and
@@ -403,7 +428,8 @@ def catalog(
             only while undecided (default ``native-dfs`` then ``cnf-plan:cadical195``).
         seed: of every run.
         memory_limit: MiB per run.
-        stream: where the progress lines go; None for silence.
+        stream: where the progress lines go unless ``on_progress`` is given; None for silence.
+        on_progress: called with the progress (:class:`~puzzlesat.core.progress.Progress`).
 
     Raises:
         PuzzlesatError: a puzzle without a catalog, an unknown board or a bad size.
@@ -419,16 +445,12 @@ def catalog(
     for name in names:
         target.strategy(name)
     limits = Limits(timeout=check_arg.timeout(timeout), seed=check_arg.number(check_arg.SEED, seed))
-    entries = cataloguing.catalog(
-        board,
-        rows,
-        cols,
-        limits,
-        backend_of("local", None, jobs, memory_limit),
-        strategies=names,
-        results=results_file(results, []),
-        stream=check_arg.stream("stream", stream),
-    )
+    pool = backend_of("local", None, jobs, memory_limit)
+    results_path, stream = results_file(results, []), check_arg.stream("stream", stream)
+    with progress.reporting(on_progress):
+        entries = cataloguing.catalog(
+            board, rows, cols, limits, pool, strategies=names, results=results_path, stream=stream
+        )
     return Catalog(target.name, board, entries)
 
 
@@ -466,7 +488,7 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
         answer: a solution object, or text in the puzzle's output format.
         source: names the text in messages.
         options: the puzzle's check options (eternity: ``score=True`` accepts mismatched
-            edges and prints the score on stderr, ``svg="board.svg"`` draws the board).
+            edges; :func:`draw` gives the picture of the board).
 
     Raises:
         ParseError: an answer text that does not follow the format, naming ``source`` and line.
@@ -487,6 +509,36 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
     if puzzle.check is not None:
         return puzzle.check(instance.data, solution, resolved)
     return puzzle.verify(instance.data, solution)
+
+
+def draw(instance: Instance, answer: Result | Any = None, source: str = "<solution>") -> str:
+    """An SVG picture of the instance and, when given, an answer drawn on it.
+
+    Every puzzle draws: eternity's board, masyu's loop, the peg board after each jump,
+    blacken's board with each move's number, the cube's net and the strip of its moves.
+    Instances and results show the same picture in a notebook (``_repr_svg_``).
+
+    Args:
+        instance: the instance.
+        answer: a :class:`Result` (one without a solution draws the instance alone), a
+            solution object, text in the puzzle's output format, or None.
+        source: names the text in messages.
+
+    Raises:
+        ParseError: answer text that is not in the puzzle's output format.
+        ArgumentTypeError: an instance or an answer of the wrong type.
+    """
+    puzzle = instance_puzzle(instance)
+    check_arg.text("source", source)
+    if isinstance(answer, Result):
+        answer = answer.solution
+        if answer is not None:
+            solution_of(puzzle, answer, "answer.solution", "a solution of {}")
+    elif isinstance(answer, str):
+        answer = puzzle.parse_solution(instance.data, answer, source)
+    elif answer is not None:
+        solution_of(puzzle, answer, "answer", "a Result, a solution of {}, its text or None")
+    return puzzle.draw_svg(instance.data, answer)
 
 
 EXPORT_FORMATS = ("dimacs", "wcnf", "cpsat")

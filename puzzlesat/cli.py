@@ -15,10 +15,10 @@ import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 from puzzlesat import api, core
-from puzzlesat.core import Option, OptionError, PuzzlesatError, Result, Status, Strategy, registry
+from puzzlesat.core import Option, OptionError, PuzzlesatError, Result, Status, Strategy, progress, registry
 from puzzlesat.core.arguments import CORES, JOBS, MEMORY_LIMIT, SEED, TIMEOUT, WORKERS, distinct, writable
 from puzzlesat.core.arguments import cores as check_cores_of
 from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
@@ -32,6 +32,75 @@ def source(path: str) -> api.Source:
 
 
 NOT_PROVEN_OPTIMAL = 3
+
+
+class ProgressDisplay:
+    """The command line's progress callback: on a terminal a bar redrawn in place under the
+    lines, elsewhere (a file, a pipe) only the lines, never a carriage return."""
+
+    def __init__(self, stream: TextIO | None = None, interval: float = 0.2) -> None:
+        self._stream = stream
+        self.interval = interval
+        self._last = 0.0
+        self._shown = False
+
+    @property
+    def stream(self) -> TextIO:
+        """The stream given, else stderr as it is now (a test may have replaced it)."""
+        return self._stream or sys.stderr
+
+    @property
+    def live(self) -> bool:
+        """True on a terminal."""
+        try:
+            return self.stream.isatty()
+        except (AttributeError, ValueError):  # a closed or odd stream: no bar
+            return False
+
+    def __call__(self, event: progress.Progress) -> None:
+        if event.kind == progress.LINE:
+            self.clear()
+            self.stream.write(event.text + "\n")
+            self.stream.flush()
+        elif event.kind == progress.END:
+            self.clear()
+        elif time.monotonic() - self._last >= self.interval and self.live:
+            self._last = time.monotonic()
+            self.stream.write("\r" + bar_text(event)[: self._columns() - 1] + "\x1b[K")
+            self.stream.flush()
+            self._shown = True
+
+    def clear(self) -> None:
+        """Take the bar away (before a line, at the end of a task or of the command)."""
+        if self._shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self._shown = False
+            self._last = 0.0
+
+    def _columns(self) -> int:
+        try:
+            return os.get_terminal_size(self.stream.fileno()).columns
+        except (OSError, ValueError, AttributeError):
+            return 100
+
+
+def bar_text(event: progress.Progress, width: int = 30) -> str:
+    """One update as a line: the task, a bar and a percentage when the share done is known.
+
+    >>> bar_text(progress.Progress("update", "c building tables", 0.5, "depth 7"))
+    'c building tables [###############...............]  50.0% depth 7'
+    """
+    parts = [event.text]
+    if event.fraction is not None:
+        filled = int(width * event.fraction)
+        parts.append(f"[{'#' * filled}{'.' * (width - filled)}] {100 * event.fraction:5.1f}%")
+    if event.detail:
+        parts.append(event.detail)
+    return " ".join(parts)
+
+
+DISPLAY = ProgressDisplay()
 
 
 class Parser(argparse.ArgumentParser):
@@ -95,8 +164,9 @@ def cmd_list(args: argparse.Namespace) -> int:
         for strat in puzzle.all_strategies():
             label = strat.name + (f":<{'|'.join(strat.variants)}>" if strat.variants else "")
             extra = [flag for flag, on in (("export dimacs/wcnf", strat.encoder), ("export cpsat", strat.model)) if on]
-            if registry.origin(puzzle.name, strat.name) and registry.origin(puzzle.name, strat.name) != plugin:
-                extra.append(str(registry.origin(puzzle.name, strat.name)))
+            added = registry.origin(puzzle.name, strat.name)
+            if added and added != plugin:  # a plugin's strategy for another puzzle
+                extra.append(added)
             note = f"  [{', '.join(extra)}]" if extra else ""
             print(f"  {label}\n      {strat.summary}{note}")
             if args.verbose:
@@ -106,7 +176,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                     print(f"      -O {describe(opt)}")
         for what, options in (
             ("instance flags (solve, check, export)", puzzle.instance_options),
-            ("solve flags (every strategy)", puzzle.solve_options),
+            ("solve flags (modes only for the strategies that list them)", puzzle.solve_options),
             ("check flags", puzzle.check_options),
         ):
             if args.verbose and options:
@@ -188,7 +258,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         raise PuzzlesatError("--backend and --address apply to --portfolio")
     check_cores(args)
     options = given_options(args)
-    written = {"--output": args.output}
+    written = {"--output": args.output, "--svg": args.svg}
+    picture_first(args)
     for opt in core.get_puzzle(args.puzzle).solve_options:
         if opt.writes:
             written[opt.flag] = options.get(opt.name)
@@ -205,18 +276,43 @@ def cmd_solve(args: argparse.Namespace) -> int:
             seed=args.seed,
             memory_limit=args.memory_limit,
             stream=sys.stderr,
+            on_progress=DISPLAY,
             **options,
         )
     else:
         from puzzlesat.core.processes import cap_memory
 
         cap_memory(args.memory_limit)  # this process, and the workers it forks
-        result = api.solve(instance, args.strategy, timeout=timeout, seed=args.seed, workers=args.workers, **options)
+        result = api.solve(
+            instance,
+            args.strategy,
+            timeout=timeout,
+            seed=args.seed,
+            workers=args.workers,
+            on_progress=DISPLAY,
+            **options,
+        )
     puzzle = core.get_puzzle(instance.puzzle)
-    if puzzle.after_solve is not None and result.solution is not None:
+    if puzzle.notes is not None and result.solution is not None:
         own = {opt.name for opt in puzzle.solve_options}  # a strategy's options are not the hook's
-        puzzle.after_solve(instance.data, result, puzzle.options([], {k: v for k, v in options.items() if k in own}))
+        show(puzzle.notes(instance.data, result, puzzle.options([], {k: v for k, v in options.items() if k in own})))
+    if args.svg:
+        write_output(api.draw(instance, result), args.svg)
     return report(instance, result, args)
+
+
+def picture_first(args: argparse.Namespace) -> None:
+    """Before any work: ``--svg FILE`` can be written, and the puzzle can draw itself."""
+    if args.svg:
+        writable(args.svg)
+        if core.get_puzzle(args.puzzle).draw is None:
+            raise PuzzlesatError(f"--svg: {args.puzzle} has no picture")
+
+
+def show(lines: list[str]) -> None:
+    """Lines the library returned for a person to read (a score, a URL), on stderr."""
+    for line in lines:
+        print(line, file=sys.stderr)
 
 
 def check_cores(args: argparse.Namespace) -> None:
@@ -227,15 +323,22 @@ def check_cores(args: argparse.Namespace) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Verify a solution file against an instance file."""
-    options = flag_values(args, core.get_puzzle(args.puzzle).check_options)
-    written = {opt.flag: options.get(opt.name) for opt in core.get_puzzle(args.puzzle).check_options if opt.writes}
-    outputs(args, written, [("the instance", args.instance), ("the solution", args.solution)])
+    puzzle = core.get_puzzle(args.puzzle)
+    options = flag_values(args, puzzle.check_options)
+    written = {opt.flag: options.get(opt.name) for opt in puzzle.check_options if opt.writes}
+    outputs(args, {**written, "--svg": args.svg}, [("the instance", args.instance), ("the solution", args.solution)])
+    picture_first(args)
     instance = load(args, args.instance)
     text, name = api.read_source(source(args.solution))
-    problems = api.check(instance, text, name, **options)
+    solution = puzzle.parse_solution(instance.data, text, name)
+    problems = api.check(instance, solution, name, **options)
+    if args.svg:  # drawn even when the check fails: the picture shows where
+        write_output(api.draw(instance, solution), args.svg)
     for problem in problems:
         print(f"{name}: {problem}", file=sys.stderr)
     if not problems:
+        if puzzle.notes is not None:
+            show(puzzle.notes(instance.data, Result(Status.SOLVED, solution), puzzle.options([], {}) | options))
         print("OK", file=sys.stderr)
     return 1 if problems else 0
 
@@ -346,7 +449,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         memory_limit=args.memory_limit,
         backend=args.backend,
         address=args.address,
-        stream=sys.stderr,
+        stream=None,
+        on_progress=DISPLAY,
         **parse_pairs(args.option),
     )
     if args.plot:
@@ -370,7 +474,7 @@ def cmd_catalog(args: argparse.Namespace) -> int:
         strategies=args.strategies,
         seed=args.seed,
         memory_limit=args.memory_limit,
-        stream=sys.stderr,
+        on_progress=DISPLAY,
     )
     write_output(entries.table(args.format), args.output)
     return 0
@@ -435,6 +539,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         s.add_argument("--strategy", "-s", help="method[:variant]; default: the puzzle's first")
         s.add_argument("--json", action="store_true", help="print a JSON result instead of the seed format")
         s.add_argument("--output", "-o", help="write the answer here instead of stdout")
+        s.add_argument("--svg", metavar="FILE", help="also draw the instance and the answer into this SVG file")
         add_limit_flags(s)
         add_portfolio_flags(s)
         add_option_flags(s, puzzle.instance_options + tuple(mode_help(puzzle, o) for o in puzzle.solve_options))
@@ -479,6 +584,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         c = check.add_parser(puzzle.name)
         c.add_argument("instance")
         c.add_argument("solution")
+        c.add_argument("--svg", metavar="FILE", help="also draw the instance and the answer checked into this SVG file")
         add_option_flags(c, puzzle.instance_options + puzzle.check_options)
         c.set_defaults(func=cmd_check)
 
@@ -534,6 +640,8 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader of stdout went away (`| head`): nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
         return 1
+    finally:
+        DISPLAY.clear()  # no bar left behind, whatever ended the command
 
 
 if __name__ == "__main__":

@@ -29,3 +29,14 @@ def test_a_command_loads_only_its_puzzle() -> None:
     assert not any(
         m.startswith(domains) for m in loaded_after("from puzzlesat import cli\ncli.build_parser(['decode'])")
     )
+
+
+def test_plugins_are_looked_for_only_when_a_command_needs_them() -> None:
+    # a built-in puzzle's command never lists the entry points; `list` lists them cheaply, and
+    # imports importlib.metadata (about 12 ms) only when some package declares a puzzlesat group
+    code = "from puzzlesat import cli\ncli.build_parser(['solve', 'eternity', 'x.txt'])\n"
+    code += "from puzzlesat.core import registry\nassert registry._groups is None"
+    assert "puzzlesat.core.registry" in loaded_after(code)
+    quiet = "import contextlib, io\nfrom puzzlesat import cli\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+    listed = loaded_after(quiet + "    cli.main(['list'])")
+    assert "importlib.metadata" not in listed

@@ -32,7 +32,18 @@ from puzzlesat.core.interrupts import solver_interrupts
 from puzzlesat.core.options import Option, OptionError
 from puzzlesat.core.registry import available_puzzles, get_puzzle
 from puzzlesat.core.text import check_length, content_lines, int_tokens, is_int, read_text
-from puzzlesat.core.types import Limits, Puzzle, Result, SolveFn, Status, Strategy, Target, load_target, split_strategy
+from puzzlesat.core.types import (
+    TIME_LIMIT,
+    Limits,
+    Puzzle,
+    Result,
+    SolveFn,
+    Status,
+    Strategy,
+    Target,
+    load_target,
+    split_strategy,
+)
 
 __all__ = [
     "ArgumentError",
@@ -53,6 +64,7 @@ __all__ = [
     "SolveFn",
     "Status",
     "Strategy",
+    "TIME_LIMIT",
     "Target",
     "UnsupportedRequest",
     "available_puzzles",

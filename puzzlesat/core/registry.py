@@ -34,7 +34,7 @@ STRATEGIES_GROUP = "puzzlesat.strategies"
 _script_puzzles: dict[str, Puzzle] = {}
 _script_strategies: dict[str, dict[str, Strategy]] = {}  # puzzle name -> method -> Strategy
 _plugin_puzzles: dict[str, Puzzle] = {}  # entry points loaded so far
-_plugin_strategies: list[tuple[Strategy, str]] | None = None  # (strategy, origin) once loaded
+_plugin_strategies: list[tuple[Strategy, str, Any]] | None = None  # (strategy, origin, entry point)
 _origins: dict[tuple[str, str], str] = {}  # (puzzle, method or "") -> "plugin NAME (DIST)" / "script"
 _problems: dict[str, str] = {}  # one line per failed plugin, keyed by the plugin's label
 _groups: set[str] | None = None
@@ -45,8 +45,11 @@ def problems() -> list[str]:
     return list(_problems.values())
 
 
-def _problem(label: str, what: str) -> None:
-    _problems[label] = f"{label}: {what}"
+def _problem(label: str, what: str, ep: Any = None) -> str:
+    """Record one line about a plugin (naming its entry point) and return it."""
+    where = f" (entry point {ep.name} = {ep.value})" if ep is not None else ""
+    _problems[label + where] = f"{label}{where}: {what}"
+    return _problems[label + where]
 
 
 def _declared_groups() -> set[str]:
@@ -83,8 +86,9 @@ def _entry_points(group: str) -> list[Any]:
 
 
 def _label(ep: Any) -> str:
+    """``plugin DIST`` (the package that declares the entry point), as messages name it."""
     dist = getattr(getattr(ep, "dist", None), "name", None)
-    return f"plugin {ep.name} ({ep.value}{', from ' + dist if dist else ''})"
+    return f"plugin {dist or ep.value}"
 
 
 def _puzzle_entry_points() -> dict[str, Any]:
@@ -92,7 +96,7 @@ def _puzzle_entry_points() -> dict[str, Any]:
     found: dict[str, Any] = {}
     for ep in _entry_points(PUZZLES_GROUP):
         if ep.name in BUILTIN or ep.name in found:
-            _problem(_label(ep), f"puzzle name {ep.name!r} is taken; left out")
+            _problem(_label(ep), f"puzzle name {ep.name!r} is taken; left out", ep)
             continue
         found[ep.name] = ep
     return found
@@ -125,11 +129,9 @@ def get_puzzle(name: str) -> Puzzle:
     try:
         puzzle = ep.load()
     except Exception as exc:  # noqa: BLE001 - a plugin's failure is one line, never a traceback
-        _problem(label, f"cannot be imported: {type(exc).__name__}: {exc}")
-        raise PluginError(_problems[label]) from None
+        raise PluginError(_problem(label, f"cannot be imported: {type(exc).__name__}: {exc}", ep)) from None
     if not isinstance(puzzle, Puzzle) or puzzle.name != name:
-        _problem(label, f"is not a puzzlesat.Puzzle named {name!r}")
-        raise PluginError(_problems[label])
+        raise PluginError(_problem(label, f"is not a puzzlesat.Puzzle named {name!r}", ep))
     _plugin_puzzles[name] = puzzle
     _origins[name, ""] = label
     return puzzle
@@ -146,7 +148,7 @@ def available_puzzles() -> list[Puzzle]:
     return found
 
 
-def _load_plugin_strategies() -> list[tuple[Strategy, str]]:
+def _load_plugin_strategies() -> list[tuple[Strategy, str, Any]]:
     """Every strategy the ``puzzlesat.strategies`` entry points declare, imported once."""
     global _plugin_strategies
     if _plugin_strategies is None:
@@ -156,13 +158,13 @@ def _load_plugin_strategies() -> list[tuple[Strategy, str]]:
             try:
                 value = ep.load()
             except Exception as exc:  # noqa: BLE001 - one line, the others still load
-                _problem(label, f"cannot be imported: {type(exc).__name__}: {exc}")
+                _problem(label, f"cannot be imported: {type(exc).__name__}: {exc}", ep)
                 continue
             items = [value] if isinstance(value, Strategy) else value
             if not isinstance(items, Iterable) or not all(isinstance(s, Strategy) and s.puzzle for s in items):
-                _problem(label, "is not a puzzlesat.Strategy (or a sequence of them) naming its puzzle")
+                _problem(label, "is not a puzzlesat.Strategy (or a sequence of them) naming its puzzle", ep)
                 continue
-            _plugin_strategies += [(s, label) for s in items]
+            _plugin_strategies += [(s, label, ep) for s in items]
     return _plugin_strategies
 
 
@@ -174,11 +176,11 @@ def extra_strategies(puzzle: Puzzle) -> tuple[Strategy, ...]:
     """
     taken = {s.name for s in puzzle.strategies}
     extra: list[Strategy] = []
-    for strat, label in _load_plugin_strategies():
+    for strat, label, ep in _load_plugin_strategies():
         if strat.puzzle != puzzle.name:
             continue
         if strat.name in taken:
-            _problem(label, f"strategy name {strat.name!r} is taken for {puzzle.name}; left out")
+            _problem(label, f"strategy name {strat.name!r} is taken for {puzzle.name}; left out", ep)
             continue
         taken.add(strat.name)
         _origins[puzzle.name, strat.name] = label

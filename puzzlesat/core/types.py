@@ -76,6 +76,9 @@ class Result:
         count: the number of solutions, when a strategy was asked to count them and searched
             to the end (then ``solution`` is one of them, or the status is INFEASIBLE for 0);
             None otherwise.  What counts as one solution is the puzzle's to say.
+        puzzle, instance: the puzzle and the instance solved, set by the API's
+            :func:`~puzzlesat.api.solve` and :func:`~puzzlesat.api.race` so that a result can
+            draw itself (:meth:`_repr_svg_`); None in the results strategies return.
     """
 
     status: Status
@@ -87,6 +90,15 @@ class Result:
     message: str = ""
     second_solution: Any = None
     count: int | None = None
+    puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
+    instance: Any = field(default=None, repr=False, compare=False)
+
+    def _repr_svg_(self) -> str | None:
+        """The instance and this answer as an SVG picture (a notebook shows it), or None for a
+        result that does not know its instance or a puzzle without a picture."""
+        if self.puzzle is None or self.puzzle.draw is None or self.instance is None:
+            return None
+        return self.puzzle.draw_svg(self.instance, self.solution)
 
     def to_json(self, puzzle: Puzzle, instance: Any) -> dict[str, Any]:
         """A JSON-ready dict; the solutions are given in the puzzle's text format."""
@@ -103,6 +115,10 @@ class Result:
             "count": self.count,
         }
 
+
+# the message of an UNKNOWN result whose time ran out, in every strategy (``compare`` and
+# ``catalog`` tell a timeout from another UNKNOWN by it)
+TIME_LIMIT = "time limit"
 
 SolveFn = Callable[[Any, Limits, "str | None"], Result]
 Target = str | Callable[..., Any]  # ``module:function``, imported when used, or the function itself
@@ -173,15 +189,19 @@ class Puzzle:
             generator choose.
         solve_options: the puzzle's own ``solve`` flags (``--unique``, ``--metric``), handed
             to every strategy in ``Limits.options`` beside the strategy's own options.
-        after_solve: ``(instance, result, options) -> None``, run after a verified answer
-            (e.g. draw the grid on stderr or into an SVG file); may be None.
+        notes: ``(instance, result, options) -> lines``, what to show on stderr after a verified
+            answer (eternity's score, masyu's URL or second loop); the library returns the
+            lines and the CLI prints them; may be None.  ``check`` calls it too, with a
+            SOLVED result holding the answer checked and the check options.
+        draw: ``module:function`` of ``(instance, solution or None) -> SVG text``, imported
+            only when a picture is asked for (:meth:`draw_svg`); None for a puzzle without one.
         optimisation: True when the puzzle minimises an objective.
         instance_options: what completes an instance beside its file (eternity: ``hints``,
             a hints file), given to ``load`` and as flags of solve, check and export.
         amend: ``(instance, instance options) -> instance``, the instance they complete.
-        check_options: the flags of ``check`` (eternity: ``score``, ``svg``).
+        check_options: the flags of ``check`` (eternity: ``score``).
         check: ``(instance, solution, check options) -> problems``, the verifier as ``check``
-            runs it with its options (it may relax a rule, report or draw); None: ``verify``.
+            runs it with its options (it may relax a rule); None: ``verify``.
         verify_run: ``(instance, solution, solve options) -> problems``, the verifier of a
             solve run with those options (eternity's ``score`` accepts the mismatched edges
             of a legal board); None: ``verify``.
@@ -201,7 +221,8 @@ class Puzzle:
     portfolio: tuple[str, ...] = ()
     generator_options: tuple[Option, ...] = ()
     solve_options: tuple[Option, ...] = ()
-    after_solve: Callable[[Any, Result, dict[str, Any]], None] | None = None
+    notes: Callable[[Any, Result, dict[str, Any]], list[str]] | None = None
+    draw: Target | None = None
     optimisation: bool = False
     instance_options: tuple[Option, ...] = ()
     amend: Callable[[Any, dict[str, Any]], Any] | None = None
@@ -209,6 +230,16 @@ class Puzzle:
     check: Callable[[Any, Any, dict[str, Any]], list[str]] | None = None
     verify_run: Callable[[Any, Any, dict[str, Any]], list[str]] | None = None
     modes: tuple[str, ...] = ()
+
+    def draw_svg(self, instance: Any, solution: Any = None) -> str:
+        """An SVG picture of the instance and, when given, a solution of it.
+
+        Raises:
+            PuzzlesatError: the puzzle has no picture.
+        """
+        if self.draw is None:
+            raise PuzzlesatError(f"{self.name} has no picture")
+        return load_target(self.draw)(instance, solution)  # type: ignore[no-any-return]
 
     def generate(self, options: dict[str, Any], seed: int) -> Any:
         """A new instance from the generator; the same options and seed give the same one."""

@@ -68,6 +68,10 @@ class Instance:
     size: int
     whites: tuple[Cell, ...]
 
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows (:mod:`puzzlesat.domains.blacken_svg`)."""
+        return PUZZLE.draw_svg(self)
+
     @property
     def q(self) -> int:
         """Number of white stones."""
@@ -562,6 +566,7 @@ PUZZLE = Puzzle(
     verify=verify,
     generator="puzzlesat.domains.blacken:generate",
     write_instance=write_instance,
+    draw="puzzlesat.domains.blacken_svg:draw",
     strategies=(
         Strategy(
             "native-bb",

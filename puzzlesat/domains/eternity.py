@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 import random
-import sys
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -94,6 +93,10 @@ class Instance:
     def cells(self) -> int:
         """Number of cells (= number of tiles)."""
         return self.rows * self.cols
+
+    def _repr_svg_(self) -> str:
+        """The pieces as given, as a notebook shows them (:func:`draw_svg`)."""
+        return draw_svg(self, None)
 
     def is_frame(self, cell: int) -> bool:
         """True for a cell on the outer ring of the board."""
@@ -473,13 +476,16 @@ def score(instance: Instance, solution: Solution) -> int:
     return max_score(instance) - len(mismatches(instance, solution))
 
 
-def draw_svg(instance: Instance, solution: Solution) -> str:
-    """The board as an SVG picture: hint pieces outlined, mismatched edges in red.
+def draw_svg(instance: Instance, solution: Solution | None) -> str:
+    """The board as an SVG picture: hint pieces outlined, mismatched edges in red; without a
+    solution, the pieces as given, in input order.
 
     Cells whose tile or rotation is out of range are left white.
     """
     from puzzlesat.domains.eternity_svg import draw_board  # loaded only when a picture is asked for
 
+    if solution is None:
+        return draw_board(instance.rows, instance.cols, list(instance.tiles))
     looks = [
         rotated(instance.tiles[t], r) if 0 <= t < instance.cells and 0 <= r < 4 else None
         for t, r in solution.placements
@@ -494,37 +500,16 @@ def draw_svg(instance: Instance, solution: Solution) -> str:
     )
 
 
-def after_solve(instance: Instance, result: Result, options: dict[str, Any]) -> None:
-    """Print ``c score N/MAX`` for ``--score`` (counted again here) and write ``--svg FILE``."""
+def notes(instance: Instance, result: Result, options: dict[str, Any]) -> list[str]:
+    """With ``score``, the line ``c score N/MAX`` (counted again here) to show after an answer."""
     if options.get("score"):
-        print(f"c score {score(instance, result.solution)}/{max_score(instance)}", file=sys.stderr)
-    if options.get("svg"):
-        write_svg(options["svg"], draw_svg(instance, result.solution))
-
-
-def check_board(instance: Instance, solution: Solution, options: dict[str, Any]) -> list[str]:
-    """The verifier as ``check`` runs it: ``score`` accepts mismatched edges of a legal board
-    and prints ``c score N/MAX`` on stderr; ``svg`` draws the board (mismatches in red)."""
-    problems = verify(instance, solution, matching=not options.get("score"))
-    if options.get("svg"):
-        write_svg(options["svg"], draw_svg(instance, solution))
-    if options.get("score") and not problems:
-        print(f"c score {score(instance, solution)}/{max_score(instance)}", file=sys.stderr)
-    return problems
+        return [f"c score {score(instance, result.solution)}/{max_score(instance)}"]
+    return []
 
 
 def verify_run(instance: Instance, solution: Solution, options: dict[str, Any]) -> list[str]:
-    """The verifier of a solve run: with ``score`` the board need only be legal (mismatches scored)."""
+    """The verifier of a run: with ``score`` the board need only be legal (mismatches scored)."""
     return verify(instance, solution, matching=not options.get("score"))
-
-
-def write_svg(path: str, picture: str) -> None:
-    """Write a picture; a failed write is one line naming the file."""
-    try:
-        with open(path, "w") as fp:
-            fp.write(picture)
-    except OSError as exc:
-        raise PuzzlesatError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
 def generate(options: dict[str, Any], seed: int) -> Instance:
@@ -596,7 +581,6 @@ def make_unsolvable(instance: Instance) -> Instance:
 SYMMETRY = Option(
     "symmetry", bool, True, "without hints: one corner tile fixed top-left (square) or in the top row (rectangle)"
 )
-SVG = Option("svg", str, None, "also draw the board into this SVG file (mismatched edges in red)", writes=True)
 # cnf-heule's clause families (Heule 2008); the defaults are the fastest measured
 HEULE_OPTIONS = (
     Option("amo", bool, True, "at most one tile per cell and one cell per tile (redundant)"),
@@ -677,15 +661,12 @@ PUZZLE = Puzzle(
             "maximise matched edges over legal boards; anytime: the best board at the time limit or "
             "Ctrl-C, 'c score N/MAX' on stderr",
         ),
-        SVG,
     ),
-    after_solve=after_solve,
+    notes=notes,
+    draw="puzzlesat.domains.eternity:draw_svg",
     verify_run=verify_run,
-    check_options=(
-        Option("score", bool, False, "accept mismatched edges; print the matched ones (c score N/MAX)"),
-        SVG,
-    ),
-    check=check_board,
+    check_options=(Option("score", bool, False, "accept mismatched edges; print the matched ones (c score N/MAX)"),),
+    check=verify_run,
     modes=("count", "score"),
     generator_options=(
         Option("size", int, None, "board size g (g x g), default 4", low=2, high=math.isqrt(MAX_CELLS)),

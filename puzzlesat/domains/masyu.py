@@ -24,7 +24,6 @@ import functools
 import math
 import random
 import re
-import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -75,6 +74,10 @@ class Instance:
     cols: int
     black: tuple[Cell, ...] = ()
     white: tuple[Cell, ...] = ()
+
+    def _repr_svg_(self) -> str:
+        """The grid and its circles, as a notebook shows them (:mod:`puzzlesat.domains.masyu_svg`)."""
+        return PUZZLE.draw_svg(self)
 
     def clue(self, r: int, c: int) -> int:
         """EMPTY, WHITE or BLACK for one cell."""
@@ -607,48 +610,21 @@ def draw_text(instance: Instance, solution: Solution | None) -> str:
     return "\n".join(out) + "\n"
 
 
-def draw_svg(instance: Instance, solution: Solution | None, cell: int = 24) -> str:
-    """An SVG picture of the grid, its circles and the loop."""
-    w, h = instance.cols * cell, instance.rows * cell
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w + 2}" height="{h + 2}" viewBox="-1 -1 {w + 2} {h + 2}">',
-        f'<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>',
-    ]
-    for r in range(instance.rows + 1):
-        parts.append(f'<line x1="0" y1="{r * cell}" x2="{w}" y2="{r * cell}" stroke="#ccc"/>')
-    for c in range(instance.cols + 1):
-        parts.append(f'<line x1="{c * cell}" y1="0" x2="{c * cell}" y2="{h}" stroke="#ccc"/>')
-    if solution is not None:
-        pts = [*solution.cells(), solution.start]
-        path = " ".join(f"{c * cell + cell / 2},{r * cell + cell / 2}" for r, c in pts)
-        parts.append(
-            f'<polyline points="{path}" fill="none" stroke="#1f5fbf" stroke-width="{cell / 6:.1f}" '
-            'stroke-linejoin="round"/>'
-        )
-    radius = cell * 0.36
-    for (r, c), colour in [(p, "black") for p in instance.black] + [(p, "white") for p in instance.white]:
-        parts.append(
-            f'<circle cx="{c * cell + cell / 2}" cy="{r * cell + cell / 2}" r="{radius:.1f}" '
-            f'fill="{colour}" stroke="black" stroke-width="1.5"/>'
-        )
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
-
-
-def after_solve(instance: Instance, result: Result, options: dict[str, Any]) -> None:
-    """Draw the loop on stderr, write ``--svg FILE``, and show a second loop if one was found."""
-    print(draw_text(instance, result.solution), file=sys.stderr, end="")
+def notes(instance: Instance, result: Result, options: dict[str, Any]) -> list[str]:
+    """What to show after an answer: the loop drawn in text (``draw``), the puzz.link URL
+    (``url``) and the second loop of a puzzle that is not unique."""
+    lines = []
+    if options.get("draw"):
+        lines.extend(draw_text(instance, result.solution).splitlines())
     if options.get("url"):
-        print(f"c puzz.link: {to_url(instance)}", file=sys.stderr)
-    svg = options.get("svg")
-    if svg:
-        with open(svg, "w") as fp:
-            fp.write(draw_svg(instance, result.solution))
+        lines.append(f"c puzz.link: {to_url(instance)}")
     other = result.second_solution
     if other is not None:
-        print("c a second loop (the puzzle is not unique):", file=sys.stderr)
-        print(format_solution(instance, other), file=sys.stderr, end="")
-        print(draw_text(instance, other), file=sys.stderr, end="")
+        lines.append("c a second loop (the puzzle is not unique):")
+        lines.extend(format_solution(instance, other).splitlines())
+        if options.get("draw"):
+            lines.extend(draw_text(instance, other).splitlines())
+    return lines
 
 
 # ---------------------------------------------------------------- loops and clues for the generator
@@ -791,9 +767,10 @@ PUZZLE = Puzzle(
     ),
     solve_options=(
         Option("unique", bool, False, "prove the solution unique, or show a second one"),
-        Option("svg", str, None, "also draw the solved grid into this SVG file", writes=True),
+        Option("draw", bool, False, "also draw the loop in text on stderr"),
         Option("url", bool, False, "also print the puzzle's puzz.link URL on stderr"),
     ),
-    after_solve=after_solve,
+    notes=notes,
+    draw="puzzlesat.domains.masyu_svg:draw",
     modes=("unique",),
 )

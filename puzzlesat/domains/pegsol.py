@@ -147,6 +147,10 @@ class Instance:
     start: Matrix
     goal: Matrix | None = None
 
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows (:mod:`puzzlesat.domains.pegsol_svg`)."""
+        return PUZZLE.draw_svg(self)
+
     @property
     def target(self) -> Matrix:
         """The goal matrix; for the complement form, start with pegs and holes swapped."""
@@ -681,6 +685,9 @@ CNF_PLAN_OPTIONS = (
     Option("window", int, 3, "parallel form: horizons solved at once, in turns (CaDiCaL)", low=1, high=8),
 )
 
+# cpsat-plan's rule groups (models/pegsol.py)
+CPSAT_PLAN_OPTIONS = (ORDERING, REACH, Option("redundant", bool, True, "peg-count constraint per step (redundant)"))
+
 PUZZLE = Puzzle(
     name="pegsol",
     parse=parse,
@@ -689,6 +696,7 @@ PUZZLE = Puzzle(
     verify=verify,
     generator="puzzlesat.domains.pegsol:generate",
     write_instance=write_instance,
+    draw="puzzlesat.domains.pegsol_svg:draw",
     strategies=(
         Strategy(
             "native-dfs",
@@ -723,11 +731,7 @@ PUZZLE = Puzzle(
             "puzzlesat.models.pegsol:solve",
             "CP-SAT: the same fixed-horizon plan (one jump a step, frame axioms, ordering)",
             model="puzzlesat.models.pegsol:build_model",
-            options=(
-                ORDERING,
-                REACH,
-                Option("redundant", bool, True, "peg-count constraint per step (redundant)"),
-            ),
+            options=CPSAT_PLAN_OPTIONS,
         ),
     ),
     portfolio=("native-dfs", "cnf-plan:cadical195", "cpsat-plan"),

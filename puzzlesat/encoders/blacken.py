@@ -28,7 +28,7 @@ from puzzlesat.core import InvalidInstanceError, Limits, Result, Status
 from puzzlesat.core.horizon import raise_horizon
 from puzzlesat.domains.blacken import DIRECTIONS, Cell, Instance, Solution, greedy
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
-from puzzlesat.encoders.sat import solve_limited, solver_stats
+from puzzlesat.encoders.sat import sat_result, solve_limited, solver_stats
 
 
 class StepFormula:
@@ -213,14 +213,14 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             stats["calls"] += 1
             sat = solve_limited(solver, limits.remaining(start), [-formula.a(n + 1)])
             conflicts = solver_stats(solver).get("conflicts", 0)
-            if sat is None:
-                return Result(Status.UNKNOWN)
-            if not sat:
+            if sat is False:
                 stats["refuted"] = n
-                return Result(Status.INFEASIBLE)
-            true = {lit for lit in solver.get_model() if lit > 0}
-            moves = [p for t in range(1, n + 1) for p in formula.frontier if formula.x(t, p) in true]
-            return Result(Status.SOLVED, Solution(tuple(moves)))
+
+            def plan() -> Solution:
+                true = {lit for lit in solver.get_model() if lit > 0}
+                return Solution(tuple(p for t in range(1, n + 1) for p in formula.frontier if formula.x(t, p) in true))
+
+            return sat_result(sat, plan)
 
         known = Solution(best) if best is not None else None
         outcome = raise_horizon(try_horizon, range(lower, horizon), lambda: limits.remaining(start), known)

@@ -37,7 +37,7 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import TIME_LIMIT, Limits, Result, Status
 from puzzlesat.core.options import defaults
 from puzzlesat.domains.eternity import (
     HEULE_OPTIONS,
@@ -53,7 +53,7 @@ from puzzlesat.domains.eternity import (
     rotated,
 )
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
-from puzzlesat.encoders.sat import open_solver, solve_limited, solve_once, solver_stats
+from puzzlesat.encoders.sat import open_solver, sat_result, solve_limited, solve_once, solver_stats
 
 DEFAULTS = defaults(HEULE_OPTIONS)
 
@@ -169,12 +169,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
         return count(instance, encoding, variant or "cadical195", limits, start, stats)
     outcome, model, solver_counts = solve_once(variant or "cadical195", encoding.cnf.clauses, limits.remaining(start))
     stats.update(solver_counts)
-    elapsed = time.perf_counter() - start
-    if outcome is None:
-        return Result(Status.UNKNOWN, wall_time=elapsed, stats=stats, message="time limit")
-    if not outcome:
-        return Result(Status.INFEASIBLE, wall_time=elapsed, stats=stats)
-    return Result(Status.SOLVED, encoding.decode(encoding.true_keys(model)), wall_time=elapsed, stats=stats)
+    decode = lambda: encoding.decode(encoding.true_keys(model))  # noqa: E731 - called on SAT only
+    return sat_result(outcome, decode, wall_time=time.perf_counter() - start, stats=stats)
 
 
 def count(
@@ -206,7 +202,7 @@ def count(
     stats["solutions"] = found
     elapsed = time.perf_counter() - start
     if outcome is None:
-        message = f"time limit; {found} solutions found before it"
+        message = f"{TIME_LIMIT}; {found} solutions found before it"
         return Result(Status.UNKNOWN, wall_time=elapsed, stats=stats, message=message)
     if first is None:
         return Result(Status.INFEASIBLE, wall_time=elapsed, stats=stats, count=0)

@@ -24,7 +24,7 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from puzzlesat.core import DeadlineExceeded, Limits, Result, Status, hard_deadline
+from puzzlesat.core import TIME_LIMIT, DeadlineExceeded, Limits, Result, Status, hard_deadline
 from puzzlesat.domains.eternity import Instance, Solution, first_corner, placements, rotated
 from puzzlesat.encoders.dimacs import Encoding, Key
 
@@ -103,7 +103,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
             model = rc2.compute()
             cost = int(rc2.cost)
     except DeadlineExceeded:
-        return Result(Status.UNKNOWN, wall_time=time.perf_counter() - start, stats=stats, message="time limit")
+        return Result(Status.UNKNOWN, wall_time=time.perf_counter() - start, stats=stats, message=TIME_LIMIT)
     elapsed = time.perf_counter() - start
     if model is None:  # the hard clauses alone have no model: a bug, never an answer
         return Result(Status.ERROR, wall_time=elapsed, stats=stats, message="no legal board satisfies the hard clauses")

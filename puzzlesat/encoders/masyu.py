@@ -38,7 +38,7 @@ from puzzlesat.domains.masyu import (
 )
 from puzzlesat.domains.masyu_rules import Grid, Key, Lit, circle_clauses, degree_clauses, rule_clauses, used
 from puzzlesat.encoders.dimacs import Encoding, cnf_stats
-from puzzlesat.encoders.sat import solve_limited, solve_once
+from puzzlesat.encoders.sat import sat_result, solve_limited, solve_once
 
 
 class LazySolver:
@@ -215,10 +215,10 @@ def solve_lazy(instance: Instance, limits: Limits, variant: str | None) -> Resul
     try:
         sat, loop = lazy.next_loop(deadline=deadline)
         stats = lazy.stats()
-        if sat is None:
-            return Result(Status.UNKNOWN, None, wall_time=time.perf_counter() - start, stats=stats, message="timeout")
-        if not sat or loop is None:
-            return Result(Status.INFEASIBLE, None, wall_time=time.perf_counter() - start, stats=stats)
+        if not sat or loop is None:  # stopped, or no single loop exists
+            return sat_result(
+                None if sat is None else False, lambda: None, wall_time=time.perf_counter() - start, stats=stats
+            )
         if not limits.options.get("unique"):
             return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats)
         lazy.forbid(loop)
@@ -383,12 +383,9 @@ def solve_rank(instance: Instance, limits: Limits, variant: str | None) -> Resul
 
     sat, loop = run([])
     stats = {**enc.stats}
-    if sat is None:
-        return Result(Status.UNKNOWN, None, wall_time=time.perf_counter() - start, stats=stats, message="timeout")
-    if loop is None:
-        return Result(
-            Status.INFEASIBLE, None, wall_time=time.perf_counter() - start, stats={**stats, "conflicts": conflicts}
-        )
+    if loop is None:  # stopped (sat is None) or refuted
+        stats = stats if sat is None else {**stats, "conflicts": conflicts}
+        return sat_result(sat, lambda: None, wall_time=time.perf_counter() - start, stats=stats)
     if not limits.options.get("unique"):
         stats["conflicts"] = conflicts
         return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats)

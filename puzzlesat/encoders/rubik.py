@@ -36,7 +36,7 @@ from puzzlesat.domains.rubik import (
     simplify,
 )
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
-from puzzlesat.encoders.sat import solve_once
+from puzzlesat.encoders.sat import sat_result, solve_once
 
 
 def encode(instance: Instance, options: dict[str, Any]) -> Encoding:
@@ -157,9 +157,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         stats.update(variables=enc.stats["variables"], clauses=enc.stats["clauses"], horizon=n)
         sat, model, counts = solve_once(variant or "cadical195", enc.cnf.clauses, limits.remaining(start))
         stats["conflicts"] += counts.get("conflicts", 0)
-        if sat is None:
-            return Result(Status.UNKNOWN)
-        return Result(Status.SOLVED, enc.decode(enc.true_keys(model))) if sat else Result(Status.INFEASIBLE)
+        return sat_result(sat, lambda: enc.decode(enc.true_keys(model)))
 
     outcome = raise_horizon(try_horizon, range(first, max_depth + 1, step), lambda: limits.remaining(start))
     return bounded_answer(outcome, max_depth, stats, time.perf_counter() - start)

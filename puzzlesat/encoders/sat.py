@@ -1,14 +1,35 @@
-"""Running a pysat solver under a time limit and collecting its statistics."""
+"""Running a pysat solver under a time limit, collecting its statistics, and mapping its
+answer to a Status (:func:`sat_result`, the one place every encoder does it)."""
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from puzzlesat.core import BackendUnavailable
+from puzzlesat.core import TIME_LIMIT, BackendUnavailable, Result, Status
+
+
+def sat_result(
+    outcome: bool | None, decode: Callable[[], Any], *, wall_time: float = 0.0, stats: dict[str, Any] | None = None
+) -> Result:
+    """The Result of one pysat answer (True, False, or None when it stopped first).
+
+    SAT is SOLVED with ``decode()`` (called only then: the model decoded into a solution),
+    UNSAT is INFEASIBLE (the solver refuted the formula), and a stop is UNKNOWN with the
+    message :data:`~puzzlesat.core.TIME_LIMIT`.
+
+    >>> sat_result(None, lambda: "board").message, sat_result(True, lambda: "board").solution
+    ('time limit', 'board')
+    """
+    stats = {} if stats is None else stats
+    if outcome is None:
+        return Result(Status.UNKNOWN, wall_time=wall_time, stats=stats, message=TIME_LIMIT)
+    if not outcome:
+        return Result(Status.INFEASIBLE, wall_time=wall_time, stats=stats)
+    return Result(Status.SOLVED, decode(), wall_time=wall_time, stats=stats)
 
 
 @contextmanager

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import TIME_LIMIT, Limits, Result, Status
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED
 from puzzlesat.domains.blacken import BFS_POSITIONS, Cell, Instance, Solution, bfs_optimum, greedy
 from puzzlesat.domains.blacken_bound import MEMO_BITS, BoundBoard
@@ -244,7 +244,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if best is None:
         if status == EXHAUSTED:
             return Result(Status.INFEASIBLE, None, None, wall, stats, message="no sequence turns every stone black")
-        return Result(Status.UNKNOWN, None, None, wall, stats, message="timeout")
+        return Result(Status.UNKNOWN, None, None, wall, stats, message=TIME_LIMIT)
     proven = status != BUDGET
     return Result(
         Status.OPTIMAL if proven else Status.SOLVED,
@@ -413,7 +413,7 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     message = str(stats.pop("message", ""))
     wall = time.perf_counter() - start
     if best is None:
-        return Result(Status.UNKNOWN, None, None, wall, stats, message=message or "timeout")
+        return Result(Status.UNKNOWN, None, None, wall, stats, message=message or TIME_LIMIT)
     proven = not timed_out and (finished == workers or len(best) <= lower)
     return Result(
         Status.OPTIMAL if proven else Status.SOLVED,

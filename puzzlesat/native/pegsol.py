@@ -13,7 +13,7 @@ import random
 import time
 from typing import TYPE_CHECKING, Any
 
-from puzzlesat.core import BackendUnavailable, Limits, Result, Status
+from puzzlesat.core import TIME_LIMIT, BackendUnavailable, Limits, Result, Status
 from puzzlesat.core.kernel_status import BUDGET, FOUND, MEET, decision_status
 from puzzlesat.domains.pegsol import Instance, Move, Solution, presolve
 
@@ -235,7 +235,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             stats=stats,
             message="exhaustive search: every line of play fails",
         )
-    return Result(outcome, None, wall_time=elapsed, stats=stats, message="timeout")
+    return Result(outcome, None, wall_time=elapsed, stats=stats, message=TIME_LIMIT)
 
 
 def _split(instance: Instance, limits: Limits, start_time: float) -> Result:
@@ -287,7 +287,7 @@ def _split(instance: Instance, limits: Limits, start_time: float) -> Result:
             stats=stats,
             message=f"exhaustive search: every line of play fails (in all {workers} shares)",
         )
-    return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message="timeout")
+    return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message=TIME_LIMIT)
 
 
 def _share_worker(instance: Instance, limits: Limits, answers: Any) -> None:

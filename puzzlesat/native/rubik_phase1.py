@@ -24,7 +24,7 @@ and twist, 88,179,840 entries, one byte each).
 The ``phase1x12`` set stores its table in 2 bits per entry, a window of three distances
 above a base (:func:`pack2`, :func:`distance`): 0.42 GB for 1.67 G entries.
 
-Tables are built on first use with every core (progress on stderr), stored in the cache
+Tables are built on first use with every core (progress reported), stored in the cache
 folder of :mod:`rubik_tables` with a JSON note holding their digests
 (:func:`rubik_tables.file_digest`), checked when loaded and rebuilt when damaged.
 """
@@ -34,7 +34,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sys
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -42,7 +41,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
-from puzzlesat.core import PuzzlesatError
+from puzzlesat.core import PuzzlesatError, progress
 from puzzlesat.domains.rubik import SOLVED, Cube, move_cubes
 from puzzlesat.native.memory import compare_and_swap, huge_page_copy
 from puzzlesat.native.rubik_symmetry import axis_symmetries, edge_maps, move_index, symmetry_inverses, ud_symmetries
@@ -649,13 +648,6 @@ def inverse_tables(metric: str, reduced: np.ndarray | None = None) -> np.ndarray
     return out
 
 
-def _progress(label: str, done: float, extra: str = "") -> None:
-    width = 30
-    fill = int(width * done)
-    sys.stderr.write(f"\r{label} [{'#' * fill}{'.' * (width - fill)}] {100 * done:5.1f}% {extra}  ")
-    sys.stderr.flush()
-
-
 def build(metric: str, name: str = "phase1", quiet: bool = False) -> dict[str, np.ndarray]:
     """Build the big tables of a table set (:data:`TABLE_SETS`) by breadth-first search from
     the solved cube."""
@@ -664,7 +656,8 @@ def build(metric: str, name: str = "phase1", quiet: bool = False) -> dict[str, n
     syms = ud_symmetries()
     label = f"c building rubik {metric} {name} tables"
     if not quiet:
-        _progress(label, 0.0, "symmetry classes")
+        progress.line(f"{label} (once; kept in {cache_dir()})")
+        progress.update(label, 0.0, "symmetry classes")
     reduced = small["slice_reduced"]
     clsym, reps, selfsym = _classes(edge_maps(syms), symmetry_inverses(syms), reduced, small["slice_reps"])
     flip_mv, slice_mv, twist_mv, twist_conj = (small[k] for k in ("flip_mv", "slice_mv", "twist_mv", "twist_conj"))
@@ -688,7 +681,7 @@ def build(metric: str, name: str = "phase1", quiet: bool = False) -> dict[str, n
         done += int(frontier)
         depth += 1
         if not quiet:
-            _progress(label, done / grand, f"phase 1 depth {depth} ({time.perf_counter() - start:.0f}s)")
+            progress.update(label, done / grand, f"phase 1 depth {depth} ({time.perf_counter() - start:.0f}s)")
     if depth >= EMPTY:
         raise RuntimeError("phase-1 table: a distance does not fit in 4 bits")
     max_depth = depth
@@ -704,9 +697,12 @@ def build(metric: str, name: str = "phase1", quiet: bool = False) -> dict[str, n
         cdone += frontier
         depth += 1
         if not quiet:
-            _progress(label, (total + cdone) / grand, f"corners depth {depth} ({time.perf_counter() - start:.0f}s)")
+            progress.update(
+                label, (total + cdone) / grand, f"corners depth {depth} ({time.perf_counter() - start:.0f}s)"
+            )
     if not quiet:
-        sys.stderr.write("\n")
+        progress.end()
+        progress.line(f"c built rubik {metric} {name} tables in {time.perf_counter() - start:.0f}s")
     small.update(
         {
             "clsym": clsym,
@@ -784,7 +780,7 @@ def load(metric: str = "htm", quiet: bool = False, name: str = "phase1") -> Phas
         except (OSError, ValueError):
             ok = False
         if not ok and not quiet:
-            sys.stderr.write(f"c rubik {name} tables in {note.parent} are damaged or outdated: rebuilding\n")
+            progress.line(f"c rubik {name} tables in {note.parent} are damaged or outdated: rebuilding")
     if not status:
         try:  # fail before the build, not after it
             note.parent.mkdir(parents=True, exist_ok=True)

@@ -26,7 +26,17 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from puzzlesat.core import Limits, ParseError, Puzzle, PuzzlesatError, Result, Status, split_strategy
+from puzzlesat.core import (
+    TIME_LIMIT,
+    Limits,
+    ParseError,
+    Puzzle,
+    PuzzlesatError,
+    Result,
+    Status,
+    progress,
+    split_strategy,
+)
 from puzzlesat.core.text import decode_text
 from puzzlesat.portfolio.backends import Backend, open_pool
 from puzzlesat.portfolio.child import ChildSpec, puzzle_spec, strategy_spec
@@ -182,7 +192,8 @@ def compare(
             :func:`~puzzlesat.portfolio.backends.default_memory_mb` for ``jobs`` children).
             Default: local.
         results: a JSON-lines file; existing matching runs are reused, new ones appended.
-        stream: where the progress bar goes; None for silence.
+        stream: where the progress lines go when no progress callback is installed
+            (:mod:`puzzlesat.core.progress`); None: only to that callback, if any.
         answers: keep each verified answer in its record (``Record.answer``, the puzzle's
             output format), e.g. for a catalog that replays them.
 
@@ -192,10 +203,23 @@ def compare(
     Raises:
         BackendUnavailable: an unknown strategy name, before anything runs.
         UnsupportedRequest: no strategy serves the mode the options ask for (those that do
-            not are left out, and ``stream`` says so).
+            not are left out, and a progress line says so).
         PluginError: a script's strategy or puzzle that a child process cannot import.
         PuzzlesatError: an unknown backend, or Ray not installed.
     """
+    with progress.reporting(progress.fallback(stream)):
+        return _compare(puzzle, instances, strategies, limits, backend, results, answers)
+
+
+def _compare(
+    puzzle: Puzzle,
+    instances: Sequence[tuple[str, Any]],
+    strategies: Sequence[str] | None,
+    limits: Limits | None,
+    backend: Backend | None,
+    results: Path | None,
+    answers: bool,
+) -> list[Record]:
     limits = limits or Limits(timeout=60.0)
     backend = backend or Backend()
     timeout, seed, workers = limits.timeout, limits.seed, limits.workers
@@ -204,7 +228,7 @@ def compare(
     for name in names:
         puzzle.strategy(name)
         puzzle.options([name], split_strategy(name)[1])  # options in the name: declared, well typed
-    names = serving(puzzle, names, limits.options, stream)
+    names = serving(puzzle, names, limits.options)
     sent = {name: strategy_spec(puzzle, name) for name in names}
     jobs = backend.jobs
     if backend.name == "local":
@@ -219,7 +243,7 @@ def compare(
     wanted = [(path, inst, name) for path, inst in instances for name in names]
     pending = [item for item in wanted if (item[0], item[2]) not in done]
     jobs = max(1, jobs or len(pending))
-    bar = Progress(stream, len(wanted), len(wanted) - len(pending))
+    tally = Tally(len(wanted), len(wanted) - len(pending))
     out = None
     if results is not None and pending:
         results.parent.mkdir(parents=True, exist_ok=True)
@@ -230,7 +254,7 @@ def compare(
     spec_puzzle = puzzle_spec(puzzle)
     try:
         if pending:  # nothing to run: no backend to start (Ray takes seconds to start)
-            with open_pool(puzzle, backend, stream) as sup:
+            with open_pool(puzzle, backend) as sup:
                 queue = list(pending)
                 labels: dict[str, tuple[str, Any, str]] = {}
                 while queue or sup.active:
@@ -275,10 +299,10 @@ def compare(
                         if out is not None:
                             out.write(json.dumps(asdict(rec)) + "\n")
                             out.flush()
-                        bar.advance(rec, puzzle.optimisation)
-                    bar.draw()
+                        tally.advance(rec, puzzle.optimisation)
+                    tally.report()
     finally:
-        bar.close()
+        tally.close()
         if out is not None:
             out.close()
     return [done[path, name] for path, _, name in wanted if (path, name) in done]
@@ -300,54 +324,39 @@ def _jsonable(stats: dict[str, Any]) -> dict[str, Any]:
     return clean
 
 
-class Progress:
-    """A progress bar on a terminal, or one line per finished run otherwise."""
+class Tally:
+    """A comparison's progress: a line per finished run and the runs done, as progress reports."""
 
-    def __init__(self, stream: TextIO | None, total: int, already: int) -> None:
-        self.stream = stream
-        self.live = bool(stream is not None and hasattr(stream, "isatty") and stream.isatty())
+    def __init__(self, total: int, already: int) -> None:
         self.total = total
         self.count = already
         self.solved = 0
         self.errors = 0
         self.start = time.monotonic()
-        self._last = 0.0
-        if stream is not None and already:
-            stream.write(f"c compare: {already} of {total} runs taken from the results file\n")
+        if already:
+            progress.line(f"c compare: {already} of {total} runs taken from the results file")
 
     def advance(self, rec: Record, optimisation: bool) -> None:
         """Count a finished run."""
         self.count += 1
         self.solved += rec.solved(optimisation)
         self.errors += rec.status == Status.ERROR.value
-        if self.stream is not None and not self.live:
-            took = "-" if rec.time is None else f"{rec.time:.2f}s"
-            self.stream.write(
-                f"c compare {self.count}/{self.total}: {rec.instance} {rec.strategy} "
-                f"{rec.status} {took} {rec.message}".rstrip()
-                + "\n"
-            )
-            self.stream.flush()
-        self._last = 0.0
+        took = "-" if rec.time is None else f"{rec.time:.2f}s"
+        text = f"c compare {self.count}/{self.total}: {rec.instance} {rec.strategy} {rec.status} {took} {rec.message}"
+        progress.line(text.rstrip())
 
-    def draw(self) -> None:
-        """Redraw the bar (terminals only, at most twice a second)."""
-        if not self.live or self.stream is None or time.monotonic() - self._last < 0.5:
-            return
-        self._last = time.monotonic()
-        width = 30
-        filled = int(width * self.count / max(1, self.total))
-        self.stream.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.count}/{self.total} runs, "
-            f"{self.solved} solved, {self.errors} errors, {time.monotonic() - self.start:.0f}s\x1b[K"
+    def report(self) -> None:
+        """Report the runs done so far."""
+        progress.update(
+            "compare",
+            self.count / max(1, self.total),
+            f"{self.count}/{self.total} runs, {self.solved} solved, {self.errors} errors, "
+            f"{time.monotonic() - self.start:.0f}s",
         )
-        self.stream.flush()
 
     def close(self) -> None:
-        """Erase the bar."""
-        if self.live and self.stream is not None:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
+        """The comparison is over."""
+        progress.end()
 
 
 # -- tables --------------------------------------------------------------------------------
@@ -377,7 +386,7 @@ def _cell(rec: Record | None, optimisation: bool) -> str:
         return "ERROR"
     if rec.time is None or (rec.timeout is not None and rec.time >= 0.9 * rec.timeout):
         return "timeout"
-    return "timeout" if "timeout" in rec.message else "unknown"
+    return "timeout" if TIME_LIMIT in rec.message or "timeout" in rec.message else "unknown"
 
 
 def par2(records: Sequence[Record], optimisation: bool, timeout: float | None) -> float | None:
