@@ -632,14 +632,14 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("puzzlesat: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader of stdout went away (`| head`): nothing left to say
+        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
+        return 1
     except Exception as exc:
         if not is_solver_interrupt(exc):  # a solver library's own Ctrl-C error
             raise
         print("puzzlesat: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # the reader of stdout went away (`| head`): nothing left to say
-        os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
-        return 1
     finally:
         DISPLAY.clear()  # no bar left behind, whatever ended the command
 

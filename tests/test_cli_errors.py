@@ -465,3 +465,17 @@ def test_ctrl_c_in_a_solver_exits_130(strategy: str) -> None:
     assert time.monotonic() - start < 10
     assert proc.returncode == 130 and out == "", (proc.returncode, err)
     assert err.strip() == "puzzlesat: interrupted", err
+
+
+def test_a_reader_that_goes_away_is_no_traceback() -> None:
+    """``puzzlesat ... | true``: the reader is gone before the answer is written; at most one line."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "puzzlesat.cli", "generate", "eternity", "--size", "21", "--inner-colours", "20"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before the child has even imported puzzlesat
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) in (1, 2) and "Traceback" not in err and len(err.splitlines()) <= 1, err

@@ -201,7 +201,7 @@ def declared_types(verify: Any) -> tuple[type | None, type | None]:
     try:
         hints = typing.get_type_hints(verify)
         names = list(inspect.signature(verify).parameters)
-    except (NameError, TypeError, ValueError):
+    except Exception:  # a plugin's annotations that do not resolve: nothing to check against
         return None, None
     found = [hints.get(name) for name in names[:2]] + [None, None]
     return tuple(cls if isinstance(cls, type) else None for cls in found[:2])  # type: ignore[return-value]
