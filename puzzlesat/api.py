@@ -172,6 +172,7 @@ def solve(
         workers=check_arg.number(check_arg.WORKERS, workers),
         options=puzzle.options([name], options),
     )
+    check_arg.cores("workers", limits.workers)
     with progress.reporting(on_progress):
         return _knows(core.run_strategy(puzzle, instance.data, name, limits), instance)
 
@@ -595,20 +596,20 @@ def export(
     with hard_deadline(check_arg.timeout(timeout), f"exporting {strat.name}"):
         if format in ("dimacs", "wcnf"):
             if strat.encoder is None:
-                raise PuzzlesatError(f"strategy {strat.name!r} has no single CNF to export")
+                raise ArgumentError(f"strategy {strat.name!r} has no single CNF to export")
             from puzzlesat.encoders import dimacs
 
             encoding = core.load_target(strat.encoder)(instance.data, resolved)
             weighted = hasattr(encoding.cnf, "soft")
             if weighted != (format == "wcnf"):
                 other = "wcnf" if weighted else "dimacs"
-                raise PuzzlesatError(f"strategy {strat.name!r} exports --format {other}, not {format}")
+                raise ArgumentError(f"strategy {strat.name!r} exports --format {other}, not {format}")
             header = {"puzzle": puzzle.name, "strategy": strat.name, "options": {key: resolved[key] for key in options}}
             sidecar = dimacs.write(encoding, target, header, puzzle.write_instance(instance.data))
             return Export(target, sidecar, int(encoding.cnf.nv), dimacs.clause_count(encoding.cnf))
         if format == "cpsat":
             if strat.model is None:
-                raise PuzzlesatError(f"strategy {strat.name!r} has no CP-SAT model to export")
+                raise ArgumentError(f"strategy {strat.name!r} has no CP-SAT model to export")
             model = core.load_target(strat.model)(instance.data, resolved)[0]
             if not model.export_to_file(str(target)):
                 raise PuzzlesatError(f"{target}: CP-SAT could not write the model")
@@ -654,7 +655,7 @@ def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None =
     data = dimacs.read_sidecar(map_path)
     target = sidecar_puzzle(map_path, data["puzzle"])
     if puzzle is not None and target.name != puzzle:
-        raise PuzzlesatError(f"{map_path}: sidecar is for {data['puzzle']!r}, not {puzzle!r}")
+        raise ArgumentError(f"{map_path}: sidecar is for {data['puzzle']!r}, not {puzzle!r}")
     strat, options = sidecar_strategy(map_path, target, data)
     instance = Instance(target.name, target.parse(data["instance"], str(map_path)), str(map_path))
     text, source = read_source(answer)
