@@ -160,3 +160,34 @@ def test_a_strategy_a_child_cannot_import_is_one_line(clean_registry: None) -> N
     with pytest.raises(PluginError, match="^strategy lost for eternity: a child process cannot import "):
         puzzlesat.race(board, [lost, "native-rowscan"], timeout=30)
     assert puzzlesat.solve(board, lost).status is Status.ERROR  # in this process it runs (and answers nothing)
+
+
+def test_the_environment_names_plugins_for_the_command_line(tmp_path: Path) -> None:
+    (tmp_path / "envplug.py").write_text(
+        "from puzzlesat import Strategy\n"
+        'MIRROR = Strategy("mirror", "puzzlesat.models.eternity:solve", "cpsat-table again", puzzle="eternity")\n'
+        "NOTHING = 3\n"
+    )
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(tmp_path), str(ROOT / "tests")]),
+        "PUZZLESAT_PLUGINS": "envplug:MIRROR, nowhere:X,envplug:NOTHING,portfolio_fixtures:PUZZLE",
+    }
+
+    def cli_env(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "puzzlesat.cli", *args]
+        return subprocess.run(command, input=stdin, capture_output=True, text=True, env=env, timeout=120, cwd=ROOT)
+
+    listed = cli_env("list")
+    assert "  mirror\n" in listed.stdout and "fixture-root" in listed.stdout
+    assert listed.stderr.splitlines() == [
+        "puzzlesat: plugin nowhere:X ($PUZZLESAT_PLUGINS): cannot be imported: ModuleNotFoundError: "
+        "No module named 'nowhere'",
+        "puzzlesat: plugin envplug:NOTHING ($PUZZLESAT_PLUGINS): is not a puzzlesat.Puzzle, Strategy or sequence "
+        "of Strategies",
+    ]
+    table = cli_env("compare", "eternity", SEED, "--strategies", "mirror,native-rowscan", "--timeout", "60")
+    assert table.stdout.splitlines()[0] == "| instance | mirror | native-rowscan |", table.stderr
+    assert table.stdout.splitlines()[3] == "| solved | 1/1 | 1/1 |"
+    raced = cli_env("solve", "fixture-root", "-", "--portfolio", "exact,hang", "--timeout", "60", stdin="49\n")
+    assert (raced.returncode, raced.stdout) == (0, "7\n"), raced.stderr

@@ -98,8 +98,10 @@ SAT_SOLVERS = (
 def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, overrun_stop: bool = True) -> Result:
     """Run one strategy and pass its answer through the puzzle's verifier.
 
-    A solution the verifier rejects is turned into an ERROR result naming the problems: it is
-    a bug in the strategy, never an answer.  Strategies stop at their time limit themselves;
+    The puzzle's :attr:`~Puzzle.presolve` answers first when it can (a trivial board, an
+    impossibility proof): then no strategy runs, and the result names it all the same.  A
+    solution the verifier rejects is turned into an ERROR result naming the problems: it is a
+    bug in the strategy, never an answer.  Strategies stop at their time limit themselves;
     one still busy a little after it (building a large model, say) is stopped by a hard
     deadline and reported as UNKNOWN, unless ``overrun_stop`` is False (a portfolio child,
     whose supervisor kills it, C code and all).
@@ -134,7 +136,8 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, ov
     try:
         overrun = None if limits.timeout is None or not overrun_stop else limits.timeout * 1.05 + 1.0
         with hard_deadline(overrun, f"{name} was running"), solver_interrupts():
-            result = solve(instance, limits, variant)
+            early = puzzle.presolve(instance, limits) if puzzle.presolve is not None else None
+            result = early if early is not None else solve(instance, limits, variant)
     except DeadlineExceeded as exc:
         result = Result(Status.UNKNOWN, message=str(exc))
     except Exception as exc:

@@ -8,6 +8,10 @@ formulation for any puzzle through ``puzzlesat.strategies`` (the value ``module:
 Strategy, or a sequence of them, each naming its ``puzzle``).  A script registers either with
 :func:`register_puzzle` / :func:`register_strategy`.
 
+Without installing anything, ``$PUZZLESAT_PLUGINS`` names plugins for the command line as a
+comma-separated list of ``module:attr`` (a Puzzle, a Strategy or a sequence of them), the
+modules found on ``sys.path``; child processes inherit it.
+
 Plugins are read when used, never at start-up: a command on a built-in puzzle and strategy
 does not even list the entry points.  A plugin that fails to import, reuses a name or declares
 nonsense is left out and leaves one line in :func:`problems`; everything else keeps working.
@@ -20,7 +24,7 @@ import os
 import pickle
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from puzzlesat.core import types
@@ -30,6 +34,7 @@ from puzzlesat.core.types import Puzzle, Strategy
 BUILTIN = ("eternity", "masyu", "pegsol", "blacken", "rubik")
 PUZZLES_GROUP = "puzzlesat.puzzles"
 STRATEGIES_GROUP = "puzzlesat.strategies"
+ENV_PLUGINS = "PUZZLESAT_PLUGINS"
 
 _script_puzzles: dict[str, Puzzle] = {}
 _script_strategies: dict[str, dict[str, Strategy]] = {}  # puzzle name -> method -> Strategy
@@ -38,6 +43,22 @@ _plugin_strategies: list[tuple[Strategy, str, Any]] | None = None  # (strategy, 
 _origins: dict[tuple[str, str], str] = {}  # (puzzle, method or "") -> "plugin NAME (DIST)" / "script"
 _problems: dict[str, str] = {}  # one line per failed plugin, keyed by the plugin's label
 _groups: set[str] | None = None
+_named: list[Named] | None = None  # the plugins $PUZZLESAT_PLUGINS names, once imported
+
+
+@dataclass(frozen=True)
+class Named:
+    """A plugin that ``$PUZZLESAT_PLUGINS`` names, shaped like an installed one's entry point."""
+
+    group: str
+    name: str
+    value: str
+    obj: Any
+    dist: None = None
+
+    def load(self) -> Any:
+        """The object, imported already."""
+        return self.obj
 
 
 def problems() -> list[str]:
@@ -47,7 +68,7 @@ def problems() -> list[str]:
 
 def _problem(label: str, what: str, ep: Any = None) -> str:
     """Record one line about a plugin (naming its entry point) and return it."""
-    where = f" (entry point {ep.name} = {ep.value})" if ep is not None else ""
+    where = f" (entry point {ep.name} = {ep.value})" if ep is not None and not isinstance(ep, Named) else ""
     _problems[label + where] = f"{label}{where}: {what}"
     return _problems[label + where]
 
@@ -77,16 +98,43 @@ def _declared_groups() -> set[str]:
 
 
 def _entry_points(group: str) -> list[Any]:
-    """The entry points of a group, first declaration of each name first."""
-    if group not in _declared_groups():
-        return []
-    from importlib.metadata import entry_points
+    """The entry points of a group (installed packages', then those ``$PUZZLESAT_PLUGINS`` names)."""
+    found: list[Any] = []
+    if group in _declared_groups():
+        from importlib.metadata import entry_points
 
-    return list(entry_points(group=group))
+        found = list(entry_points(group=group))
+    return found + [ep for ep in _from_environment() if ep.group == group]
+
+
+def _from_environment() -> list[Named]:
+    """The plugins ``$PUZZLESAT_PLUGINS`` names, imported once; one that fails is a problem."""
+    global _named
+    if _named is None:
+        _named = []
+        for value in filter(None, (v.strip() for v in os.environ.get(ENV_PLUGINS, "").split(","))):
+            label = f"plugin {value} (${ENV_PLUGINS})"
+            module, colon, attr = value.partition(":")
+            try:
+                if not colon:
+                    raise ValueError("expected module:attribute")
+                obj = getattr(importlib.import_module(module), attr)
+            except Exception as exc:  # noqa: BLE001 - one line, the others still load
+                _problem(label, f"cannot be imported: {type(exc).__name__}: {exc}")
+                continue
+            if isinstance(obj, Puzzle):
+                _named.append(Named(PUZZLES_GROUP, obj.name, value, obj))
+            elif isinstance(obj, Strategy) or isinstance(obj, list | tuple) and obj:
+                _named.append(Named(STRATEGIES_GROUP, value, value, obj))
+            else:
+                _problem(label, "is not a puzzlesat.Puzzle, Strategy or sequence of Strategies")
+    return _named
 
 
 def _label(ep: Any) -> str:
     """``plugin DIST`` (the package that declares the entry point), as messages name it."""
+    if isinstance(ep, Named):
+        return f"plugin {ep.value} (${ENV_PLUGINS})"
     dist = getattr(getattr(ep, "dist", None), "name", None)
     return f"plugin {dist or ep.value}"
 

@@ -205,6 +205,10 @@ class Puzzle:
         verify_run: ``(instance, solution, solve options) -> problems``, the verifier of a
             solve run with those options (eternity's ``score`` accepts the mismatched edges
             of a legal board); None: ``verify``.
+        presolve: ``(instance, limits) -> Result or None``: the answer without search
+            (trivial boards, impossibility proofs), which the engine gives before it runs
+            any strategy (:func:`puzzlesat.core.run_strategy`); None when a strategy has to
+            search.  Strategies may assume it found nothing.
         modes: the solve options that ask another question than the puzzle's plain one
             (eternity's ``count`` and ``score``, masyu's ``unique``, rubik's ``all`` and
             ``extra``): only the strategies that list one in :attr:`Strategy.modes` serve it.
@@ -229,6 +233,7 @@ class Puzzle:
     check_options: tuple[Option, ...] = ()
     check: Callable[[Any, Any, dict[str, Any]], list[str]] | None = None
     verify_run: Callable[[Any, Any, dict[str, Any]], list[str]] | None = None
+    presolve: Callable[[Any, Limits], Result | None] | None = None
     modes: tuple[str, ...] = ()
 
     def draw_svg(self, instance: Any, solution: Any = None) -> str:

@@ -31,6 +31,7 @@ from typing import Any
 
 from puzzlesat.core import (
     InvalidInstanceError,
+    Limits,
     Option,
     ParseError,
     Puzzle,
@@ -246,6 +247,14 @@ def solution_from_edges(edges: Iterable[EdgeKey]) -> Solution:
     if len(loops) != 1:
         raise ValueError(f"expected one loop, got {len(loops)} components")
     return solution_from_cycle(loops[0])
+
+
+def presolve(instance: Instance, limits: Limits) -> Result | None:
+    """The engine's answer before any strategy: :func:`trivial_answer` for a grid without
+    circles or too thin for a loop, else None (a strategy searches)."""
+    if instance.circles and instance.rows >= 2 and instance.cols >= 2:
+        return None
+    return trivial_answer(instance, time.perf_counter(), bool(limits.options.get("unique")))
 
 
 def trivial_answer(instance: Instance, start: float, unique: bool = False) -> Result:
@@ -772,5 +781,6 @@ PUZZLE = Puzzle(
     ),
     notes=notes,
     draw="puzzlesat.domains.masyu_svg:draw",
+    presolve=presolve,
     modes=("unique",),
 )

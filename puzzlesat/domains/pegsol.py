@@ -553,7 +553,7 @@ def step_jumps(instance: Instance, reach: bool = True) -> list[list[int]]:
 
 
 def presolve(instance: Instance, limits: Limits) -> Result | None:
-    """What every strategy does first: settle trivial boards and try the impossibility proofs.
+    """What the engine does before any strategy: settle trivial boards and try the impossibility proofs.
 
     Returns:
         A final Result (SOLVED with no jumps, or INFEASIBLE naming the proof), or None when
@@ -735,6 +735,7 @@ PUZZLE = Puzzle(
         ),
     ),
     portfolio=("native-dfs", "cnf-plan:cadical195", "cpsat-plan"),
+    presolve=presolve,
     generator_options=(
         Option(
             "board", str, None, "english, french, german, diamond or rect (default english; rect with --rows/--cols)"

@@ -34,7 +34,6 @@ from puzzlesat.domains.masyu import (
     edge_cells,
     solution_from_cycle,
     solution_from_edges,
-    trivial_answer,
 )
 from puzzlesat.domains.masyu_rules import Grid, Key, Lit, circle_clauses, degree_clauses, rule_clauses, used
 from puzzlesat.encoders.dimacs import Encoding, cnf_stats
@@ -209,8 +208,6 @@ def solve_lazy(instance: Instance, limits: Limits, variant: str | None) -> Resul
     """Strategy ``cnf-lazy:<solver>``: local rules plus lazily added loop cuts."""
     start = time.perf_counter()
     deadline = None if limits.timeout is None else start + limits.timeout
-    if not instance.circles or instance.rows < 2 or instance.cols < 2:
-        return trivial_answer(instance, start, bool(limits.options.get("unique")))
     lazy = LazySolver(instance, variant or "cadical195")
     try:
         sat, loop = lazy.next_loop(deadline=deadline)
@@ -364,8 +361,6 @@ def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encodin
 def solve_rank(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Strategy ``cnf-rank:<solver>``: the complete ranking encoding in one solver call."""
     start = time.perf_counter()
-    if instance.rows < 2 or instance.cols < 2:
-        return trivial_answer(instance, start)
     enc = encode(instance, limits.options)
     name = variant or "cadical195"
     deadline = None if limits.timeout is None else start + limits.timeout

@@ -73,7 +73,6 @@ from puzzlesat.domains.pegsol import (
     Jump,
     Move,
     Solution,
-    presolve,
     step_jumps,
 )
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
@@ -462,10 +461,6 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     from puzzlesat.encoders.sat import solve_once
 
     start = time.perf_counter()
-    early = presolve(instance, limits)
-    if early is not None:
-        early.wall_time = time.perf_counter() - start
-        return early
     options = {k: v for k, v in limits.options.items() if k in DEFAULTS and v is not None}
     name = variant or "cadical195"
     if options.get("parallel", DEFAULTS["parallel"]) and not options.get("steps"):

@@ -22,7 +22,6 @@ from puzzlesat.domains.pegsol import (
     Jump,
     Move,
     Solution,
-    presolve,
     step_jumps,
 )
 from puzzlesat.models.cpsat import model_size, solve_model
@@ -129,10 +128,6 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, PlanV
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """Build and solve the plan model; INFEASIBLE is CP-SAT's proof that no plan exists."""
     start = time.perf_counter()
-    early = presolve(instance, limits)
-    if early is not None:
-        early.wall_time = time.perf_counter() - start
-        return early
     model, pv = build_model(
         instance, {k: v for k, v in limits.options.items() if k in ("ordering", "redundant", "reach")}
     )

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from puzzlesat.core import TIME_LIMIT, BackendUnavailable, Limits, Result, Status
 from puzzlesat.core.kernel_status import BUDGET, FOUND, MEET, decision_status
-from puzzlesat.domains.pegsol import Instance, Move, Solution, presolve
+from puzzlesat.domains.pegsol import Instance, Move, Solution
 
 if TYPE_CHECKING:
     import numpy as np
@@ -91,10 +91,6 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     keyed by their canonical form; default two thirds of the jumps).
     """
     start_time = time.perf_counter()
-    early = presolve(instance, limits)
-    if early is not None:
-        early.wall_time = time.perf_counter() - start_time
-        return early
     if limits.workers > 1 and "share" not in limits.options:
         return _split(instance, limits, start_time)
     rows = [r for r, _ in instance.cells]
