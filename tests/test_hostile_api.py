@@ -67,6 +67,8 @@ JUNK: list[Any] = [
     ps.Result(ps.Status.UNKNOWN),
 ]
 junk = st.sampled_from(JUNK)
+# and drawn at random: any int or float, short text (never used where a file is written)
+NUMBERS_AND_TEXT = st.one_of(st.integers(), st.floats(), st.text(max_size=12))
 # what a sidecar's entries may be replaced with: every JSON type, and values of the right type
 # that are wrong (another puzzle, a strategy without an encoding, an option it does not know)
 JSON_JUNK: list[Any] = [None, True, -1, 0, 2**70, 1.5, "", "x", [], [1], {}, {"1": ["x", 0]}, "masyu", "native-rowscan"]
@@ -101,8 +103,8 @@ FEW = settings(max_examples=12, deadline=None, suppress_health_check=[HealthChec
 
 
 def either(*valid: Any) -> st.SearchStrategy[Any]:
-    """A valid value or a hostile one."""
-    return st.one_of(st.sampled_from(valid), junk)
+    """A valid value (half the time) or a hostile one."""
+    return st.one_of(st.sampled_from(valid), st.one_of(junk, NUMBERS_AND_TEXT))
 
 
 TIMEOUTS = either(None, 0.5, 5, 1e10)
