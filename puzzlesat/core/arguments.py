@@ -37,6 +37,7 @@ MEMORY_LIMIT = Option(
     "memory cap of each process (the solver's, or each --portfolio run's), in MB",
     low=MIN_MEMORY_MB,
 )
+# where races and comparisons run: local child processes, or Ray tasks
 BACKENDS = ("local", "ray")
 
 
