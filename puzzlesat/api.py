@@ -13,6 +13,7 @@ import io
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
@@ -136,6 +137,7 @@ def solve(
     seed: int = 0,
     workers: int = 1,
     on_progress: progress.Callback | None = None,
+    certify: str | os.PathLike[str] | None = None,
     **options: Any,
 ) -> Result:
     """Solve with one strategy in this process; the answer has passed the puzzle's verifier.
@@ -149,6 +151,10 @@ def solve(
         workers: threads or processes the strategy may use.
         on_progress: called with a :class:`~puzzlesat.core.progress.Progress` as long work
             goes on (the cube's table builds and deep searches); the command line draws it.
+        certify: a folder: each claim a solution does not check ("no solution", "optimal",
+            "unique") gets its proof written there and checked before this returns
+            (``result.certificates``; :mod:`puzzlesat.core.certify`).  Needs a DRAT checker:
+            drat-trim on PATH, or ``pip install "puzzlesat[certify]"``.
         options: the strategy's declared options and the puzzle's solve flags
             (``unique=True``, ``metric="qtm"``, ``amo=False``; see :func:`strategies`).
 
@@ -173,8 +179,15 @@ def solve(
         options=puzzle.options([name], options),
     )
     check_arg.cores("workers", limits.workers)
+    run = partial(core.run_strategy, puzzle, instance.data, name, limits)
     with progress.reporting(on_progress):
-        return _knows(core.run_strategy(puzzle, instance.data, name, limits), instance)
+        if certify is not None:
+            from puzzlesat.core import certify as certifying
+
+            prefix = "claim" if instance.source.startswith(("<", "generated")) else Path(instance.source).stem
+            done = certifying.run(puzzle, instance.data, run, certify, prefix=prefix, timeout=limits.timeout)
+            return _knows(done, instance)
+        return _knows(run(), instance)
 
 
 def _knows(result: Result, instance: Instance) -> Result:
@@ -486,7 +499,8 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
 
     Args:
         instance: the instance.
-        answer: a solution object, or text in the puzzle's output format.
+        answer: a solution object, text in the puzzle's output format, or a proof that there
+            is none as ``solve --certify`` writes it for the puzzle (pegsol's ``NAME.json``).
         source: names the text in messages.
         options: the puzzle's check options (eternity: ``score=True`` accepts mismatched
             edges; :func:`draw` gives the picture of the board).
@@ -504,6 +518,10 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
             solution_of(puzzle, answer, "answer.solution", "a solution of {}")
     elif not isinstance(answer, str):
         solution_of(puzzle, answer, "answer", "a solution of {}, its text or a Result")
+    if isinstance(answer, str) and puzzle.check_argument is not None and answer.lstrip().startswith("{"):
+        from puzzlesat.core import certify
+
+        return core.load_target(puzzle.check_argument)(instance.data, certify.read_argument(answer, source))  # type: ignore[no-any-return]
     solution = puzzle.parse_solution(instance.data, answer, source) if isinstance(answer, str) else answer
     if solution is None:
         return ["claims no solution; only a solver's proof can check that"]
@@ -624,20 +642,31 @@ class Decoded(NamedTuple):
         instance: the instance the sidecar holds.
         satisfiable: the solver's ``s`` line: True, False (UNSATISFIABLE), None (UNKNOWN).
         solution: the verified solution when satisfiable, else None.
+        certificate: for UNSATISFIABLE with a proof given, the checker's verdict on it
+            (:class:`puzzlesat.core.certify.Certificate`); else None.
     """
 
     instance: Instance
     satisfiable: bool | None
     solution: Any = None
+    certificate: Any = None
 
 
-def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None = None) -> Decoded:
+def decode(
+    sidecar: str | os.PathLike[str],
+    answer: Source,
+    puzzle: str | None = None,
+    proof: str | os.PathLike[str] | None = None,
+) -> Decoded:
     """Turn an external SAT solver's output (``s`` and ``v`` lines) into a verified solution.
 
     Args:
         sidecar: the ``.json`` file :func:`export` wrote beside the CNF.
         answer: the solver's output: a path, an open file, or the text.
         puzzle: when given, the sidecar must be for this puzzle.
+        proof: the solver's DRAT proof of an UNSATISFIABLE answer: checked against the CNF
+            re-encoded from the sidecar (not the file beside it, which may have changed), by
+            drat-trim or dratify (:mod:`puzzlesat.core.certify`).
 
     Raises:
         ParseError: a sidecar that is not one :func:`export` wrote (each entry is checked:
@@ -650,6 +679,8 @@ def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None =
 
     map_path = check_arg.path("sidecar", sidecar)
     check_arg.source("answer", answer)
+    if proof is not None:
+        check_arg.path("proof", proof)
     if puzzle is not None:
         get_puzzle(puzzle)
     data = dimacs.read_sidecar(map_path)
@@ -660,7 +691,7 @@ def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None =
     instance = Instance(target.name, target.parse(data["instance"], str(map_path)), str(map_path))
     text, source = read_source(answer)
     satisfiable, true_vars = dimacs.read_solver_output(text, source)
-    if not satisfiable:
+    if not satisfiable and (satisfiable is None or proof is None):
         return Decoded(instance, satisfiable)
     assert strat.encoder is not None  # sidecar_strategy refused a strategy without one
     encoding = core.load_target(strat.encoder)(instance.data, options)
@@ -669,6 +700,10 @@ def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None =
             f"{map_path}: the encoding has changed since export "
             f"({encoding.cnf.nv} variables now, {data['variables']} then)"
         )
+    if not satisfiable:
+        from puzzlesat.core import certify
+
+        return Decoded(instance, False, certificate=certify.check_external(encoding.cnf.clauses, Path(proof or "")))
     names = encoding.named_vars()
     if names != dimacs.sidecar_keys(data):
         raise PuzzlesatError(f"{map_path}: the sidecar's variable map is not the encoding's")

@@ -225,7 +225,12 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
     puzzle = core.get_puzzle(instance.puzzle)
     unproven = (puzzle.optimisation and result.status is Status.SOLVED) or result.status is Status.FEASIBLE
     if args.json:
-        write_output(json.dumps(result.to_json(puzzle, instance.data)) + "\n", args.output)
+        data = result.to_json(puzzle, instance.data)
+        if result.certificates:
+            from puzzlesat.core import certify
+
+            data["certificate"] = certify.block(result.certificates)
+        write_output(json.dumps(data) + "\n", args.output)
     elif result.status.is_final or result.status is Status.FEASIBLE:
         write_output(api.format(instance, result), args.output)
     stats = " ".join(f"{k}={v}" for k, v in result.stats.items())
@@ -233,6 +238,8 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
         f"c {result.strategy}: {result.status.value} in {result.wall_time:.3f}s {stats} {result.message}".rstrip(),
         file=sys.stderr,
     )
+    for cert in result.certificates:
+        print(cert.line(), file=sys.stderr)
     if unproven:
         print("c the answer is not proven optimal (exit code 3)", file=sys.stderr)
         return NOT_PROVEN_OPTIMAL
@@ -257,6 +264,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.portfolio is None and (args.backend != "local" or args.address):
         raise PuzzlesatError("--backend and --address apply to --portfolio")
     check_cores(args)
+    if args.certify is not None and args.portfolio is not None:
+        raise PuzzlesatError("--certify applies to one strategy's run, not to --portfolio")
     options = given_options(args)
     written = {"--output": args.output, "--svg": args.svg}
     picture_first(args)
@@ -280,9 +289,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
             **options,
         )
     else:
-        from puzzlesat.core.processes import cap_memory
+        if args.memory_limit:  # processes imports psutil and multiprocessing: not for every small solve
+            from puzzlesat.core.processes import cap_memory
 
-        cap_memory(args.memory_limit)  # this process, and the workers it forks
+            cap_memory(args.memory_limit)  # this process, and the workers it forks
         result = api.solve(
             instance,
             args.strategy,
@@ -290,6 +300,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             seed=args.seed,
             workers=args.workers,
             on_progress=DISPLAY,
+            certify=args.certify,
             **options,
         )
     puzzle = core.get_puzzle(instance.puzzle)
@@ -330,14 +341,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     picture_first(args)
     instance = load(args, args.instance)
     text, name = api.read_source(source(args.solution))
-    solution = puzzle.parse_solution(instance.data, text, name)
-    problems = api.check(instance, solution, name, **options)
+    proof = puzzle.check_argument is not None and text.lstrip().startswith("{")  # solve --certify's NAME.json
+    solution = None if proof else puzzle.parse_solution(instance.data, text, name)
+    problems = api.check(instance, text if proof else solution, name, **options)
     if args.svg:  # drawn even when the check fails: the picture shows where
         write_output(api.draw(instance, solution), args.svg)
     for problem in problems:
         print(f"{name}: {problem}", file=sys.stderr)
     if not problems:
-        if puzzle.notes is not None:
+        if puzzle.notes is not None and not proof:
             show(puzzle.notes(instance.data, Result(Status.SOLVED, solution), puzzle.options([], {}) | options))
         print("OK", file=sys.stderr)
     return 1 if problems else 0
@@ -363,6 +375,11 @@ def cmd_export(args: argparse.Namespace) -> int:
             f"c wrote {done.path} ({done.variables} variables, {done.clauses} clauses) and {done.sidecar}",
             file=sys.stderr,
         )
+        print(
+            f"c an UNSAT answer is certified with its text DRAT proof: kissat --no-binary {done.path} PROOF > OUT; "
+            f"puzzlesat decode {args.puzzle} OUT --map {done.sidecar} --proof PROOF",
+            file=sys.stderr,
+        )
     else:
         print(f"c wrote {done.path}", file=sys.stderr)
     return 0
@@ -370,12 +387,20 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_decode(args: argparse.Namespace) -> int:
     """Turn an external SAT solver's answer into the puzzle's solution format."""
-    outputs(args, {"--output": args.output}, [("the answer", args.answer), ("--map", args.map)])
-    decoded = api.decode(args.map, source(args.answer), args.puzzle)
+    read = [("the answer", args.answer), ("--map", args.map), ("--proof", args.proof)]
+    outputs(args, {"--output": args.output}, read)
+    decoded = api.decode(args.map, source(args.answer), args.puzzle, proof=args.proof)
     if decoded.satisfiable is None:
         print(f"{'<stdin>' if args.answer == '-' else args.answer}: the solver did not decide", file=sys.stderr)
         return 1
-    if decoded.satisfiable is False:  # a claim: only a checked DRAT/LRAT proof would settle it
+    cert = decoded.certificate
+    if decoded.satisfiable is False and cert is not None and cert.checked:
+        write_output(f"c UNSATISFIABLE certified: {cert.how}, {cert.proof_bytes} bytes of proof\n", args.output)
+        return 0
+    if decoded.satisfiable is False and cert is not None:
+        write_output(f"c UNSATISFIABLE claimed by the external solver; {cert.how}: {cert.reason}\n", args.output)
+        return 1
+    if decoded.satisfiable is False:  # a claim: only a checked DRAT proof (--proof) would settle it
         write_output("c UNSATISFIABLE claimed by the external solver, not verified\n", args.output)
         return 1
     write_output(api.format(decoded.instance, decoded.solution), args.output)
@@ -540,6 +565,12 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         s.add_argument("--json", action="store_true", help="print a JSON result instead of the seed format")
         s.add_argument("--output", "-o", help="write the answer here instead of stdout")
         s.add_argument("--svg", metavar="FILE", help="also draw the instance and the answer into this SVG file")
+        s.add_argument(
+            "--certify",
+            metavar="DIR",
+            help="write a checkable proof of every 'no solution', 'optimal' and 'unique' claim into DIR "
+            "(NAME.cnf + NAME.drat, checked by drat-trim or dratify before the answer is printed)",
+        )
         add_limit_flags(s)
         add_portfolio_flags(s)
         add_option_flags(s, puzzle.instance_options + tuple(mode_help(puzzle, o) for o in puzzle.solve_options))
@@ -612,6 +643,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     p.add_argument("puzzle")
     p.add_argument("answer", help="the solver's output (s and v lines), or -")
     p.add_argument("--map", required=True, help="the .json sidecar written by export")
+    p.add_argument("--proof", metavar="FILE", help="the solver's DRAT proof of an UNSATISFIABLE answer, to check")
     p.add_argument("--output", "-o")
     p.set_defaults(func=cmd_decode)
     return parser

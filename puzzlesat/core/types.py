@@ -79,6 +79,9 @@ class Result:
         puzzle, instance: the puzzle and the instance solved, set by the API's
             :func:`~puzzlesat.api.solve` and :func:`~puzzlesat.api.race` so that a result can
             draw itself (:meth:`_repr_svg_`); None in the results strategies return.
+        certificates: how each claim a solution does not check ("no solution", "optimal",
+            "unique") stands, when the run was asked to certify them
+            (:class:`puzzlesat.core.certify.Certificate`); empty otherwise.
     """
 
     status: Status
@@ -90,6 +93,7 @@ class Result:
     message: str = ""
     second_solution: Any = None
     count: int | None = None
+    certificates: list[Any] = field(default_factory=list)
     puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
     instance: Any = field(default=None, repr=False, compare=False)
 
@@ -212,6 +216,11 @@ class Puzzle:
         modes: the solve options that ask another question than the puzzle's plain one
             (eternity's ``count`` and ``score``, masyu's ``unique``, rubik's ``all`` and
             ``extra``): only the strategies that list one in :attr:`Strategy.modes` serve it.
+        write_argument: ``module:function`` of ``instance -> dict or None``, an impossibility
+            proof that is not a solver's (pegsol: parity, pagoda) as JSON-ready data, for
+            ``solve --certify``; imported only when used.
+        check_argument: ``module:function`` of ``(instance, data) -> problems``, re-checking
+            such a proof (``check``).
     """
 
     name: str
@@ -235,6 +244,8 @@ class Puzzle:
     verify_run: Callable[[Any, Any, dict[str, Any]], list[str]] | None = None
     presolve: Callable[[Any, Limits], Result | None] | None = None
     modes: tuple[str, ...] = ()
+    write_argument: Target | None = None
+    check_argument: Target | None = None
 
     def draw_svg(self, instance: Any, solution: Any = None) -> str:
         """An SVG picture of the instance and, when given, a solution of it.

@@ -756,4 +756,6 @@ PUZZLE = Puzzle(
     solve_options=(
         Option("no_proofs", bool, False, "skip the impossibility proofs (counts, parity, pagoda) before search"),
     ),
+    write_argument="puzzlesat.domains.pegsol_proof:write_argument",
+    check_argument="puzzlesat.domains.pegsol_proof:check_argument",
 )

@@ -53,7 +53,7 @@ from puzzlesat.domains.eternity import (
     rotated,
 )
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
-from puzzlesat.encoders.sat import open_solver, sat_result, solve_limited, solve_once, solver_stats
+from puzzlesat.encoders.sat import open_solver, refute, sat_result, solve_limited, solve_once, solver_stats
 
 DEFAULTS = defaults(HEULE_OPTIONS)
 
@@ -167,8 +167,11 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     stats: dict[str, Any] = dict(encoding.stats)
     if limits.options.get("count"):
         return count(instance, encoding, variant or "cadical195", limits, start, stats)
-    outcome, model, solver_counts = solve_once(variant or "cadical195", encoding.cnf.clauses, limits.remaining(start))
+    name = variant or "cadical195"
+    outcome, model, solver_counts = solve_once(name, encoding.cnf.clauses, limits.remaining(start))
     stats.update(solver_counts)
+    if outcome is False:
+        refute("no solution", "no board", encoding.cnf.clauses, name, limits.remaining(start))
     decode = lambda: encoding.decode(encoding.true_keys(model))  # noqa: E731 - called on SAT only
     return sat_result(outcome, decode, wall_time=time.perf_counter() - start, stats=stats)
 

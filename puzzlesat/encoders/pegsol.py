@@ -458,7 +458,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     parallel form without ``steps`` searches its horizon (:func:`_horizons`); the stats are
     those of the horizon that decided, the conflicts summed over all.
     """
-    from puzzlesat.encoders.sat import solve_once
+    from puzzlesat.encoders.sat import refute, solve_once
 
     start = time.perf_counter()
     options = {k: v for k, v in limits.options.items() if k in DEFAULTS and v is not None}
@@ -479,6 +479,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         if horizon < instance.moves_needed:
             message = f"no plan in {horizon} parallel steps (more steps may be needed)"
             return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message=message)
+        refute("no solution", f"no plan of {horizon} jumps", encoding.cnf.clauses, name, limits.remaining(start))
         return Result(
             Status.INFEASIBLE,
             None,

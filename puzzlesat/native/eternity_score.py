@@ -46,6 +46,7 @@ from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution, max_score
 from puzzlesat.native import eternity_score_kernel as kernel
 from puzzlesat.native.eternity_search import Lookup
+from puzzlesat.native.first_dispatch import without_blas_probe
 
 SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
 FIRST_SLICE_NODES = 200_000
@@ -236,7 +237,8 @@ def solve_score(instance: Instance, limits: Limits) -> Result:
     this process polishes the best board they find.
     """
     compile_start = time.perf_counter()
-    kernel.warm_up()
+    with without_blas_probe():
+        kernel.warm_up()
     compile_time = time.perf_counter() - compile_start
     start = time.perf_counter()
     search = ScoreSearch(instance, np.random.default_rng(limits.seed), SCHEDULES[0])
@@ -287,7 +289,8 @@ def solve_score(instance: Instance, limits: Limits) -> Result:
 def _scan_worker(instance: Instance, seed: int, index: int, deadline: float | None, shared: Any, found: Any) -> None:
     """A child's row scans until ``deadline`` (:func:`time.time`, which every process reads alike):
     boards beating the shared bound go to ``found``, then its counts."""
-    kernel.warm_up()
+    with without_blas_probe():
+        kernel.warm_up()
     search = ScoreSearch(instance, np.random.default_rng(seed), SCHEDULES[index % len(SCHEDULES)])
     search.shared = shared
     search.on_improve = lambda board, errors: found.put(("board", errors, board))

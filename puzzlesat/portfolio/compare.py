@@ -34,6 +34,7 @@ from puzzlesat.core import (
     PuzzlesatError,
     Result,
     Status,
+    certify,
     progress,
     split_strategy,
 )
@@ -87,6 +88,12 @@ class Record:
         if self.status in (Status.OPTIMAL.value, Status.INFEASIBLE.value):
             return True
         return self.status == Status.SOLVED.value and not optimisation
+
+    def claim(self, optimisation: bool) -> str:
+        """What this run's "no solution", "optimal" or "unique" rests on ("" when it claims none)."""
+        if not certify.claims(self.status, self.stats, optimisation, self.objective):
+            return ""
+        return certify.basis(self.strategy, self.stats, self.message)
 
     @classmethod
     def from_json(cls, data: Any) -> Record:
@@ -409,11 +416,11 @@ def render(records: Sequence[Record], fmt: str = "markdown", optimisation: bool 
         PuzzlesatError: an unknown format.
     """
     if fmt == "json":
-        return json.dumps([asdict(r) for r in records], indent=1) + "\n"
+        return json.dumps([asdict(r) | {"claim": r.claim(optimisation)} for r in records], indent=1) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(["instance", "strategy", "status", "time", "elapsed", "objective", "stats", "message"])
+        writer.writerow(["instance", "strategy", "status", "time", "elapsed", "objective", "stats", "message", "claim"])
         for r in records:
             writer.writerow(
                 [
@@ -425,6 +432,7 @@ def render(records: Sequence[Record], fmt: str = "markdown", optimisation: bool 
                     "" if r.objective is None else r.objective,
                     key_stats(r.stats, limit=len(r.stats)),
                     r.message,
+                    r.claim(optimisation),
                 ]
             )
         return buf.getvalue()
@@ -462,7 +470,20 @@ def render(records: Sequence[Record], fmt: str = "markdown", optimisation: bool 
         + " | ".join(f"{statistics.median(solved_times[s]):.2f}" if solved_times[s] else "" for s in strategies)
         + " |"
     )
+    bases = {s: _bases(per[s], optimisation) for s in strategies}
+    if any(bases.values()):
+        lines.append("| claims rest on | " + " | ".join(bases[s] for s in strategies) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _bases(records: Sequence[Record], optimisation: bool) -> str:
+    """What a strategy's claims rest on, each basis once with its count: ``2 exhausted search``."""
+    counts: dict[str, int] = {}
+    for rec in records:
+        basis = rec.claim(optimisation).split(",")[0].split(" (")[0]
+        if basis:
+            counts[basis] = counts.get(basis, 0) + 1
+    return "; ".join(f"{n} {basis}" for basis, n in counts.items())
 
 
 def cactus_plot(records: Sequence[Record], path: Path, optimisation: bool = False, title: str = "") -> None:
