@@ -179,6 +179,8 @@ def solve(
         options=puzzle.options([name], options),
     )
     check_arg.cores("workers", limits.workers)
+    if certify is not None:
+        check_arg.path("certify", certify)
     run = partial(core.run_strategy, puzzle, instance.data, name, limits)
     with progress.reporting(on_progress):
         if certify is not None:

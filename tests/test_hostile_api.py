@@ -148,6 +148,8 @@ def test_format_and_check(instance: Any, answer: Any) -> None:
     assert text is None or isinstance(text, str)
     problems = answers_or_refuses(lambda: ps.check(instance, answer))
     assert problems is None or isinstance(problems, list)
+    picture = answers_or_refuses(lambda: ps.draw(instance, answer))
+    assert picture is None or picture.startswith("<svg")
 
 
 @QUICK
@@ -344,6 +346,10 @@ def _closed_file() -> Any:
         (lambda: ps.generate("eternity", seed=-1), ValueError, "seed"),
         (lambda: ps.generate("eternity", size=1), ValueError, "size"),
         (lambda: ps.strategies(None), TypeError, "puzzle"),
+        (lambda: ps.solve(BOARD, on_progress=5), TypeError, "on_progress"),
+        (lambda: ps.solve(BOARD, certify=5), TypeError, "certify"),
+        (lambda: ps.draw(BOARD, 42), TypeError, "answer"),
+        (lambda: ps.draw(None), TypeError, "instance"),
     ],
 )
 def test_the_issue_cases(call: Any, error: type, names: str) -> None:
