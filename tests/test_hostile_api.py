@@ -357,3 +357,16 @@ def test_the_issue_cases(call: Any, error: type, names: str) -> None:
         call()
     assert isinstance(caught.value, error), repr(caught.value)
     assert names in str(caught.value) and "\n" not in str(caught.value), str(caught.value)
+
+
+def test_a_solvers_own_ctrl_c_error_is_keyboardinterrupt() -> None:
+    """pysat's solvers catch SIGINT and raise their own error: the library raises KeyboardInterrupt."""
+    from puzzlesat.core import interrupts
+
+    pysat_error = type("error", (Exception,), {"__module__": "pysolvers"})
+    with pytest.raises(KeyboardInterrupt), interrupts.solver_interrupts():
+        raise pysat_error("Caught keyboard interrupt")
+    with pytest.raises(pysat_error), interrupts.solver_interrupts():  # any other failure stays itself
+        raise pysat_error("out of memory")
+    with interrupts.stop_on_interrupt(lambda: None) as armed:
+        assert armed  # the main thread, Python's own SIGINT handler: the watcher is armed

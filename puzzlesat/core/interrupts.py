@@ -29,7 +29,7 @@ def stop_on_interrupt(stop: Callable[[], None]) -> Iterator[bool]:
         True when armed; False (nothing done) off the main thread, when SIGINT is ignored or
         not Python's, or when a wakeup file is already in use (an asyncio loop).
     """
-    armed = threading.current_thread() is threading.main_thread() and callable(signal.getsignal(signal.SIGINT))
+    armed = threading.current_thread() is threading.main_thread() and sigint_handled()
     receive, send = socket.socketpair()
     send.setblocking(False)
     if armed:
@@ -58,6 +58,11 @@ def stop_on_interrupt(stop: Callable[[], None]) -> Iterator[bool]:
         send.close()  # the watcher reads the end of the stream and returns
         watcher.join()
         receive.close()
+
+
+def sigint_handled() -> bool:
+    """True when Ctrl-C means KeyboardInterrupt here (Python's handler, not SIG_IGN as in a child)."""
+    return callable(signal.getsignal(signal.SIGINT))
 
 
 def is_solver_interrupt(exc: BaseException) -> bool:
