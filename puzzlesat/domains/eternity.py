@@ -531,13 +531,18 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
     frame_colours = options.get("frame_colours") or 1
     inner_colours = options.get("inner_colours") or 1
     if rows < 2 or cols < 2:
-        raise InvalidInstanceError(f"board must be at least 2x2, got {rows}x{cols}")
+        raise InvalidInstanceError(f"--rows {rows} --cols {cols}: board must be at least 2x2")
     if rows * cols > MAX_CELLS:
-        raise InvalidInstanceError(f"a {rows}x{cols} board has more cells than the limit of {MAX_CELLS}")
+        raise InvalidInstanceError(
+            f"--rows {rows} --cols {cols}: a {rows}x{cols} board has more cells than the limit of {MAX_CELLS}"
+        )
+    colours = f"--frame-colours {frame_colours} --inner-colours {inner_colours}"
     if 1 + frame_colours + inner_colours > MAX_COLOURS:
-        raise InvalidInstanceError(f"{1 + frame_colours + inner_colours} colours, more than the limit of {MAX_COLOURS}")
+        raise InvalidInstanceError(
+            f"{colours}: {1 + frame_colours + inner_colours} colours, more than the limit of {MAX_COLOURS}"
+        )
     if frame_colours < 1 or inner_colours < 1:
-        raise InvalidInstanceError("need at least one frame colour and one inner colour")
+        raise InvalidInstanceError(f"{colours}: need at least one frame colour and one inner colour")
     rng = random.Random(seed)
 
     def edge_colour(frame_edge: bool) -> int:
@@ -681,9 +686,9 @@ PUZZLE = Puzzle(
     check=verify_run,
     modes=("count", "score"),
     generator_options=(
-        Option("size", int, None, "board size g (g x g), default 4", low=1, high=math.isqrt(MAX_CELLS)),
-        Option("rows", int, None, "rows, for a rectangle (overrides --size)", low=1, high=MAX_CELLS // 2),
-        Option("cols", int, None, "columns, for a rectangle (overrides --size)", low=1, high=MAX_CELLS // 2),
+        Option("size", int, None, "board size g (g x g), default 4", low=2, high=math.isqrt(MAX_CELLS)),
+        Option("rows", int, None, "rows, for a rectangle (overrides --size)", low=2, high=MAX_CELLS // 2),
+        Option("cols", int, None, "columns, for a rectangle (overrides --size)", low=2, high=MAX_CELLS // 2),
         Option("frame_colours", int, None, "colours on edges along the frame, default 1", low=1, high=MAX_COLOURS),
         Option("inner_colours", int, None, "colours on the other inside edges, default 1", low=1, high=MAX_COLOURS),
     ),
