@@ -136,6 +136,8 @@ def solve(
     timeout: float | None = None,
     seed: int = 0,
     workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
     on_progress: progress.Callback | None = None,
     certify: str | os.PathLike[str] | None = None,
     **options: Any,
@@ -149,6 +151,9 @@ def solve(
         timeout: seconds, None for no limit.
         seed: the search order's seed.
         workers: threads or processes the strategy may use.
+        backend: ``local``, or ``ray``: eternity's native-rowscan spreads its ``workers`` over
+            a Ray cluster (:mod:`puzzlesat.portfolio.eternity_ray`).
+        address: the Ray cluster's ``HOST:PORT``; None starts a local Ray instance.
         on_progress: called with a :class:`~puzzlesat.core.progress.Progress` as long work
             goes on (the cube's table builds and deep searches); the command line draws it.
         certify: a folder: each claim a solution does not check ("no solution", "optimal",
@@ -164,6 +169,8 @@ def solve(
         UnsupportedRequest: the options ask for a mode (``count``, ``score``, ...) the strategy
             does not serve.
         ArgumentTypeError, ArgumentError: an argument of the wrong type or value (the CLI's limits).
+        ArgumentError: a backend other than ``local`` or ``ray``, or an address without ``ray``.
+        PuzzlesatError: a backend the strategy cannot run on.
     """
     puzzle = instance_puzzle(instance)
     if strategy is None:
@@ -178,10 +185,18 @@ def solve(
         workers=check_arg.number(check_arg.WORKERS, workers),
         options=puzzle.options([name], options),
     )
-    check_arg.cores("workers", limits.workers)
+    backend = check_arg.choice("backend", backend, check_arg.BACKENDS)
+    if check_arg.text("address", address, optional=True) and backend == "local":
+        raise ArgumentError("address: needs backend='ray'")
+    check_arg.cores("workers", limits.workers, backend)
     if certify is not None:
         check_arg.path("certify", certify)
-    run = partial(core.run_strategy, puzzle, instance.data, name, limits)
+    if backend == "ray":
+        from puzzlesat.portfolio import eternity_ray
+
+        run = partial(eternity_ray.solve, puzzle, instance.data, name, limits, address)
+    else:
+        run = partial(core.run_strategy, puzzle, instance.data, name, limits)
     with progress.reporting(on_progress):
         if certify is not None:
             from puzzlesat.core import certify as certifying

@@ -261,8 +261,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one instance with one strategy, or race several (``--portfolio``)."""
     if args.portfolio and args.file == "-" and Path(args.portfolio).is_file():
         args.file, args.portfolio = args.portfolio, ""  # `--portfolio FILE`: the optional value took the file
-    if args.portfolio is None and (args.backend != "local" or args.address):
-        raise PuzzlesatError("--backend and --address apply to --portfolio")
+    if args.address and args.backend == "local":
+        raise PuzzlesatError("--address needs --backend ray")
     check_cores(args)
     if args.certify is not None and args.portfolio is not None:
         raise PuzzlesatError("--certify applies to one strategy's run, not to --portfolio")
@@ -299,6 +299,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             timeout=timeout,
             seed=args.seed,
             workers=args.workers,
+            backend=args.backend,
+            address=args.address,
             on_progress=DISPLAY,
             certify=args.certify,
             **options,

@@ -388,13 +388,15 @@ def format_solution(instance: Instance, solution: Solution | None) -> str:
 def parse_solution(instance: Instance, text: str, source: str = "<solution>") -> Solution | None:
     """Read an answer in the seed's output format; None for ``SOLUTION NOT FOUND``.
 
+    ``#`` starts a comment (a ``--checkpoint`` file keeps its run's record in one).
+
     Raises:
         ParseError: malformed lines or the wrong number of cells.
     """
     if text.strip() == NOT_FOUND:
         return None
     check_length(text, source, MAX_INPUT_CHARS)
-    lines = int_tokens(text, source)
+    lines = int_tokens("\n".join(line.partition("#")[0] for line in text.splitlines()), source)
     for lineno, values in lines:
         if len(values) != 2:
             raise ParseError(f"{source}:{lineno}: expected 'tile rotations', got {len(values)} numbers")
@@ -660,6 +662,21 @@ PUZZLE = Puzzle(
             False,
             "maximise matched edges over legal boards; anytime: the best board at the time limit or "
             "Ctrl-C, 'c score N/MAX' on stderr",
+        ),
+        Option(
+            "checkpoint",
+            str,
+            None,
+            "with --score (native-rowscan): rewrite this file with the best board as it improves "
+            "(atomically), and its picture beside it (FILE.svg)",
+            writes=True,
+        ),
+        Option(
+            "resume",
+            str,
+            None,
+            "with --score (native-rowscan): start from this checkpoint (or board) file and keep it up to date",
+            writes=True,
         ),
     ),
     notes=notes,
