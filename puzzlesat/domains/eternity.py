@@ -616,7 +616,7 @@ PUZZLE = Puzzle(
             "numba row-scan backtracker, (west, north) lookup of pre-rotated tiles, seeded restarts; "
             "--workers N shares one tree between N processes",
             options=ROWSCAN_OPTIONS,
-            modes=("count", "score"),
+            modes=("count", "score", "checkpoint", "resume"),
         ),
         Strategy(
             "cpsat-table",
@@ -684,7 +684,7 @@ PUZZLE = Puzzle(
     verify_run=verify_run,
     check_options=(Option("score", bool, False, "accept mismatched edges; print the matched ones (c score N/MAX)"),),
     check=verify_run,
-    modes=("count", "score"),
+    modes=("count", "score", "checkpoint", "resume"),
     generator_options=(
         Option("size", int, None, "board size g (g x g), default 4", low=2, high=math.isqrt(MAX_CELLS)),
         Option("rows", int, None, "rows, for a rectangle (overrides --size)", low=2, high=MAX_CELLS // 2),
