@@ -28,7 +28,7 @@ import numpy as np
 
 from puzzlesat.core import Limits, Result, Status, progress
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FULL
-from puzzlesat.domains.rubik import METRICS, Cube, Instance, Solution, parity, simplify
+from puzzlesat.domains.rubik import METRICS, Cube, Instance, Solution, max_depth_of, metric_of, parity, simplify
 
 if TYPE_CHECKING:
     from puzzlesat.core.processes import TaskPool
@@ -310,14 +310,12 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     long searches and table builds, :mod:`puzzlesat.core.progress`)."""
     start = time.perf_counter()
     opts = limits.options
-    metric = (opts.get("metric") or "htm").lower()
+    metric = metric_of(opts)
     if metric not in METRICS:
         return Result(Status.ERROR, message=f"unknown metric {metric!r}; expected htm or qtm")
     find_all = bool(opts.get("all")) or bool(opts.get("extra"))
     extra = int(opts.get("extra") or 0)
-    max_depth = opts.get("max_depth")
-    if max_depth is None:
-        max_depth = 20 if metric == "htm" else 26
+    max_depth = max_depth_of("native-ida", opts, metric)
     table_set = opts.get("tables") or "auto"
     if table_set == "auto":
         table_set = tables_for(memory_cap_mb())
