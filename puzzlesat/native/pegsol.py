@@ -34,7 +34,7 @@ ENDGAME_AT = ENDGAME_STAGES[0][0]  # the first stage (tests set 0 to start with 
 FIRST_TABLE_BITS = 16
 TABLE_BITS = 24
 HARVEST_AT = (1 << 20, 1 << 23)  # node counts at which pagoda cuts are sought
-# nodes searched in plain Python (native/pegsol_plain.py, ~50k nodes/s) before the kernel
+# nodes searched in plain Python (native/pegsol_plain.py, 50-130k nodes/s) before the kernel
 # loads: the English central game takes 17,208 of them, a fraction of loading the kernel
 PLAIN_NODES = 1 << 15
 ORDERS = 8

@@ -82,6 +82,7 @@ class Search:
         return best
 
     def _bucket(self, p: int) -> int:
+        """The first word of the position's 4-slot bucket (the kernel's hash)."""
         h = ((p & _M64) * _MUL_LO & _M64) ^ ((p >> 64) * _MUL_HI & _M64)
         h ^= h >> 29
         h = h * _MUL_LO & _M64
@@ -90,8 +91,11 @@ class Search:
     def find(self, p: int) -> bool:
         """Whether the table holds a position."""
         table = self.table
-        base = self._bucket(p)
-        lo, tag = p & _M64, (p >> 64) | _USED
+        lo = p & _M64
+        h = (lo * _MUL_LO & _M64) ^ ((p >> 64) * _MUL_HI & _M64)  # _bucket, inlined: the hot call
+        h ^= h >> 29
+        base = ((h * _MUL_LO & _M64) >> 29 & self.mask & ~3) * 2
+        tag = (p >> 64) | _USED
         for k in range(base, base + 8, 2):
             if table[k + 1] & _NOT_WORK == tag and table[k] == lo:
                 return True
@@ -126,13 +130,13 @@ class Search:
     def generate(self, p: int) -> list[int]:
         """The jumping pegs of each direction (one int each)."""
         empty = self.full & ~p
-        out = []
-        for s, masks in zip(self.steps, self.from_masks, strict=True):
-            if s > 0:
-                out.append(p & p >> s & empty >> 2 * s & masks)
-            else:
-                out.append(p & p << -s & empty << -2 * s & masks)
-        return out
+        (n, e, s, w), (mn, me, ms, mw) = self.steps, self.from_masks  # steps: -W, 1, W, -1
+        return [
+            p & p << -n & empty << -2 * n & mn,
+            p & p >> e & empty >> 2 * e & me,
+            p & p >> s & empty >> 2 * s & ms,
+            p & p << -w & empty << -2 * w & mw,
+        ]
 
     def flush(self, table: Any) -> None:
         """Write the table back into the kernel's array."""
