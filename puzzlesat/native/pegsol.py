@@ -5,6 +5,8 @@ resumable kernel (:mod:`.pegsol_kernel`) in slices of nodes so that the timeout 
 restarts it in other jump orders, adds pagoda cuts learned from the dead positions that cost
 the most, and turns the kernel's jump codes back into moves.  Boards whose bounding box has
 at most 120 cells fit the two-word bitboard (with 8 bits to spare for the table's bookkeeping).
+The first :data:`PLAIN_NODES` nodes run the same search in plain Python
+(:mod:`.pegsol_plain`), so that a board solved in that many never loads numba.
 """
 
 from __future__ import annotations
@@ -228,8 +230,6 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             order = jump_order(restart_order(run - 1 + limits.seed), layout)
             runner.reset()
     elapsed = time.perf_counter() - search_start
-    if runner.plain is not None:
-        runner.plain.flush(runner.table)  # the dead positions as the kernel would leave them
     if runner.plain is not None:
         stats["plain_nodes"] = nodes
     stats |= {
