@@ -75,3 +75,12 @@ def test_a_search_begun_in_python_ends_in_the_kernel() -> None:
     assert len({r.solution for r in results}) == 1
     assert len({r.stats["nodes"] for r in results}) == 1
     assert [r.stats.get("plain_nodes") for r in results] == [None, 8_192, 17_208]  # hand-over at a slice's end
+
+
+def test_a_process_with_the_kernel_loaded_starts_in_it() -> None:
+    # the plain start saves loading the kernel; once a solve has loaded it, the next ones skip it
+    instance = P.generate({"board": "english", "hole": "2,2"}, 0)
+    limits = Limits(timeout=60, options={"plain_nodes": 0})
+    run_strategy(P.PUZZLE, instance, "native-dfs", limits)  # loads the kernel
+    result = run_strategy(P.PUZZLE, instance, "native-dfs", Limits(timeout=60))
+    assert result.status is Status.SOLVED and "plain_nodes" not in result.stats

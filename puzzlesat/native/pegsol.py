@@ -12,6 +12,7 @@ The first :data:`PLAIN_NODES` nodes run the same search in plain Python
 from __future__ import annotations
 
 import random
+import sys
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +38,8 @@ FIRST_TABLE_BITS = 16
 TABLE_BITS = 24
 HARVEST_AT = (1 << 20, 1 << 23)  # node counts at which pagoda cuts are sought
 # nodes searched in plain Python (native/pegsol_plain.py, 50-130k nodes/s) before the kernel
-# loads: the English central game takes 17,208 of them, a fraction of loading the kernel
+# loads, in a process that has not loaded it yet: the English central game takes 17,208 of
+# them, a fraction of loading the kernel
 PLAIN_NODES = 1 << 15
 ORDERS = 8
 
@@ -134,7 +136,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     runner.share[:] = options.get("share") or (0, 1)
     runner.reset()
     given_plain = options.get("plain_nodes")
-    plain_nodes = PLAIN_NODES if given_plain is None else int(given_plain)
+    plain_nodes = int(given_plain) if given_plain is not None else 0 if _kernel_loaded() else PLAIN_NODES
     if plain_nodes > 0:
         runner.plain = PlainSearch(runner.constants, runner.sym_tables, sym_depth, runner.share, runner.table)
     compile_time = 0.0
@@ -271,6 +273,13 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             message="exhaustive search: every line of play fails",
         )
     return Result(outcome, None, wall_time=elapsed, stats=stats, message=TIME_LIMIT)
+
+
+def _kernel_loaded() -> bool:
+    """Whether this process has the search kernel already (an earlier solve loaded it): then
+    the plain start would only slow the search down."""
+    kernel = sys.modules.get("puzzlesat.native.pegsol_kernel")
+    return kernel is not None and bool(kernel.search.overloads)
 
 
 def _split(instance: Instance, limits: Limits, start_time: float) -> Result:
