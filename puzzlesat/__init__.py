@@ -39,6 +39,8 @@ from puzzlesat.api import (
 from puzzlesat.core import (
     SAT_SOLVERS,
     TIME_LIMIT,
+    ArgumentError,
+    ArgumentTypeError,
     BackendUnavailable,
     InvalidInstanceError,
     InvalidSolutionError,
@@ -58,6 +60,8 @@ from puzzlesat.core import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "ArgumentError",
+    "ArgumentTypeError",
     "BackendUnavailable",
     "Catalog",
     "Comparison",

@@ -13,12 +13,16 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NoReturn, TextIO
 
 from puzzlesat import api, core
 from puzzlesat.core import Option, OptionError, PuzzlesatError, Result, Status, Strategy, progress, registry
+from puzzlesat.core.arguments import CORES, JOBS, MEMORY_LIMIT, SEED, TIMEOUT, WORKERS, distinct, writable
+from puzzlesat.core.arguments import cores as check_cores_of
 from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
+from puzzlesat.core.interrupts import is_solver_interrupt
 from puzzlesat.core.options import parse_pairs
 
 
@@ -27,8 +31,6 @@ def source(path: str) -> api.Source:
     return sys.stdin if path == "-" else Path(path)
 
 
-# below this a child process cannot even load its solver libraries
-MIN_MEMORY_MB = 256
 NOT_PROVEN_OPTIMAL = 3
 
 
@@ -108,18 +110,14 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message}\n")
 
 
-def writable(path: str | None) -> None:
-    """Check, before any work, that an output file can be created (folder exists, not a folder)."""
-    if not path:
-        return
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if target.is_dir():
-        raise PuzzlesatError(f"{path}: cannot write: is a folder")
-    if not folder.is_dir():
-        raise PuzzlesatError(f"{path}: cannot write: no folder {folder}")
-    if not os.access(target if target.exists() else folder, os.W_OK):
-        raise PuzzlesatError(f"{path}: cannot write: permission denied")
+def outputs(args: argparse.Namespace, written: dict[str, str | None], read: Iterable[tuple[str, str]] = ()) -> None:
+    """Check the files a command writes before any work: each can be created, and none is
+    one of the files it reads or another output (``-o`` over the instance, ``--results`` over
+    ``--plot``)."""
+    for path in written.values():
+        writable(path)
+    hints = getattr(args, "hints", None)
+    distinct(written.items(), [*read, ("the --hints file", hints)])
 
 
 def write_output(text: str, path: str | None) -> None:
@@ -249,28 +247,32 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
 
 
 def read_instance(args: argparse.Namespace) -> tuple[api.Instance, float | None]:
-    """Read ``args.file`` within ``--timeout``; the instance, and the time left for the rest."""
+    """Read ``args.file`` within ``--timeout``; the instance, and the time left for the rest
+    (at least the smallest limit the library takes)."""
     started = time.monotonic()
     with hard_deadline(args.timeout, f"reading {args.file}"):
         instance = load(args, args.file)
-    return instance, None if args.timeout is None else max(args.timeout - (time.monotonic() - started), 0.001)
+    if args.timeout is None:
+        return instance, None
+    return instance, max(args.timeout - (time.monotonic() - started), TIMEOUT.low or 0.0)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one instance with one strategy, or race several (``--portfolio``)."""
     if args.portfolio and args.file == "-" and Path(args.portfolio).is_file():
         args.file, args.portfolio = args.portfolio, ""  # `--portfolio FILE`: the optional value took the file
-    if args.portfolio is None and (args.backend != "local" or args.address):
-        raise PuzzlesatError("--backend and --address apply to --portfolio")
+    if args.address and args.backend == "local":
+        raise PuzzlesatError("--address needs --backend ray")
     check_cores(args)
     if args.certify is not None and args.portfolio is not None:
         raise PuzzlesatError("--certify applies to one strategy's run, not to --portfolio")
     options = given_options(args)
-    writable(args.output)
+    written = {"--output": args.output, "--svg": args.svg}
     picture_first(args)
     for opt in core.get_puzzle(args.puzzle).solve_options:
         if opt.writes:
-            writable(options.get(opt.name))
+            written[opt.flag] = options.get(opt.name)
+    outputs(args, written, [("the instance", args.file)])
     instance, timeout = read_instance(args)
     if args.portfolio is not None:
         result = api.race(
@@ -297,6 +299,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             timeout=timeout,
             seed=args.seed,
             workers=args.workers,
+            backend=args.backend,
+            address=args.address,
             on_progress=DISPLAY,
             certify=args.certify,
             **options,
@@ -326,20 +330,16 @@ def show(lines: list[str]) -> None:
 
 def check_cores(args: argparse.Namespace) -> None:
     """``--workers`` and ``--jobs`` may not ask for more cores than this machine has (Ray's may)."""
-    if args.backend != "local":
-        return
     for flag, value in (("--workers", args.workers), ("--jobs", args.jobs)):
-        if value is not None and value > CORES:
-            raise PuzzlesatError(f"{flag} {value}: this machine has {CORES} cores")
+        check_cores_of(flag, value, args.backend)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Verify a solution file against an instance file."""
     puzzle = core.get_puzzle(args.puzzle)
     options = flag_values(args, puzzle.check_options)
-    for opt in puzzle.check_options:
-        if opt.writes:
-            writable(options.get(opt.name))
+    written = {opt.flag: options.get(opt.name) for opt in puzzle.check_options if opt.writes}
+    outputs(args, {**written, "--svg": args.svg}, [("the instance", args.instance), ("the solution", args.solution)])
     picture_first(args)
     instance = load(args, args.instance)
     text, name = api.read_source(source(args.solution))
@@ -359,7 +359,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_generate(args: argparse.Namespace) -> int:
     """Generate an instance in the puzzle's input format."""
-    writable(args.output)
+    outputs(args, {"--output": args.output})
     params = {opt.name: getattr(args, opt.name) for opt in args.generator_options}
     instance = api.generate(args.puzzle, args.seed, **{k: v for k, v in params.items() if v is not None})
     write_output(instance.text, args.output)
@@ -368,7 +368,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write the DIMACS CNF (with sidecar) or the CP-SAT model of an instance."""
-    writable(args.output)
+    sidecar = None if args.format == "cpsat" else args.output + ".json"
+    outputs(args, {"--output": args.output, "the sidecar": sidecar}, [("the instance", args.file)])
     instance, timeout = read_instance(args)
     done = api.export(instance, args.strategy, args.output, args.format, timeout=timeout, **parse_pairs(args.option))
     if done.sidecar is not None:
@@ -388,7 +389,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_decode(args: argparse.Namespace) -> int:
     """Turn an external SAT solver's answer into the puzzle's solution format."""
-    writable(args.output)
+    read = [("the answer", args.answer), ("--map", args.map), ("--proof", args.proof)]
+    outputs(args, {"--output": args.output}, read)
     decoded = api.decode(args.map, source(args.answer), args.puzzle, proof=args.proof)
     if decoded.satisfiable is None:
         print(f"{'<stdin>' if args.answer == '-' else args.answer}: the solver did not decide", file=sys.stderr)
@@ -407,19 +409,13 @@ def cmd_decode(args: argparse.Namespace) -> int:
     return 0
 
 
-CORES = len(os.sched_getaffinity(0))
-# the flags every solving command shares, declared like the strategies' options
-TIMEOUT = Option("timeout", float, None, "seconds for the whole command, reading the instance included", low=0.01)
-SEED = Option("seed", int, 0, "random seed (search order, generators)", low=0, high=2**31 - 1)
-WORKERS = Option("workers", int, 1, f"threads or processes of one strategy (at most the {CORES} cores)", low=1)
-JOBS = Option("jobs", int, None, f"cores to share out (default: all {CORES})", low=1)
-MEMORY_LIMIT = Option(
-    "memory_limit",
-    int,
-    None,
-    "memory cap of each process (the solver's, or each --portfolio run's), in MB",
-    low=MIN_MEMORY_MB,
-)
+# compare's and catalog's flags: the shared declarations, with their own defaults and help
+RUN_TIMEOUT = TIMEOUT._replace(default=60.0, help="seconds per run (default 60)")
+PROBLEM_TIMEOUT = TIMEOUT._replace(default=60.0, help="seconds per problem and strategy (default 60)")
+RUN_WORKERS = WORKERS._replace(help=f"CP-SAT workers per run (at most the {CORES} cores)")
+RUNS_AT_ONCE = JOBS._replace(help="runs at once (default 1; with --backend ray, as many as the cluster's CPUs allow)")
+PROBLEMS_AT_ONCE = JOBS._replace(help="problems at once (default 1)")
+RUN_MEMORY = MEMORY_LIMIT._replace(help="memory cap per run, in MB")
 
 
 def add_limit_flags(parser: argparse.ArgumentParser) -> None:
@@ -463,10 +459,10 @@ def add_backend_flags(parser: argparse.ArgumentParser) -> None:
 def cmd_compare(args: argparse.Namespace) -> int:
     """Run every strategy on every instance in separate processes; print a table."""
     check_cores(args)
-    for path in (args.output, args.results, args.plot):
-        writable(path)
+    read = [("the instance", path) for path in args.files]
+    outputs(args, {"--output": args.output, "--results": args.results, "--plot": args.plot}, read)
     if args.plot:
-        api.require_matplotlib()
+        api.plot_path(args.plot)  # a format matplotlib cannot draw is refused before the runs
     instances = [api.load(args.puzzle, Path(path)) for path in args.files]
     runs = api.compare(
         args.puzzle,
@@ -493,8 +489,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_catalog(args: argparse.Namespace) -> int:
     """Settle every single vacancy -> single survivor problem of a board; print the catalog."""
     check_cores(args)
-    for path in (args.output, args.results):
-        writable(path)
+    outputs(args, {"--output": args.output, "--results": args.results})
     entries = api.catalog(
         args.puzzle,
         args.board,
@@ -525,13 +520,19 @@ def option_type(opt: Option) -> Any:
     return convert
 
 
-def add_option_flags(parser: argparse.ArgumentParser, options: tuple[Option, ...]) -> None:
-    """One flag per declared option, read by its declaration; a bool is a switch."""
+def add_option_flags(
+    parser: argparse.ArgumentParser, options: tuple[Option, ...], short: dict[str, str] | None = None
+) -> None:
+    """One flag per declared option, read by its declaration; a bool is a switch.
+
+    ``short`` gives some their one-letter alias: ``{"jobs": "-j"}``.
+    """
     for opt in options:
+        flags = [opt.flag, *([short[opt.name]] if short and opt.name in short else [])]
         if opt.type is bool:
-            parser.add_argument(opt.flag, dest=opt.name, action="store_true", default=opt.default, help=opt.help)
+            parser.add_argument(*flags, dest=opt.name, action="store_true", default=opt.default, help=opt.help)
         else:
-            parser.add_argument(opt.flag, dest=opt.name, type=option_type(opt), default=opt.default, help=opt.help)
+            parser.add_argument(*flags, dest=opt.name, type=option_type(opt), default=opt.default, help=opt.help)
 
 
 def puzzles_needed(argv: list[str], verb: str) -> list[core.Puzzle]:
@@ -585,20 +586,10 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         help="comma list of method[:variant][@KEY=VALUE...] (default: every strategy); "
         "options after @ apply to that strategy alone",
     )
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds per run (default 60)")
     p.add_argument(
         "--option", "-O", action="append", default=[], help="option KEY=VALUE for every run (puzzlesat list -v)"
     )
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1, help="CP-SAT workers per run")
-    p.add_argument(
-        "--jobs",
-        "-j",
-        type=int,
-        default=None,
-        help="runs at once (default 1; with --backend ray, as many as the cluster's CPUs allow)",
-    )
-    p.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory cap per run")
+    add_option_flags(p, (RUN_TIMEOUT, SEED, RUN_WORKERS, RUNS_AT_ONCE, RUN_MEMORY), short={"jobs": "-j"})
     p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
     p.add_argument("--results", metavar="FILE", help="append runs to this JSON-lines file; reuse those done")
     p.add_argument("--plot", metavar="FILE.png", help="draw a cactus plot (needs matplotlib)")
@@ -608,14 +599,13 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
 
     p = sub.add_parser("catalog", help="every single vacancy -> single survivor problem of a board, settled")
     p.add_argument("puzzle", choices=api.CATALOG_PUZZLES)
-    p.add_argument("--board", choices=("english", "french", "german", "diamond", "rect"), default="english")
-    p.add_argument("--rows", type=int, default=None, help="rows of a rect board")
-    p.add_argument("--cols", type=int, default=None, help="columns of a rect board")
+    p.add_argument("--board", choices=api.CATALOG_BOARDS, default="english")
     p.add_argument("--strategies", help="the chain, comma list (default native-dfs,cnf-plan:cadical195)")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds per problem and strategy (default 60)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--jobs", "-j", type=int, default=None, help="problems at once (default 1)")
-    p.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory cap per run")
+    add_option_flags(
+        p,
+        (api.CATALOG_ROWS, api.CATALOG_COLS, PROBLEM_TIMEOUT, SEED, PROBLEMS_AT_ONCE, RUN_MEMORY),
+        short={"jobs": "-j"},
+    )
     p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
     p.add_argument("--results", metavar="FILE", help="append runs to this JSON-lines file; reuse those done")
     p.add_argument("--output", "-o", help="write the catalog here instead of stdout")
@@ -635,8 +625,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     gen = p.add_subparsers(dest="puzzle", required=True)
     for puzzle in puzzles_needed(argv, "generate"):
         g = gen.add_parser(puzzle.name)
-        add_option_flags(g, puzzle.generator_options)
-        g.add_argument("--seed", type=int, default=0)
+        add_option_flags(g, (*puzzle.generator_options, SEED))
         g.add_argument("--output", "-o")
         g.set_defaults(func=cmd_generate, generator_options=puzzle.generator_options)
 
@@ -680,6 +669,11 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader of stdout went away (`| head`): nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
         return 1
+    except Exception as exc:
+        if not is_solver_interrupt(exc):  # a solver library's own Ctrl-C error
+            raise
+        print("puzzlesat: interrupted", file=sys.stderr)
+        return 130
     finally:
         DISPLAY.clear()  # no bar left behind, whatever ended the command
 

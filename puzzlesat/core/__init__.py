@@ -18,6 +18,8 @@ from typing import Any
 from puzzlesat.core import registry
 from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
 from puzzlesat.core.errors import (
+    ArgumentError,
+    ArgumentTypeError,
     BackendUnavailable,
     InvalidInstanceError,
     InvalidSolutionError,
@@ -26,6 +28,7 @@ from puzzlesat.core.errors import (
     PuzzlesatError,
     UnsupportedRequest,
 )
+from puzzlesat.core.interrupts import solver_interrupts
 from puzzlesat.core.options import Option, OptionError
 from puzzlesat.core.registry import available_puzzles, get_puzzle
 from puzzlesat.core.text import check_length, content_lines, int_tokens, is_int, read_text
@@ -43,6 +46,8 @@ from puzzlesat.core.types import (
 )
 
 __all__ = [
+    "ArgumentError",
+    "ArgumentTypeError",
     "BackendUnavailable",
     "DeadlineExceeded",
     "InvalidInstanceError",
@@ -130,7 +135,7 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, ov
     start = time.perf_counter()
     try:
         overrun = None if limits.timeout is None or not overrun_stop else limits.timeout * 1.05 + 1.0
-        with hard_deadline(overrun, f"{name} was running"):
+        with hard_deadline(overrun, f"{name} was running"), solver_interrupts():
             early = puzzle.presolve(instance, limits) if puzzle.presolve is not None else None
             result = early if early is not None else solve(instance, limits, variant)
     except DeadlineExceeded as exc:

@@ -24,7 +24,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TextIO
 
-from puzzlesat.core.errors import PuzzlesatError
+from puzzlesat.core.errors import ArgumentTypeError
 
 UPDATE, LINE, END = "update", "line", "end"
 
@@ -58,13 +58,13 @@ def reporting(callback: Callback | None) -> Iterator[None]:
     """Send the progress of the work done inside to ``callback``; None keeps the current one.
 
     Raises:
-        PuzzlesatError: ``callback`` (the API's ``on_progress``) is not callable.
+        ArgumentTypeError: ``callback`` (the API's ``on_progress``) is not callable.
     """
     if callback is None:
         yield
         return
     if not callable(callback):
-        raise PuzzlesatError(f"on_progress should be a function taking a Progress, got {callback!r}")
+        raise ArgumentTypeError(f"on_progress should be a function taking a Progress, got {callback!r}")
     token = _listener.set(callback)
     try:
         yield

@@ -388,13 +388,15 @@ def format_solution(instance: Instance, solution: Solution | None) -> str:
 def parse_solution(instance: Instance, text: str, source: str = "<solution>") -> Solution | None:
     """Read an answer in the seed's output format; None for ``SOLUTION NOT FOUND``.
 
+    ``#`` starts a comment (a ``--checkpoint`` file keeps its run's record in one).
+
     Raises:
         ParseError: malformed lines or the wrong number of cells.
     """
     if text.strip() == NOT_FOUND:
         return None
     check_length(text, source, MAX_INPUT_CHARS)
-    lines = int_tokens(text, source)
+    lines = int_tokens("\n".join(line.partition("#")[0] for line in text.splitlines()), source)
     for lineno, values in lines:
         if len(values) != 2:
             raise ParseError(f"{source}:{lineno}: expected 'tile rotations', got {len(values)} numbers")
@@ -529,13 +531,18 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
     frame_colours = options.get("frame_colours") or 1
     inner_colours = options.get("inner_colours") or 1
     if rows < 2 or cols < 2:
-        raise InvalidInstanceError(f"board must be at least 2x2, got {rows}x{cols}")
+        raise InvalidInstanceError(f"--rows {rows} --cols {cols}: board must be at least 2x2")
     if rows * cols > MAX_CELLS:
-        raise InvalidInstanceError(f"a {rows}x{cols} board has more cells than the limit of {MAX_CELLS}")
+        raise InvalidInstanceError(
+            f"--rows {rows} --cols {cols}: a {rows}x{cols} board has more cells than the limit of {MAX_CELLS}"
+        )
+    colours = f"--frame-colours {frame_colours} --inner-colours {inner_colours}"
     if 1 + frame_colours + inner_colours > MAX_COLOURS:
-        raise InvalidInstanceError(f"{1 + frame_colours + inner_colours} colours, more than the limit of {MAX_COLOURS}")
+        raise InvalidInstanceError(
+            f"{colours}: {1 + frame_colours + inner_colours} colours, more than the limit of {MAX_COLOURS}"
+        )
     if frame_colours < 1 or inner_colours < 1:
-        raise InvalidInstanceError("need at least one frame colour and one inner colour")
+        raise InvalidInstanceError(f"{colours}: need at least one frame colour and one inner colour")
     rng = random.Random(seed)
 
     def edge_colour(frame_edge: bool) -> int:
@@ -609,7 +616,7 @@ PUZZLE = Puzzle(
             "numba row-scan backtracker, (west, north) lookup of pre-rotated tiles, seeded restarts; "
             "--workers N shares one tree between N processes",
             options=ROWSCAN_OPTIONS,
-            modes=("count", "score"),
+            modes=("count", "score", "checkpoint", "resume"),
         ),
         Strategy(
             "cpsat-table",
@@ -656,17 +663,32 @@ PUZZLE = Puzzle(
             "maximise matched edges over legal boards; anytime: the best board at the time limit or "
             "Ctrl-C, 'c score N/MAX' on stderr",
         ),
+        Option(
+            "checkpoint",
+            str,
+            None,
+            "with --score (native-rowscan): rewrite this file with the best board as it improves "
+            "(atomically), and its picture beside it (FILE.svg)",
+            writes=True,
+        ),
+        Option(
+            "resume",
+            str,
+            None,
+            "with --score (native-rowscan): start from this checkpoint (or board) file and keep it up to date",
+            writes=True,
+        ),
     ),
     notes=notes,
     draw="puzzlesat.domains.eternity:draw_svg",
     verify_run=verify_run,
     check_options=(Option("score", bool, False, "accept mismatched edges; print the matched ones (c score N/MAX)"),),
     check=verify_run,
-    modes=("count", "score"),
+    modes=("count", "score", "checkpoint", "resume"),
     generator_options=(
-        Option("size", int, None, "board size g (g x g), default 4", low=1, high=math.isqrt(MAX_CELLS)),
-        Option("rows", int, None, "rows, for a rectangle (overrides --size)", low=1, high=MAX_CELLS // 2),
-        Option("cols", int, None, "columns, for a rectangle (overrides --size)", low=1, high=MAX_CELLS // 2),
+        Option("size", int, None, "board size g (g x g), default 4", low=2, high=math.isqrt(MAX_CELLS)),
+        Option("rows", int, None, "rows, for a rectangle (overrides --size)", low=2, high=MAX_CELLS // 2),
+        Option("cols", int, None, "columns, for a rectangle (overrides --size)", low=2, high=MAX_CELLS // 2),
         Option("frame_colours", int, None, "colours on edges along the frame, default 1", low=1, high=MAX_COLOURS),
         Option("inner_colours", int, None, "colours on the other inside edges, default 1", low=1, high=MAX_COLOURS),
     ),

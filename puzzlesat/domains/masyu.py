@@ -430,7 +430,8 @@ def from_url(url: str, source: str = "<url>", lineno: int = 1) -> Instance:
     ((0, 0),)
 
     Raises:
-        ParseError: not a masyu URL, bad size or a character outside base 27.
+        ParseError: not a masyu URL, bad size, a body longer than the grid or a character
+            outside base 27.
     """
     where = f"{source}:{lineno}"
     match = re.search(r"[?/](?:masyu|mashu)/(.*)$", url.strip())
@@ -447,10 +448,13 @@ def from_url(url: str, source: str = "<url>", lineno: int = 1) -> Instance:
     _check_size(rows, cols, where)
     body = parts[2] if len(parts) > 2 else ""
     cells = [EMPTY] * (rows * cols)
+    if len(body) > -(-len(cells) // 3) or len(parts) > 3:  # a digit holds three cells
+        raise ParseError(
+            f"{where}: the URL's body is longer than a {cols}x{rows} grid needs "
+            f"({len(body)} characters for {len(cells)} cells, at most {-(-len(cells) // 3)})"
+        )
     pos = 0
     for ch in body:
-        if pos >= len(cells):
-            break
         digit = PZPR_DIGITS.find(ch)
         if digit < 0:
             raise ParseError(f"{where}: character {ch!r} is not a base-27 digit in {url!r}")

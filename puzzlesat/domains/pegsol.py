@@ -585,7 +585,9 @@ def named_board(name: str, rows: int | None = None, cols: int | None = None) -> 
         if rows < 1 or cols < 1:
             raise InvalidInstanceError(f"rect board needs positive --rows and --cols, got {rows}x{cols}")
         if rows * cols > MAX_CELLS:
-            raise InvalidInstanceError(f"a {rows}x{cols} board has more cells than the limit of {MAX_CELLS}")
+            raise InvalidInstanceError(
+                f"--rows {rows} --cols {cols}: a {rows}x{cols} board has more cells than the limit of {MAX_CELLS}"
+            )
         return [[PEG] * cols for _ in range(rows)]
     if name in ("english", "german"):
         size, arm = (7, 2) if name == "english" else (9, 3)
@@ -597,7 +599,7 @@ def named_board(name: str, rows: int | None = None, cols: int | None = None) -> 
         return [[PEG if abs(r - 3) + abs(c - 3) <= 4 else OFF for c in range(7)] for r in range(7)]
     if name == "diamond":
         return [[PEG if abs(r - 4) + abs(c - 4) <= 4 else OFF for c in range(9)] for r in range(9)]
-    raise InvalidInstanceError(f"unknown board {name!r}; expected english, french, german, diamond or rect")
+    raise InvalidInstanceError(f"--board {name!r}: unknown board; expected english, french, german, diamond or rect")
 
 
 def generate(options: dict[str, Any], seed: int) -> Instance:

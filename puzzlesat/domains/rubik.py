@@ -773,15 +773,17 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
     """A scramble of ``moves`` random turns (a maneuver), or a uniformly random position.
 
     Args:
-        options: ``moves`` (scramble length; 0 or absent = a uniformly random position, written
-            in Singmaster notation).
+        options: ``moves`` (scramble length, 0 for the solved cube; absent = a uniformly random
+            position, written in Singmaster notation).
         seed: the random seed.
     """
     rng = random.Random(seed)
-    moves = options.get("moves") or 0
-    if moves < 0:
-        raise InvalidInstanceError(f"'moves' must be >= 0, got {moves}")
-    if moves:
+    moves = options.get("moves")
+    if moves is not None and moves < 0:
+        raise InvalidInstanceError(f"--moves {moves}: expected at least 0")
+    if moves == 0:  # a scramble of no moves: the solved cube (an empty maneuver reads as no input)
+        return Instance(SOLVED, "singmaster")
+    if moves is not None:
         man = random_maneuver(moves, rng)
         return Instance(SOLVED.apply(man), "maneuver", man)
     return Instance(random_cube(rng), "singmaster")

@@ -8,8 +8,9 @@ Hard clauses: a legal board.
         show colour ``k`` on the edge between them; it implies, for each of the two cells,
         one of its placements that shows ``k`` there.
 Soft clauses, weight 1 each: for every inside edge, one of its ``("m", a, b, k)``: the edge
-    matches.  The cost of a model is the number of unmatched edges, so an optimum is a best
-    board, and cost 0 a solution.
+    matches (an edge no colour can match gets ``("never",)``, false by a hard clause: an
+    empty soft clause is legal WCNF but RC2 cannot take it).  The cost of a model is the
+    number of unmatched edges, so an optimum is a best board, and cost 0 a solution.
 
 ``maxsat-rc2``: pysat's RC2 (core-guided MaxSAT) on that formula, for small boards.  A
 finished run is a proof: with ``--score`` OPTIMAL with the best board; without it the
@@ -76,6 +77,10 @@ def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encodin
             wcnf.append([-m, *lits_a])
             wcnf.append([-m, *lits_b])
             both.append(m)
+        if not both:  # no colour can match here: a soft literal the hard clauses keep false
+            never = pool.id(("never",))
+            wcnf.append([-never])
+            both.append(never)
         wcnf.append(both, weight=1)
 
     def decode(true_keys: set[Key]) -> Solution:

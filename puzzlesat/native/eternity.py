@@ -22,7 +22,7 @@ import time
 
 import numpy as np
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import Limits, PuzzlesatError, Result, Status
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND, decision_status
 from puzzlesat.domains.eternity import Instance, Solution
 from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search
@@ -51,6 +51,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
         from puzzlesat.native.eternity_score import solve_score
 
         return solve_score(instance, limits)
+    for name in ("checkpoint", "resume"):
+        if limits.options.get(name):
+            raise PuzzlesatError(f"--{name} keeps the best board of a --score run: add --score")
     compile_start = time.perf_counter()
     compile_time = 0.0
     check = bool(limits.options.get("colour_check", COLOUR_CHECK))

@@ -15,11 +15,10 @@ from typing import Any, Protocol
 import psutil
 
 from puzzlesat.core import Puzzle, PuzzlesatError
+from puzzlesat.core.arguments import BACKENDS
 from puzzlesat.portfolio.child import ChildSpec
 from puzzlesat.portfolio.runs import Run
 from puzzlesat.portfolio.supervisor import MIB, Supervisor
-
-BACKENDS = ("local", "ray")
 
 
 def default_memory_mb(children: int) -> int:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import statistics
 import time
 from collections.abc import Sequence
@@ -96,28 +97,44 @@ class Record:
 
     @classmethod
     def from_json(cls, data: Any) -> Record:
-        """A record from one line of a results file.
+        """A record from one line of a results file, every field checked.
 
         Raises:
-            ValueError: not an object with the record's fields, of their types.
+            ValueError: not an object with the record's fields, of their types and ranges,
+                naming the first field that is not.
         """
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         for key in ("puzzle", "instance", "strategy", "status"):
             if not isinstance(data.get(key), str):
                 raise ValueError(f"no text field {key!r}")
-        if not isinstance(data.get("answer"), str | None):
-            raise ValueError("field 'answer' is not text")
-        for key in ("time", "elapsed", "objective", "timeout"):
-            if not isinstance(data.get(key), int | float | None) or isinstance(data.get(key), bool):
-                raise ValueError(f"field {key!r} is not a number")
+        if data["status"] not in STATUSES:
+            raise ValueError(f"field 'status' is {data['status']!r}, not one of {', '.join(STATUSES)}")
+        for key in ("answer", "message"):
+            if not isinstance(data.get(key, ""), str | None):
+                raise ValueError(f"field {key!r} is not text")
+        for key in ("time", "elapsed", "timeout"):
+            value = data.get(key)
+            if value is not None and not (_is_number(value) and math.isfinite(value) and value >= 0):
+                raise ValueError(f"field {key!r} is not a number of seconds")
+        for key, low in (("objective", None), ("seed", 0), ("workers", 1)):
+            value = data.get(key, low)
+            if value is not None and not (
+                _is_number(value) and isinstance(value, int) and (low is None or value >= low)
+            ):
+                raise ValueError(f"field {key!r} is not a whole number" + ("" if low is None else f" >= {low}"))
         for key in ("stats", "options"):
             if not isinstance(data.get(key, {}), dict):
                 raise ValueError(f"field {key!r} is not an object")
-        if not isinstance(data.get("workers", 1), int) or isinstance(data.get("workers"), bool):
-            raise ValueError("field 'workers' is not a whole number")
         names = cls.__dataclass_fields__.keys()
         return cls(**{k: v for k, v in data.items() if k in names})
+
+
+STATUSES = tuple(status.value for status in Status)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def default_strategies(puzzle: Puzzle) -> list[str]:
@@ -126,7 +143,7 @@ def default_strategies(puzzle: Puzzle) -> list[str]:
 
 
 def load_results(path: Path) -> list[Record]:
-    """The records of a JSON-lines results file; a torn line (an interrupted write) is skipped.
+    """The records of a JSON-lines results file; a torn record (an interrupted write) is skipped.
 
     Raises:
         ParseError: a folder, an unreadable file, or a line that is not UTF-8, or JSON that is
@@ -147,7 +164,9 @@ def load_results(path: Path) -> list[Record]:
         except ParseError:
             raise
         except json.JSONDecodeError:  # torn by an interrupted write; later runs append after it
-            continue
+            if raw.lstrip().startswith(b'{"'):
+                continue
+            raise ParseError(f"{path}:{lineno}: not a results record (not JSON)") from None
         except ValueError as exc:
             raise ParseError(f"{path}:{lineno}: not a results record ({exc})") from None
     return records
