@@ -29,6 +29,7 @@ import numpy as np
 from puzzlesat.core import Limits, Result, Status, progress
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FULL
 from puzzlesat.domains.rubik import METRICS, Cube, Instance, Solution, max_depth_of, metric_of, parity, simplify
+from puzzlesat.native.first_dispatch import without_blas_probe
 
 if TYPE_CHECKING:
     from puzzlesat.core.processes import TaskPool
@@ -110,11 +111,13 @@ class Searcher(_Prefixed):
 
         self.metric = metric
         self.moves = rubik_tables.move_set(metric)
-        self.tables = rubik_tables.load(table_set, metric, quiet)
+        with without_blas_probe():  # a build's kernels may be numba's first call in the process
+            self.tables = rubik_tables.load(table_set, metric, quiet)
         self.state = cube_arrays(cube)
         self.sym = rubik_tables.symmetric_lookups(table_set, SYM_LOOKUPS)
         start = time.perf_counter()
-        self.run(np.zeros((0, 0), np.int64), 0, False, 1)  # compile, or load the compiled kernel
+        with without_blas_probe():
+            self.run(np.zeros((0, 0), np.int64), 0, False, 1)  # compile, or load the compiled kernel
         self.compile_seconds = time.perf_counter() - start
 
     def lower_bound(self) -> int:
@@ -165,7 +168,8 @@ class Phase1Searcher(_Prefixed):
 
         self.metric = metric
         self.moves = rubik_tables.move_set(metric)
-        self.tables = rubik_phase1.load(metric, quiet, table_set)
+        with without_blas_probe():  # a build's kernels may be numba's first call in the process
+            self.tables = rubik_phase1.load(metric, quiet, table_set)
         t = self.tables
         self.axes = t.axis_coordinates(cube)
         self.inverse_axes = t.axis_coordinates(cube.inverse())
@@ -178,7 +182,8 @@ class Phase1Searcher(_Prefixed):
         if self.lower_bound() >= HUGE_FROM - EARLY_COPY:
             self.copying = HugeCopy(t)  # while numba starts and the shallow bounds are searched
         start = time.perf_counter()
-        self.run(np.zeros((0, 0), np.int64), 0, False, 1)  # compile, or load the compiled kernel
+        with without_blas_probe():
+            self.run(np.zeros((0, 0), np.int64), 0, False, 1)  # compile, or load the compiled kernel
         self.compile_seconds = time.perf_counter() - start
 
     def lower_bound(self) -> int:
