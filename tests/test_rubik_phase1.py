@@ -138,7 +138,7 @@ def test_parallel_levels_fill_the_same_entries_as_one_thread() -> None:
     p1._set4(table, (int(clsym[goal * p1.N_FLIP]) >> 4) * p1.ROW, 0)  # as the build starts
     for depth in range(6):
         serial = table.copy()
-        assert p1._phase1_forward(table, depth, reps, clsym, selfsym, *moves) == _serial_level(
+        assert p1._phase1_forward(table, depth, reps, clsym, selfsym, *moves, 0, p1.FORWARD_CHUNKS) == _serial_level(
             serial, depth, reps, clsym, selfsym, *moves
         )
         assert np.array_equal(table, serial), depth
@@ -342,7 +342,7 @@ def test_loads_check_stamps_once_the_digests_were_checked(tmp_path, monkeypatch)
     assert "stamps" in json.loads(note.read_text())
     assert "stamps" in p1.load("htm", quiet=True).loaded_from
 
-    def rebuild(metric: str, name: str, quiet: bool) -> None:
+    def rebuild(*args: object) -> None:
         raise RuntimeError("rebuilt")
 
     monkeypatch.setattr(p1, "build", rebuild)
