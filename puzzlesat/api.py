@@ -1,5 +1,5 @@
 """The library's verbs, the same ones the command line offers: load, solve, race, compare,
-catalog, format, check, export, decode, generate.
+catalog, format, check, export, decode, generate, table_sets and build_tables.
 
 The command line is a thin client of these functions, so a script gets exactly what the CLI
 prints.  Nothing here imports a solver library until a verb needs it: ``import puzzlesat`` is
@@ -22,6 +22,7 @@ from puzzlesat.core.options import resolve as resolve_options
 from puzzlesat.core.text import MAX_FILE_BYTES, decode_text, read_text
 
 if TYPE_CHECKING:
+    from puzzlesat.native.rubik_cache import TableSet
     from puzzlesat.portfolio.catalog import Entry
     from puzzlesat.portfolio.compare import Record
 
@@ -507,6 +508,49 @@ def generate(puzzle: str, seed: int = 0, **params: Any) -> Instance:
     target = core.get_puzzle(puzzle)
     options = resolve_options(target.generator_options, params, f"{puzzle} generator")
     return Instance(target.name, target.generate(options, seed), f"generated {puzzle} seed {seed}")
+
+
+TABLE_PUZZLES = ("rubik",)  # the puzzles whose solvers keep tables in the cache folder
+
+
+def table_sets(puzzle: str = "rubik") -> list[TableSet]:
+    """The table sets a puzzle's solver keeps in the cache folder, built, partly built or not.
+
+    Raises:
+        PuzzlesatError: a puzzle that keeps no tables.
+    """
+    _keeps_tables(puzzle)
+    from puzzlesat.native import rubik_cache
+
+    return rubik_cache.statuses()
+
+
+def build_tables(
+    puzzle: str = "rubik", name: str | None = None, metric: str = "htm", progress: bool = True
+) -> TableSet:
+    """Build a table set now, ahead of the solves that need it (a stopped build is resumed).
+
+    Args:
+        puzzle: ``rubik``.
+        name: the set; default the one ``tables=auto`` solves grow into (the largest that fits
+            the memory cap: ``phase1`` without one).
+        metric: ``htm`` or ``qtm``.
+        progress: a progress bar with the time left on stderr.
+
+    Raises:
+        PuzzlesatError: a puzzle that keeps no tables, or a cache folder that cannot be written.
+        OptionError: an unknown set or metric.
+    """
+    _keeps_tables(puzzle)
+    from puzzlesat.native import rubik, rubik_cache
+
+    return rubik_cache.build(name or rubik.tables_for(rubik.memory_cap_mb()), metric, quiet=not progress)
+
+
+def _keeps_tables(puzzle: str) -> None:
+    target = core.get_puzzle(puzzle).name
+    if target not in TABLE_PUZZLES:
+        raise PuzzlesatError(f"{target} keeps no tables; only {', '.join(TABLE_PUZZLES)} does")
 
 
 def read_source(source: Source) -> tuple[str, str]:

@@ -334,7 +334,7 @@ def test_loads_check_stamps_once_the_digests_were_checked(tmp_path, monkeypatch)
     from puzzlesat.native.rubik_tables import file_digest
 
     monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))
-    files, note = p1._paths("htm", "phase1")
+    files, note = p1.table_paths("htm", "phase1")
     for k, path in files.items():
         np.save(path, np.arange(3 << 18, dtype=np.int64) * (len(k) + 1))
     note.write_text(json.dumps({"max_depth": 13, "build_seconds": 1.0} | {k: file_digest(p) for k, p in files.items()}))

@@ -786,7 +786,7 @@ BIG = ("clsym", "phase1", "corners")  # mapped from the cache files; the rest is
 SMALL = ("twist_mv", "flip_mv", "slice_mv", "corner_mv", "twist_conj", "axis_moves", "inverse")
 
 
-def _paths(metric: str, name: str) -> tuple[dict[str, Path], Path]:
+def table_paths(metric: str, name: str) -> tuple[dict[str, Path], Path]:
     """The files of a table set and its note; a reduced slice coordinate has its map too."""
     base = cache_dir() / f"rubik-{metric}-{name}-v{VERSION}"
     keys = BIG + SMALL + (("slice_reduced",) if TABLE_SETS[name] != 24 else ())
@@ -826,7 +826,7 @@ def _stamps_match(meta: dict[str, object], files: dict[str, Path]) -> bool:
 
 def is_built(metric: str, name: str) -> bool:
     """Whether the cache holds a finished set (its files and its note; :func:`load` checks them)."""
-    files, note = _paths(metric, name)
+    files, note = table_paths(metric, name)
     try:
         meta = json.loads(note.read_text())
     except (OSError, ValueError):
@@ -836,7 +836,7 @@ def is_built(metric: str, name: str) -> bool:
 
 def _cached(metric: str, name: str, quiet: bool) -> tuple[str, dict[str, object]]:
     """How a finished set in the cache was checked, and its note; ``""`` if it must be built."""
-    files, note = _paths(metric, name)
+    files, note = table_paths(metric, name)
     start = time.perf_counter()
     if not (all(p.exists() for p in files.values()) and note.exists()):
         return "", {}
@@ -867,7 +867,7 @@ def load(metric: str = "htm", quiet: bool = False, name: str = "phase1", stop_at
     where a stopped one left off; ``stop_at`` (a :func:`time.monotonic` time) stops it
     with :class:`BuildStopped`.
     """
-    files, note = _paths(metric, name)
+    files, note = table_paths(metric, name)
     status, meta = _cached(metric, name, quiet)
     if not status:
         status, meta = _build_and_save(metric, name, quiet, stop_at)
@@ -896,7 +896,7 @@ def load(metric: str = "htm", quiet: bool = False, name: str = "phase1", stop_at
 def _build_and_save(metric: str, name: str, quiet: bool, stop_at: float | None) -> tuple[str, dict[str, object]]:
     """Build a set in its work folder (one process at a time), move its files into the cache
     and note their digests and stamps."""
-    files, note = _paths(metric, name)
+    files, note = table_paths(metric, name)
 
     def waiting() -> None:
         if not quiet:
