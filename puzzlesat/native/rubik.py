@@ -388,7 +388,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                     stats["tables_s"] = round(stats["tables_s"] + secs, 2)
                     table_set, deeper, last_nodes, iteration_nodes = deeper, None, None, []
                     continue
-                escalate_at = max(1000, int((ESCALATE_SECONDS - spent) * rate))
+                escalate_at = _small_budget(spent, rate)
             # (not one bound earlier for the weights: in this process, on the mapped files, its
             # 43,254 prefix walks would fault in most of the table's pages)
             depth = POOL_PREFIX_DEPTH if use_pool else PREFIX_DEPTH
@@ -545,6 +545,11 @@ def _predicted_nodes(done: list[int], metric: str) -> float:
         return 0.0
     growth = done[-1] / done[-2] if len(done) >= 2 and done[-2] > 0 else GROWTH_GUESS[metric]
     return done[-1] * max(growth, 2.0)
+
+
+def _small_budget(spent: float, rate: float) -> int:
+    """The nodes the small set may still search, ``spent`` seconds in, before the deeper set is built."""
+    return max(1000, int((ESCALATE_SECONDS - spent) * rate))
 
 
 def _escalate(
