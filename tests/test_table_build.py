@@ -1,4 +1,4 @@
-"""Resumable table builds: the work folder, its checkpoints and lock, and the phase-1 build
+"""Resumable table builds: the work folder, its kept arrays and lock, and the phase-1 build
 stopped and resumed (quick: a few steps of the small ``phase1x6`` set; slow: whole builds,
 one killed with SIGKILL, and the ``tables=auto`` escalation onto real tables)."""
 
@@ -28,13 +28,17 @@ def test_a_workspace_keeps_its_arrays_and_state_for_the_next_run(tmp_path: Path)
         ws.open()
         assert not ws.resumed
         a = ws.array("a", 1000, np.uint8, 0xFF)
-        a[10:20] = 3  # written after the last checkpoint: still there for the next run
-        ws.save("b", np.arange(5), step=1)
+        a[10:20] = 3
+        ws.save("b", np.arange(5))
+        ws.keep(step=1)
+        assert not ws.due()
+        a[20] = 4  # not kept: lost
+        ws.state["step"] = 2
     with tb.Workspace(tmp_path / "w", key) as ws:
         ws.open()
         assert ws.resumed and ws.state["step"] == 1 and ws.state["seconds"] >= 0
         a = ws.array("a", 1000, np.uint8, 0xFF)
-        assert a[10] == 3 and a[0] == 0xFF
+        assert a[10] == 3 and a[0] == 0xFF and a[20] == 0xFF
         assert ws.load("b").tolist() == [0, 1, 2, 3, 4]
     with tb.Workspace(tmp_path / "w", {"set": "t", "version": 2}) as ws:  # another build: afresh
         ws.open()
@@ -46,7 +50,7 @@ def test_a_workspace_of_another_boot_or_a_half_made_array_is_not_trusted(
 ) -> None:
     with tb.Workspace(tmp_path / "w", {}) as ws:
         ws.open()
-        ws.checkpoint(step=4)
+        ws.keep(step=4)
     monkeypatch.setattr(tb, "boot_id", lambda: "another boot")
     with tb.Workspace(tmp_path / "w", {}) as ws:
         ws.open()

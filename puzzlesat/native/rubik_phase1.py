@@ -657,13 +657,13 @@ def inverse_tables(metric: str, reduced: np.ndarray | None = None) -> np.ndarray
     return out
 
 
-LEVEL_GROUPS = 16  # checkpoints in a breadth-first level: a stopped build redoes at most 1/16 of one
+LEVEL_GROUPS = 16  # steps of a breadth-first level: its work can be kept after each 1/16 of it
 # Where a build's time goes (the phase1 HTM build of docs/rubik.md): the share of the time done
 # once the phase-1 table holds a share of its entries.  The progress bar shows this share, and
 # its estimate of the time left scales the share still to do by this run's own speed.
 TIME_PROFILE = ((0.0, 0.08), (0.0092, 0.12), (0.0986, 0.24), (0.591, 0.65), (0.997, 0.91), (1.0, 0.945))
 CLASSES_SHARE = 0.08  # the move tables and the symmetry classes
-CORNERS_SHARE = 0.965  # the corner table; then the files are written and their digests taken
+CORNERS_SHARE = 0.965  # the corner table (and the 2-bit packing); then the files are written and checked
 
 
 @njit(cache=True, parallel=True)
@@ -687,24 +687,27 @@ def _time_share(filled: float) -> float:
 
 def build(
     metric: str, name: str, ws: Workspace, quiet: bool = False, stop_at: float | None = None
-) -> tuple[dict[str, np.ndarray], dict[str, Path], dict[str, int]]:
+) -> tuple[dict[str, np.ndarray], dict[str, int]]:
     """Build the big tables of a table set (:data:`TABLE_SETS`) by breadth-first search from
     the solved cube, in the work folder ``ws``, continuing where a stopped build left it.
 
-    Returns the small arrays, the finished big files in the work folder by their key, and
-    the table's largest distance and base.  Raises :class:`BuildStopped` once ``stop_at``
-    (a :func:`time.monotonic` time) has passed, after the step that ran then.
+    Returns every array of the set, and the table's largest distance and base.  Raises
+    :class:`BuildStopped` once ``stop_at`` (a :func:`time.monotonic` time) has passed, after
+    keeping the work done; Ctrl-C keeps it too.
     """
     small = _small_tables(metric, TABLE_SETS[name])
     label = f"c building rubik {metric} {name} tables"
     progress = Progress(label, quiet, float(ws.state.get("share", 0.0)))
 
     def step(share: float, what: str, **state: Any) -> None:
-        ws.checkpoint(share=share, **state)
+        ws.state.update(share=share, **state)
         progress.update(share, what)
         if stop_at is not None and time.monotonic() >= stop_at:
+            ws.keep()
             progress.close()
             raise BuildStopped(f"the rubik {name} tables", share)
+        if ws.due():
+            ws.keep()
 
     if ws.resumed and not quiet:
         sys.stderr.write(f"c resuming the build of the rubik {metric} {name} tables in {ws.folder}\n")
@@ -714,7 +717,8 @@ def build(
         classes = _classes(edge_maps(syms), symmetry_inverses(syms), small["slice_reduced"], small["slice_reps"])
         for key, data in zip(("clsym", "reps", "selfsym"), classes, strict=True):
             ws.save(key, data)
-        step(CLASSES_SHARE, "symmetry classes", classes=True)
+        ws.keep(classes=True, share=CLASSES_SHARE)
+        step(CLASSES_SHARE, "symmetry classes")
     clsym, reps, selfsym = (ws.load(k) for k in ("clsym", "reps", "selfsym"))
     flip_mv, slice_mv, twist_mv, twist_conj = (small[k] for k in ("flip_mv", "slice_mv", "twist_mv", "twist_conj"))
     ncls = reps.shape[0]
@@ -723,47 +727,47 @@ def build(
     if "level" not in ws.state:
         goal = int(small["slice_reduced"][slice_of(np.arange(12, dtype=np.int64))])
         _set4(phase1, (int(clsym[goal * N_FLIP]) >> 4) * ROW, 0)
-        ws.checkpoint(level=(0, False, 0))
+        ws.state["level"] = (0, False, 0)
     # the level in progress (from depth to depth + 1), its direction and its next group of rows
     depth, backward, group = ws.state["level"]
-    counts = _count4(phase1)  # a stopped run's entries are all counted: it left them in the file
+    counts = _count4(phase1)  # every entry the kept table holds, some maybe past its note
     done = total - int(counts[EMPTY] - ncls)  # (each row's pad entry stays empty)
     new = int(counts[depth + 1])
     deepest = max(v for v in range(EMPTY) if counts[v])
-    while done < total:
-        for g in range(group, LEVEL_GROUPS):
-            if backward:
-                lo, hi = g * ncls // LEVEL_GROUPS, (g + 1) * ncls // LEVEL_GROUPS
-                found = _phase1_backward(phase1, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twist_conj, lo, hi)
-            else:
-                lo, hi = g * FORWARD_CHUNKS // LEVEL_GROUPS, (g + 1) * FORWARD_CHUNKS // LEVEL_GROUPS
-                found = _phase1_forward(
-                    phase1, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj, lo, hi
-                )
-            new += int(found)
-            done += int(found)
-            step(_time_share(done / total), f"phase 1 depth {depth + 1}", level=(depth, backward, g + 1))
-        if new == 0:
-            raise RuntimeError("phase-1 table: breadth-first search stopped early")
-        depth, group, deepest = depth + 1, 0, depth + 1
-        backward, new = new * 4 >= total - done, 0  # backward once few entries are left
-        ws.checkpoint(level=(depth, backward, 0))
+    try:
+        while done < total:
+            for g in range(group, LEVEL_GROUPS):
+                if backward:
+                    lo, hi = g * ncls // LEVEL_GROUPS, (g + 1) * ncls // LEVEL_GROUPS
+                    found = _phase1_backward(
+                        phase1, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twist_conj, lo, hi
+                    )
+                else:
+                    lo, hi = g * FORWARD_CHUNKS // LEVEL_GROUPS, (g + 1) * FORWARD_CHUNKS // LEVEL_GROUPS
+                    found = _phase1_forward(
+                        phase1, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj, lo, hi
+                    )
+                new += int(found)
+                done += int(found)
+                step(_time_share(done / total), f"phase 1 depth {depth + 1}", level=(depth, backward, g + 1))
+            if new == 0:
+                raise RuntimeError("phase-1 table: breadth-first search stopped early")
+            depth, group, deepest = depth + 1, 0, depth + 1
+            backward, new = new * 4 >= total - done, 0  # backward once few entries are left
+            ws.state["level"] = (depth, backward, 0)
+    except KeyboardInterrupt:
+        ws.keep()  # what the levels did up to the last group (the interrupted one is done again)
+        raise
     if deepest >= EMPTY:
         raise RuntimeError("phase-1 table: a distance does not fit in 4 bits")
     base = deepest - WINDOW if name in TWO_BITS else -1
-    files = {"clsym": ws.path("clsym"), "phase1": ws.path("phase1")}
     if base >= 0:
-        if "packed" not in ws.state:
-            ws.save("packed", pack2(phase1, base), packed=True)
-        files["phase1"] = ws.path("packed")
-    del phase1
-    if "corners" not in ws.state:
-        ws.save("corners", _corner_table(small, lambda d: progress.update(CORNERS_SHARE, f"corners depth {d}")))
-        step(CORNERS_SHARE, "corners", corners=True)
-    files["corners"] = ws.path("corners")
+        progress.update(_time_share(1.0), "2 bits an entry", force=True)
+        phase1 = pack2(phase1, base)
+    corners = _corner_table(small, lambda d: progress.update(_time_share(1.0), f"corners depth {d}"))
     progress.update(CORNERS_SHARE, "writing the files", force=True)
     progress.close()
-    return small, files, {"max_depth": deepest, "base": base}
+    return small | {"clsym": clsym, "phase1": phase1, "corners": corners}, {"max_depth": deepest, "base": base}
 
 
 def _corner_table(small: dict[str, np.ndarray], shown: Callable[[int], None]) -> np.ndarray:
@@ -916,15 +920,12 @@ def _build_and_save(metric: str, name: str, quiet: bool, stop_at: float | None) 
             return status, meta
         try:
             ws.open()
-            small, done, info = build(metric, name, ws, quiet, stop_at)
+            arrays, info = build(metric, name, ws, quiet, stop_at)
             meta = {"build_seconds": round(ws.seconds, 1), "version": VERSION, "metric": metric, **info}
             for k, p in files.items():
-                if k in done:
-                    os.replace(done[k], p)
-                else:
-                    tmp = p.with_suffix(".tmp.npy")
-                    np.save(tmp, small[k])
-                    os.replace(tmp, p)
+                tmp = p.with_suffix(".tmp.npy")
+                np.save(tmp, arrays[k])
+                os.replace(tmp, p)
                 meta[k] = file_digest(p)
             _write_stamps(note, meta, files)
         except OSError as exc:
