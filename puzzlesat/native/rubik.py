@@ -496,6 +496,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     except BuildStopped as exc:
         message = f"{exc}; no solution shorter than {bound}"
         stats["lower_bound"] = bound
+        deeper = None  # (the message says which tables)
     finally:
         if pool is not None:
             pool.close()

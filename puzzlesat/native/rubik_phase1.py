@@ -752,7 +752,7 @@ def build(
                 step(_time_share(done / total), f"phase 1 depth {depth + 1}", level=(depth, backward, g + 1))
             if new == 0:
                 raise RuntimeError("phase-1 table: breadth-first search stopped early")
-            depth, group, deepest = depth + 1, 0, depth + 1
+            depth, group, deepest = depth + 1, 0, max(deepest, depth + 1)  # (a kept table may be ahead)
             backward, new = new * 4 >= total - done, 0  # backward once few entries are left
             ws.state["level"] = (depth, backward, 0)
     except KeyboardInterrupt:

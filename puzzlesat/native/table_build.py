@@ -2,15 +2,16 @@
 
 A build that takes minutes works on arrays in memory (where numpy backs large arrays with
 huge pages: a table in a mapped file took 11 % more CPU time to build) and, every
-``KEEP_SECONDS`` of work, keeps them: each is written to a new file of a work folder and
-renamed over the last one, then a note says what was done up to that point
-(:meth:`Workspace.keep`).  Stopped at any moment (Ctrl-C, SIGTERM, SIGKILL, a time limit),
-the build loses at most the work since the last keep (none for Ctrl-C and time limits, which
-keep first); the next build reads the kept arrays and goes on from there.  A kept array may
-hold more than its note says (the note is written after it), so the steps must be safe to
-run again on arrays that already hold part of their own output (the breadth-first levels of
-the cube's tables are: a level only fills empty entries).  A note written before the last
-boot is not trusted, since a crash loses the pages the system had not yet written.
+``KEEP_SECONDS`` of work, keeps them: each is written over its copy in a work folder, then a
+note says what was done up to that point (:meth:`Workspace.keep`).  Stopped at any moment
+(Ctrl-C, SIGTERM, SIGKILL, a time limit), the build loses at most the work since the last
+keep (none for Ctrl-C and time limits, which keep first); the next build reads the kept
+arrays and goes on from there.  A kept array may hold more than its note says (the note is
+written after it; a write cut short leaves some bytes as at the keep before), so the steps
+must be safe to run again on arrays that hold any mix of their state at the note and later
+(the breadth-first levels of the cube's tables are: an entry is only ever filled, once,
+with its distance).  A note written before the last boot is not trusted, since a crash
+loses the pages the system had not yet written.
 
 One process builds a table set at a time: the others wait on its lock and then find the set
 built.  :class:`Progress` shows the share done and an estimate of the time left.
@@ -127,26 +128,34 @@ class Workspace:
         return float(self.state.get("seconds", 0.0)) + time.monotonic() - self._opened
 
     def path(self, name: str) -> Path:
-        """The file of a working array."""
+        """The file of a finished array (:meth:`save`)."""
         return self.folder / f"{name}.npy"
 
     def array(self, name: str, size: int, dtype: Any, fill: int) -> np.ndarray:
         """A working array in memory: the one a stopped run kept, or a new one holding
         ``fill``.  :meth:`keep` writes it out."""
-        out = np.load(self.path(name)) if name in self.state["arrays"] else np.full(size, fill, dtype)
-        self._arrays[name] = out
-        return out
+        kept = self.folder / f"{name}.bin"
+        out = None
+        if name in self.state["arrays"] and kept.stat().st_size == size * np.dtype(dtype).itemsize:
+            out = np.fromfile(kept, dtype)
+        self._arrays[name] = np.full(size, fill, dtype) if out is None else out
+        return self._arrays[name]
 
     def due(self) -> bool:
         """Whether ``KEEP_SECONDS`` of work went by since the working arrays were last kept."""
         return time.monotonic() - self._kept >= KEEP_SECONDS
 
     def keep(self, **state: Any) -> None:
-        """Write out every working array, then note ``state``: the next build goes on from here."""
+        """Write out every working array, then note ``state``: the next build goes on from here.
+
+        An array is written over its last copy in place (0.2 s for 1.67 GB whose pages the
+        system holds, where a new file took 1 to 8 s): a write cut short leaves each byte as
+        it was at this keep or at the last, which the build's steps accept (see above)."""
         for name, data in self._arrays.items():
-            tmp = self.folder / f"{name}.tmp.npy"
-            np.save(tmp, data)
-            os.replace(tmp, self.path(name))
+            kept = self.folder / f"{name}.bin"
+            same = kept.exists() and kept.stat().st_size == data.nbytes
+            with kept.open("r+b" if same else "wb") as out:
+                data.tofile(out)
         self.state.update(arrays=sorted(set(self.state["arrays"]) | set(self._arrays)), **state)
         self._write()
         self._kept = time.monotonic()
