@@ -6,10 +6,23 @@ the time limit; the time shown is the strategy's own (imports and numba compilat
 ``--baseline PROGRAM`` also times an external solver that reads the seed format on stdin,
 e.g. the seed's sequential C backtracker compiled locally (``gcc -O2 eternity.c``).
 
+``--whole-process`` times each strategy as a user meets it instead: the whole ``puzzlesat
+solve`` process from outside (start-up, imports, numba's cache load), as the baseline is
+timed.  ``--seed-start N`` draws the boards from seeds N, N+1, ... (seeds 0-2 at sizes 5-8
+are the shipped ``instances/eternity/peak_*`` boards; held-out boards take others).  ``--cpu``
+counts CPU seconds (user and system, the process and its children) instead of wall seconds
+for whole processes and the baseline: a machine busy with other work inflates them less.
+
 ``--score BOARD`` measures the best-score search instead: ``solve --score`` on BOARD (with
 ``--hints``) once per seed, each in a fresh process stopped by its ``--timeout``, every board
 checked by the verifier and scored again here, printed beside the published single-core
 figures for the official 16x16 with the starter piece.
+
+``--variants A B ...`` with ``--score`` runs side by side, for each seed at the same time,
+the search with settings of :mod:`puzzlesat.native.eternity_score` changed in the run's
+process (``RESTART_NODES=5000000,SCAN_SHARE=1``; an empty string for the search as it is):
+an A/B test under the same load.  Settings reach the run's own process only, so use
+them with ``--workers 1``.
 
 ``--exact`` measures native-rowscan's exact search on the shipped peak boards instead
 (``instances/eternity/``): the speed-up of ``--workers 2`` over one process on the 7x7 boards
@@ -17,11 +30,20 @@ figures for the official 16x16 with the starter piece.
 on the 6x6 and 7x7 boards (counts: nodes and seconds), and the 8x8 boards solved with
 ``--workers 2``.
 
+``--ray`` compares native-rowscan on Ray (``--backend ray``, a local Ray instance started
+once in this process, or ``--address``) with the local pool: the count of each 7x7 peak board
+(``twins=0``) with ``--workers 2`` locally and 1 and 2 Ray workers, and with ``--score BOARD``
+the score each reaches in ``--timeout`` seconds per seed.
+
 Usage:
     python benchmarks/eternity.py [--sizes 6 7 8] [--seeds 5] [--timeout 300] [--baseline ./eternity_seq]
     python benchmarks/eternity.py --quick
+    python benchmarks/eternity.py --sizes 7 --seeds 11 --seed-start 100 --whole-process \
+        --strategies native-rowscan --baseline /tmp/eternity_seq
     python benchmarks/eternity.py --score e2_16x16.txt --hints starter.txt [--seeds 5] [--timeout 60] [--workers 1]
+    python benchmarks/eternity.py --score e2_16x16.txt --hints starter.txt --variants "" "RESTART_NODES=5000000"
     python benchmarks/eternity.py --exact [--parts speedup pruning 8x8] [--timeout 300]
+    python benchmarks/eternity.py --ray [--address HOST:PORT] [--score e2_16x16.txt --hints starter.txt --seeds 2]
 """
 
 from __future__ import annotations
@@ -33,6 +55,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +67,16 @@ from puzzlesat import api  # noqa: E402
 from puzzlesat.domains import eternity  # noqa: E402
 
 STRATEGIES = ["native-rowscan", "cpsat-table", "cnf-heule:cadical195", "cnf-heule:kissat404"]
+
+
+def timed_command(cmd: list[str], stdin_path: Path, timeout: float, cpu: bool) -> tuple[str, float]:
+    """:func:`run_command`, its seconds of CPU (user + system, children included) with ``cpu``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    status, seconds = run_command(cmd, stdin_path, timeout)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if cpu and status != "TIMEOUT":
+        seconds = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return status, seconds
 
 
 def peak_instance(size: int, seed: int) -> eternity.Instance:
@@ -61,6 +94,52 @@ PUBLISHED = [
     ("Blackwood-style backtracker", "431-440"),
     ("record (Blackwood 2021, weeks of CPU)", "470"),
 ]
+
+
+def run_with_settings(settings: str, argv: list[str]) -> int:
+    """The CLI on ``argv`` with module settings of eternity_score changed (``--variants``' child)."""
+    from puzzlesat import cli
+    from puzzlesat.native import eternity_score
+
+    for pair in filter(None, settings.split(",")):
+        name, _, value = pair.partition("=")
+        kind = type(getattr(eternity_score, name))
+        setattr(eternity_score, name, kind(float(value)) if kind in (int, float) else kind(value))
+    return cli.main(argv)
+
+
+def score_variants(board: Path, hints: str | None, seeds: int, timeout: float, variants: list[str]) -> None:
+    """Each seed's runs of every variant at the same time, each verified and scored here; the table."""
+    instance = api.load("eternity", board, **({"hints": hints} if hints else {}))
+    total = eternity.max_score(instance.data)
+    scores: dict[str, list[int]] = {v: [] for v in variants}
+    for seed in range(seeds):
+        argv = ["solve", "eternity", str(board), "--score", "--timeout", str(timeout), "--seed", str(seed)]
+        argv += ["--hints", hints] if hints else []
+        procs = {
+            v: subprocess.Popen(
+                [sys.executable, __file__, "--child", v, "--", *argv],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for v in variants
+        }
+        for variant, proc in procs.items():
+            out, err = proc.communicate(timeout=timeout * 2 + 60)
+            solution = eternity.parse_solution(instance.data, out) if out.strip() else None
+            if solution is None or eternity.verify(instance.data, solution, matching=False):
+                print(f"c seed {seed} [{variant}]: no legal board: {err.strip()[-300:]}", file=sys.stderr)
+                continue
+            scores[variant].append(eternity.score(instance.data, solution))
+            stats = next((line for line in err.splitlines() if "native-rowscan" in line), "")
+            print(f"c seed {seed} [{variant or 'as is'}]: {scores[variant][-1]}/{total}  {stats}", file=sys.stderr)
+    rows = [
+        [v or "as is", ", ".join(map(str, got)), f"{statistics.median(got):g}" if got else "-"]
+        for v, got in scores.items()
+    ]
+    label = f"{board.name}{' + ' + Path(hints).name if hints else ''}, {timeout:g} s, one worker each, side by side"
+    print_table(f"best score of {total}: {label}", ["settings", "scores by seed", "median"], rows)
 
 
 def score_runs(board: Path, hints: str | None, seeds: int, timeout: float, workers: int) -> None:
@@ -182,7 +261,53 @@ def exact(parts: list[str], timeout: float) -> None:
         )
 
 
+def on_ray(board: Path | None, hints: str | None, seeds: int, timeout: float, address: str | None) -> None:
+    """The ``--ray`` figures: local pool against 1 and 2 Ray workers (exact counts, then scores)."""
+    from puzzlesat.portfolio import ray_backend
+
+    began = time.perf_counter()
+    ray_backend.connect(address, num_cpus=2)
+    print(f"c ray: connected in {time.perf_counter() - began:.1f} s", file=sys.stderr)
+    setups = [("local pool, 2 workers", "local", 2), ("ray, 1 worker", "ray", 1), ("ray, 2 workers", "ray", 2)]
+    rows = []
+    for path in sorted(PEAKS.glob("peak_7x7_*.txt")):
+        instance = api.load("eternity", path)
+        row = [path.stem]
+        for name, backend, workers in setups:
+            began = time.perf_counter()
+            result = api.solve(instance, count=True, twins=False, workers=workers, backend=backend)
+            whole = time.perf_counter() - began
+            ready = float(result.stats.get("ready_at", 0.0))  # Ray: every worker started and compiled
+            row.append(f"{result.wall_time - ready:.2f} / {whole:.2f} s")
+            print(f"c {path.stem} {name}: {result.status.value} count={result.count} {row[-1]}", file=sys.stderr)
+        rows.append(row)
+    print_table(
+        "count (twins=0): seconds searching once every worker is ready / whole call (Ray: worker start-up included)",
+        ["board", *(name for name, _, _ in setups)],
+        rows,
+    )
+    if board is None:
+        return
+    instance = api.load("eternity", board, **({"hints": hints} if hints else {}))
+    total = eternity.max_score(instance.data)
+    scores: dict[str, list[int]] = {name: [] for name, _, _ in setups}
+    for seed in range(seeds):
+        for name, backend, workers in setups:
+            result = api.solve(instance, score=True, timeout=timeout, seed=seed, workers=workers, backend=backend)
+            assert result.solution is not None and not eternity.verify(instance.data, result.solution, matching=False)
+            scores[name].append(eternity.score(instance.data, result.solution))
+            nodes = result.stats.get("nodes")
+            print(f"c seed {seed} {name}: {scores[name][-1]}/{total} nodes={nodes}", file=sys.stderr)
+    print_table(
+        f"best score of {total} in {timeout:g} s ({board.name}{' + ' + Path(hints).name if hints else ''})",
+        ["setup", "scores by seed", "median"],
+        [[name, ", ".join(map(str, got)), f"{statistics.median(got):g}"] for name, got in scores.items()],
+    )
+
+
 def main() -> None:
+    if len(sys.argv) > 2 and sys.argv[1] == "--child":  # one run of --variants
+        sys.exit(run_with_settings(sys.argv[2], sys.argv[4:]))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[6, 7, 8])
     parser.add_argument("--seeds", type=int, default=5)
@@ -190,14 +315,26 @@ def main() -> None:
     parser.add_argument("--strategies", nargs="+", default=STRATEGIES)
     parser.add_argument("--baseline", help="external program reading the seed format on stdin")
     parser.add_argument("--quick", action="store_true", help="a smoke run: size 4, one seed, 20 s limit")
+    parser.add_argument("--seed-start", type=int, default=0, help="the first board's seed (held-out boards: 100)")
+    parser.add_argument("--whole-process", action="store_true", help="time whole solve processes from outside")
+    parser.add_argument("--cpu", action="store_true", help="CPU seconds of whole processes and the baseline")
     parser.add_argument("--score", type=Path, metavar="BOARD", help="measure the best-score search on BOARD")
     parser.add_argument("--hints", help="with --score: a hints file")
     parser.add_argument("--workers", type=int, default=1, help="with --score: processes per run")
+    parser.add_argument("--variants", nargs="+", help="with --score: settings to run side by side (A/B)")
     parser.add_argument(
         "--exact", action="store_true", help="native-rowscan's workers and pruning on the shipped boards"
     )
     parser.add_argument("--parts", nargs="+", default=["speedup", "pruning", "8x8"], help="with --exact: which figures")
+    parser.add_argument("--ray", action="store_true", help="the local pool against Ray workers")
+    parser.add_argument("--address", help="with --ray: join this Ray cluster instead of starting one")
     args = parser.parse_args()
+    if args.ray:
+        on_ray(args.score, args.hints, args.seeds, args.timeout, args.address)
+        return
+    if args.score and args.variants:
+        score_variants(args.score, args.hints, args.seeds, args.timeout, args.variants)
+        return
     if args.score:
         score_runs(args.score, args.hints, args.seeds, args.timeout, args.workers)
         return
@@ -212,16 +349,20 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
             results: dict[str, tuple[list[str], list[float]]] = {n: ([], []) for n in names}
-            for seed in range(args.seeds):
+            for seed in range(args.seed_start, args.seed_start + args.seeds):
                 path = Path(tmp) / f"peak_{size}_{seed}.txt"
                 path.write_text(eternity.write_instance(peak_instance(size, seed)))
                 for name in args.strategies:
-                    status, seconds = run_strategy("eternity", path, name, args.timeout, seed=seed)
+                    if args.whole_process:
+                        solve = [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", "-", "-s", name]
+                        status, seconds = timed_command([*solve, "--seed", str(seed)], path, args.timeout, args.cpu)
+                    else:
+                        status, seconds = run_strategy("eternity", path, name, args.timeout, seed=seed)
                     results[name][0].append(status)
                     results[name][1].append(seconds)
                     print(f"c {size}x{size} seed {seed} {name}: {status} {seconds:.3f}s", file=sys.stderr)
                 if args.baseline:
-                    status, seconds = run_command([args.baseline], path, args.timeout)
+                    status, seconds = timed_command([args.baseline], path, args.timeout, args.cpu)
                     results[names[-1]][0].append(status)
                     results[names[-1]][1].append(seconds)
                     print(f"c {size}x{size} seed {seed} baseline: {status} {seconds:.3f}s", file=sys.stderr)
@@ -231,7 +372,9 @@ def main() -> None:
                     1e-6, statistics.median(results["native-rowscan"][1])
                 )
     print_table(
-        f"edge matching at the hardness peak: median / worst seconds (solved), limit {args.timeout:g} s",
+        f"edge matching at the hardness peak: median / worst seconds (solved), limit {args.timeout:g} s"
+        + (", whole processes" if args.whole_process else "")
+        + (", CPU seconds" if args.cpu else ""),
         ["board", *names],
         rows,
     )

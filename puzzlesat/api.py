@@ -1,5 +1,6 @@
 """The library's verbs, the same ones the command line offers: load, solve, race, compare,
-catalog, format, check, export, decode, generate, table_sets and build_tables.
+catalog, format, check, export, decode, generate, table_sets and build_tables; and the
+registry's: puzzles, strategies, register_puzzle, register_strategy, plugin_problems.
 
 The command line is a thin client of these functions, so a script gets exactly what the CLI
 prints.  Nothing here imports a solver library until a verb needs it: ``import puzzlesat`` is
@@ -12,13 +13,19 @@ import io
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from puzzlesat import core
-from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy
+from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy, progress
+from puzzlesat.core import arguments as check_arg
 from puzzlesat.core.deadline import hard_deadline
+from puzzlesat.core.errors import ArgumentError
+from puzzlesat.core.interrupts import solver_interrupts
 from puzzlesat.core.options import resolve as resolve_options
+from puzzlesat.core.registry import problems as plugin_problems  # noqa: F401 - a public verb
+from puzzlesat.core.registry import register_puzzle, register_strategy  # noqa: F401 - public verbs
 from puzzlesat.core.text import MAX_FILE_BYTES, decode_text, read_text
 
 if TYPE_CHECKING:
@@ -27,6 +34,7 @@ if TYPE_CHECKING:
     from puzzlesat.portfolio.compare import Record
 
 Source = str | os.PathLike[str] | TextIO
+StrategyArg = str | Strategy
 
 
 class Instance(NamedTuple):
@@ -51,19 +59,50 @@ class Instance(NamedTuple):
     def _puzzle(self) -> Puzzle:
         return core.get_puzzle(self.puzzle)
 
+    def _repr_svg_(self) -> str | None:
+        """The instance as an SVG picture, as a notebook shows it (see :func:`draw`); None for a
+        puzzle that has no picture."""
+        return draw(self) if self._puzzle.draw is not None else None
+
 
 def puzzles() -> list[str]:
-    """The puzzles' names.
+    """The puzzles' names: the built-in ones, then installed plugins' and those a script registered.
 
-    >>> puzzles()
+    A plugin that fails to load is left out (:func:`plugin_problems` says why).
+
+    >>> puzzles()[:5]
     ['eternity', 'masyu', 'pegsol', 'blacken', 'rubik']
     """
     return [p.name for p in core.available_puzzles()]
 
 
 def strategies(puzzle: str) -> list[Strategy]:
-    """A puzzle's strategies, the default first; each names its variants and declared options."""
-    return list(core.get_puzzle(puzzle).strategies)
+    """A puzzle's strategies, the default first, plugins' after its own; each names its
+    variants, declared options and the modes it serves."""
+    return list(get_puzzle(puzzle).all_strategies())
+
+
+def strategy_name(puzzle: Puzzle, strategy: StrategyArg) -> str:
+    """The name to run: a Strategy object is registered for the puzzle first (once)."""
+    if isinstance(strategy, Strategy):
+        return register_strategy(strategy, puzzle.name).name
+    return str(check_arg.text("strategy", strategy))
+
+
+def strategy_names(puzzle: Puzzle, strategies: StrategyArg | Sequence[StrategyArg] | None) -> list[str] | None:
+    """The names a race or comparison runs: a comma list, names or Strategy objects; None for the default."""
+    if strategies is None:
+        return None
+    if isinstance(strategies, str):
+        return [n.strip() for n in strategies.split(",") if n.strip()]
+    if not isinstance(strategies, Strategy | Iterable):
+        raise check_arg.ArgumentTypeError(
+            f"strategies: expected names or Strategy objects (a list, or one str), got {check_arg.kind(strategies)}"
+        )
+    items = [strategies] if isinstance(strategies, Strategy) else list(strategies)
+    for item in items:
+        check_arg.typed("strategies", item, (str, Strategy), "names or Strategy objects (a list, or one str)")
+    return [strategy_name(puzzle, item) for item in items if not isinstance(item, str) or item.strip()]
 
 
 def load(puzzle: str, source: Source, **options: Any) -> Instance:
@@ -79,8 +118,10 @@ def load(puzzle: str, source: Source, **options: Any) -> Instance:
     Raises:
         PuzzlesatError: an unreadable file, or a ParseError naming the source and line.
         OptionError: an option the puzzle does not declare, or a bad value.
+        ArgumentTypeError: a source that is neither a path, an open file nor text.
     """
-    target = core.get_puzzle(puzzle)
+    target = get_puzzle(puzzle)
+    check_arg.source("source", source)
     resolved = resolve_options(target.instance_options, options, f"{puzzle} instance")
     text, name = read_source(source)
     data = target.parse(text, name)
@@ -91,37 +132,91 @@ def load(puzzle: str, source: Source, **options: Any) -> Instance:
 
 def solve(
     instance: Instance,
-    strategy: str | None = None,
+    strategy: StrategyArg | None = None,
     *,
     timeout: float | None = None,
     seed: int = 0,
     workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    on_progress: progress.Callback | None = None,
+    certify: str | os.PathLike[str] | None = None,
     **options: Any,
 ) -> Result:
     """Solve with one strategy in this process; the answer has passed the puzzle's verifier.
 
     Args:
         instance: from :func:`load` or :func:`generate`.
-        strategy: ``method[:variant]``; default the puzzle's first (``puzzlesat list``).
+        strategy: ``method[:variant]``, or a Strategy object (registered for the puzzle);
+            default the puzzle's first (``puzzlesat list``).
         timeout: seconds, None for no limit.
         seed: the search order's seed.
         workers: threads or processes the strategy may use.
+        backend: ``local``, or ``ray``: eternity's native-rowscan spreads its ``workers`` over
+            a Ray cluster (:mod:`puzzlesat.portfolio.eternity_ray`).
+        address: the Ray cluster's ``HOST:PORT``; None starts a local Ray instance.
+        on_progress: called with a :class:`~puzzlesat.core.progress.Progress` as long work
+            goes on (the cube's table builds and deep searches); the command line draws it.
+        certify: a folder: each claim a solution does not check ("no solution", "optimal",
+            "unique") gets its proof written there and checked before this returns
+            (``result.certificates``; :mod:`puzzlesat.core.certify`).  Needs a DRAT checker:
+            drat-trim on PATH, or ``pip install "puzzlesat[certify]"``.
         options: the strategy's declared options and the puzzle's solve flags
             (``unique=True``, ``metric="qtm"``, ``amo=False``; see :func:`strategies`).
 
     Raises:
         OptionError: an option the strategy does not declare (naming the valid ones) or a bad value.
         BackendUnavailable: an unknown strategy or variant.
+        UnsupportedRequest: the options ask for a mode (``count``, ``score``, ...) the strategy
+            does not serve.
+        ArgumentTypeError, ArgumentError: an argument of the wrong type or value (the CLI's limits).
+        ArgumentError: a backend other than ``local`` or ``ray``, or an address without ``ray``.
+        PuzzlesatError: a backend the strategy cannot run on.
     """
-    puzzle = instance._puzzle
-    name = puzzle.strategies[0].name if strategy is None else strategy
-    limits = Limits(timeout=timeout, seed=seed, workers=workers, options=puzzle.options([name], options))
-    return core.run_strategy(puzzle, instance.data, name, limits)
+    puzzle = instance_puzzle(instance)
+    if strategy is None:
+        default = puzzle.strategies or puzzle.all_strategies()
+        if not default:
+            raise core.BackendUnavailable(f"{puzzle.name} has no strategy")
+        strategy = default[0].name
+    name = strategy_name(puzzle, strategy)
+    limits = Limits(
+        timeout=check_arg.timeout(timeout),
+        seed=check_arg.number(check_arg.SEED, seed),
+        workers=check_arg.number(check_arg.WORKERS, workers),
+        options=puzzle.options([name], options),
+    )
+    backend = check_arg.choice("backend", backend, check_arg.BACKENDS)
+    if check_arg.text("address", address, optional=True) and backend == "local":
+        raise ArgumentError("address: needs backend='ray'")
+    check_arg.cores("workers", limits.workers, backend)
+    if certify is not None:
+        check_arg.path("certify", certify)
+    if backend == "ray":
+        from puzzlesat.portfolio import eternity_ray
+
+        run = partial(eternity_ray.solve, puzzle, instance.data, name, limits, address)
+    else:
+        run = partial(core.run_strategy, puzzle, instance.data, name, limits)
+    with progress.reporting(on_progress):
+        if certify is not None:
+            from puzzlesat.core import certify as certifying
+
+            prefix = "claim" if instance.source.startswith(("<", "generated")) else Path(instance.source).stem
+            done = certifying.run(puzzle, instance.data, run, certify, prefix=prefix, timeout=limits.timeout)
+            return _knows(done, instance)
+        return _knows(run(), instance)
+
+
+def _knows(result: Result, instance: Instance) -> Result:
+    """The result, told its instance so that it can draw itself (``Result._repr_svg_``)."""
+    result.puzzle, result.instance = instance._puzzle, instance.data
+    return result
 
 
 def race(
     instance: Instance,
-    strategies: str | Sequence[str] | None = None,
+    strategies: StrategyArg | Sequence[StrategyArg] | None = None,
     *,
     timeout: float | None = None,
     jobs: int | None = None,
@@ -130,6 +225,7 @@ def race(
     seed: int = 0,
     memory_limit: int | None = None,
     stream: TextIO | None = None,
+    on_progress: progress.Callback | None = None,
     **options: Any,
 ) -> Result:
     """Race strategies in separate processes (the portfolio); the first verified answer wins.
@@ -139,27 +235,36 @@ def race(
 
     Args:
         instance: the instance.
-        strategies: names, or one comma-separated string; repeat a name to race seeds;
-            default the puzzle's portfolio.
+        strategies: names or Strategy objects, or one comma-separated string; repeat a name
+            to race seeds; default the puzzle's portfolio.  Only the members that serve the
+            options' mode race; ``stream`` names those left out.
         timeout: seconds for the race.
         jobs: cores to share out; None for all.
         backend: ``local`` (child processes) or ``ray``.
         address: the Ray cluster's ``HOST:PORT``; None starts a local Ray instance.
         seed: the first member's seed (the others count up).
         memory_limit: MiB per child; None for an even share of the machine.
-        stream: where the live status and the race's table go; None for silence.
+        stream: where the race's table goes, and a line per finished member unless
+            ``on_progress`` is given; None for silence.
+        on_progress: called with the race's live status and those lines
+            (:class:`~puzzlesat.core.progress.Progress`).
         options: as for :func:`solve`; each must be declared by one of the members.
     """
     from puzzlesat.portfolio import race as portfolio
-    from puzzlesat.portfolio.backends import Backend
 
-    puzzle = instance._puzzle
-    text = strategies if isinstance(strategies, str) or strategies is None else ",".join(strategies)
+    puzzle = instance_puzzle(instance)
+    given = strategy_names(puzzle, strategies)
+    text = None if given is None else ",".join(given)
     names = portfolio.portfolio_names(puzzle, text)
-    limits = Limits(timeout=timeout, seed=seed, options=puzzle.options(names, options))
-    out = io.StringIO() if stream is None else stream
-    pool = Backend(backend, address, jobs=jobs, memory_mb=memory_limit)
-    return portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out)
+    limits = Limits(
+        timeout=check_arg.timeout(timeout),
+        seed=check_arg.number(check_arg.SEED, seed),
+        options=puzzle.options(names, options),
+    )
+    out = io.StringIO() if check_arg.stream("stream", stream) is None else stream
+    pool = backend_of(backend, address, jobs, memory_limit)
+    with progress.reporting(on_progress):
+        return _knows(portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out), instance)
 
 
 @dataclass(frozen=True)
@@ -179,16 +284,15 @@ class Comparison:
         """The table ``puzzlesat compare`` prints: ``markdown``, ``csv`` or ``json``."""
         from puzzlesat.portfolio import compare as comparing
 
-        if format not in comparing.FORMATS:
-            raise PuzzlesatError(f"unknown format {format!r}; expected one of: {', '.join(comparing.FORMATS)}")
+        check_arg.choice("format", format, comparing.FORMATS)
         return comparing.render(self.records, format, core.get_puzzle(self.puzzle).optimisation)
 
     def plot(self, path: str | os.PathLike[str]) -> None:
-        """Draw the cactus plot (solved runs against time per strategy) into a PNG file."""
+        """Draw the cactus plot (solved runs against time per strategy) into a PNG file (or
+        another format matplotlib draws, by the file's suffix)."""
         from puzzlesat.portfolio import compare as comparing
 
-        require_matplotlib()
-        comparing.cactus_plot(self.records, Path(path), core.get_puzzle(self.puzzle).optimisation)
+        comparing.cactus_plot(self.records, plot_path(path), core.get_puzzle(self.puzzle).optimisation)
 
 
 def require_matplotlib() -> None:
@@ -199,10 +303,28 @@ def require_matplotlib() -> None:
         raise PuzzlesatError("plotting needs matplotlib: pip install 'puzzlesat[plot]'") from None
 
 
+def plot_path(path: Any) -> Path:
+    """A plot's file, checked before any work: writable, and a format matplotlib draws.
+
+    Raises:
+        ArgumentError: a suffix matplotlib has no writer for (``.xyz``), or no such folder.
+    """
+    target = check_arg.path("path", path)
+    require_matplotlib()
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    formats = FigureCanvasBase.get_supported_filetypes()
+    suffix = target.suffix[1:].lower()
+    if suffix and suffix not in formats:
+        raise ArgumentError(f"{path}: cannot draw a .{suffix} file; formats: {', '.join(sorted(formats))}")
+    check_arg.writable(target)
+    return target
+
+
 def compare(
     puzzle: str,
     instances: Iterable[Instance | str | os.PathLike[str]],
-    strategies: str | Sequence[str] | None = None,
+    strategies: StrategyArg | Sequence[StrategyArg] | None = None,
     *,
     timeout: float | None,
     jobs: int | None = None,
@@ -213,6 +335,7 @@ def compare(
     backend: str = "local",
     address: str | None = None,
     stream: TextIO | None = None,
+    on_progress: progress.Callback | None = None,
     **options: Any,
 ) -> Comparison:
     """Run every strategy on every instance, each run in its own process under the same limit.
@@ -220,40 +343,63 @@ def compare(
     Args:
         puzzle: the puzzle's name.
         instances: :class:`Instance` objects or paths.
-        strategies: names or one comma-separated string; default every strategy.
+        strategies: names or Strategy objects, or one comma-separated string; default every
+            strategy (plugins' included).  Only those that serve the options' mode run;
+            ``stream`` names those left out.
         timeout: seconds per run.
         jobs: runs at once (default 1; with Ray, as many as the cluster's CPUs allow).
         results: a JSON-lines file: runs found there are reused, new ones appended.
         seed, workers: of every run.
         memory_limit: MiB per run.
         backend, address: as for :func:`race`.
-        stream: where the progress bar goes; None for silence.
+        stream: where a line per finished run goes unless ``on_progress`` is given; None for silence.
+        on_progress: called with the runs done and those lines (:class:`~puzzlesat.core.progress.Progress`).
         options: as for :func:`solve`; each must be declared by one of the strategies.
     """
     from puzzlesat.portfolio import compare as comparing
-    from puzzlesat.portfolio.backends import Backend
 
-    target = core.get_puzzle(puzzle)
-    loaded = [item if isinstance(item, Instance) else load(puzzle, Path(item)) for item in instances]
+    target = get_puzzle(puzzle)
+    if isinstance(instances, str | os.PathLike | Instance) or not isinstance(instances, Iterable):
+        raise check_arg.ArgumentTypeError(
+            f"instances: expected a list of instances or paths, got {check_arg.kind(instances)}"
+        )
+    items = list(instances)
+    for item in items:
+        if not isinstance(item, Instance):
+            check_arg.path("instances", item)
+    loaded = [item if isinstance(item, Instance) else load(target.name, Path(item)) for item in items]
     for item in loaded:
         if item.puzzle != target.name:
-            raise PuzzlesatError(f"{item.source}: a {item.puzzle} instance, not {target.name}")
-    names = [n.strip() for n in strategies.split(",") if n.strip()] if isinstance(strategies, str) else strategies
-    names = list(names) if names else comparing.default_strategies(target)
-    records = comparing.compare(
-        target,
-        [(item.source, item.data) for item in loaded],
-        names,
-        Limits(timeout=timeout, seed=seed, workers=workers, options=target.options(names, options)),
-        Backend(backend, address, jobs=jobs, memory_mb=memory_limit),
-        results=Path(results) if results is not None else None,
-        stream=stream,
+            raise ArgumentError(f"{item.source}: a {item.puzzle} instance, not {target.name}")
+    names = strategy_names(target, strategies) or comparing.default_strategies(target)
+    limits = Limits(
+        timeout=check_arg.timeout(timeout),
+        seed=check_arg.number(check_arg.SEED, seed),
+        workers=check_arg.number(check_arg.WORKERS, workers),
+        options=target.options(names, options),
     )
+    pool = backend_of(backend, address, jobs, memory_limit)
+    check_arg.cores("workers", limits.workers, pool.name)
+    results_path = results_file(results, [item.source for item in loaded])
+    stream = check_arg.stream("stream", stream)
+    with progress.reporting(on_progress):
+        records = comparing.compare(
+            target,
+            [(item.source, item.data) for item in loaded],
+            names,
+            limits,
+            pool,
+            results=results_path,
+            stream=stream,
+        )
     return Comparison(target.name, records)
 
 
 CATALOG_PUZZLES = ("pegsol",)
 """The puzzles :func:`catalog` knows the problems of."""
+CATALOG_BOARDS = ("english", "french", "german", "diamond", "rect")
+CATALOG_ROWS = core.Option("rows", int, None, "rows of a rect board", low=1)
+CATALOG_COLS = core.Option("cols", int, None, "columns of a rect board", low=1)
 
 
 @dataclass(frozen=True)
@@ -280,6 +426,7 @@ class Catalog:
         """The table ``puzzlesat catalog`` prints: ``markdown``, ``csv`` or ``json``."""
         from puzzlesat.portfolio import catalog as cataloguing
 
+        check_arg.choice("format", format, cataloguing.FORMATS)
         return cataloguing.render(self.entries, format)
 
 
@@ -296,6 +443,7 @@ def catalog(
     seed: int = 0,
     memory_limit: int | None = None,
     stream: TextIO | None = None,
+    on_progress: progress.Callback | None = None,
 ) -> Catalog:
     """Every single vacancy -> single survivor problem of a peg solitaire board, one per
     symmetry class, each with its verdict (``solvable``, ``impossible`` or ``unknown``) and
@@ -312,31 +460,29 @@ def catalog(
             only while undecided (default ``native-dfs`` then ``cnf-plan:cadical195``).
         seed: of every run.
         memory_limit: MiB per run.
-        stream: where the progress lines go; None for silence.
+        stream: where the progress lines go unless ``on_progress`` is given; None for silence.
+        on_progress: called with the progress (:class:`~puzzlesat.core.progress.Progress`).
 
     Raises:
         PuzzlesatError: a puzzle without a catalog, an unknown board or a bad size.
     """
     from puzzlesat.portfolio import catalog as cataloguing
-    from puzzlesat.portfolio.backends import Backend
 
-    target = core.get_puzzle(puzzle)
+    target = get_puzzle(puzzle)
     if target.name not in CATALOG_PUZZLES:
-        raise PuzzlesatError(f"no catalog for {target.name}; catalogs exist for: {', '.join(CATALOG_PUZZLES)}")
-    names = [n.strip() for n in strategies.split(",") if n.strip()] if isinstance(strategies, str) else strategies
-    names = list(names) if names else list(cataloguing.CHAIN)
+        raise ArgumentError(f"no catalog for {target.name}; catalogs exist for: {', '.join(CATALOG_PUZZLES)}")
+    check_arg.choice("board", board, CATALOG_BOARDS)
+    rows, cols = check_arg.number(CATALOG_ROWS, rows), check_arg.number(CATALOG_COLS, cols)
+    names = strategy_names(target, strategies) or list(cataloguing.CHAIN)
     for name in names:
         target.strategy(name)
-    entries = cataloguing.catalog(
-        board,
-        rows,
-        cols,
-        Limits(timeout=timeout, seed=seed),
-        Backend(jobs=jobs, memory_mb=memory_limit),
-        strategies=names,
-        results=Path(results) if results is not None else None,
-        stream=stream,
-    )
+    limits = Limits(timeout=check_arg.timeout(timeout), seed=check_arg.number(check_arg.SEED, seed))
+    pool = backend_of("local", None, jobs, memory_limit)
+    results_path, stream = results_file(results, []), check_arg.stream("stream", stream)
+    with progress.reporting(on_progress):
+        entries = cataloguing.catalog(
+            board, rows, cols, limits, pool, strategies=names, results=results_path, stream=stream
+        )
     return Catalog(target.name, board, entries)
 
 
@@ -348,14 +494,21 @@ def format(instance: Instance, answer: Result | Any) -> str:
         answer: a :class:`Result` (nothing is printed for one without an answer; a
             count, ``solve(..., count=True)``, prints as one number), a solution object, or
             None for "no solution".
+
+    Raises:
+        ArgumentTypeError: an instance or an answer of the wrong type.
     """
-    puzzle = instance._puzzle
+    puzzle = instance_puzzle(instance)
     if isinstance(answer, Result):
         if answer.status not in (Status.SOLVED, Status.OPTIMAL, Status.FEASIBLE, Status.INFEASIBLE):
             return ""
         if answer.count is not None:
             return f"{answer.count}\n"
         answer = answer.solution
+        if answer is not None:
+            solution_of(puzzle, answer, "answer.solution", "a solution of {}")
+    elif answer is not None:
+        solution_of(puzzle, answer, "answer", "a Result, a solution of {} or None")
     return puzzle.format(instance.data, answer)
 
 
@@ -364,19 +517,68 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
 
     Args:
         instance: the instance.
-        answer: a solution object, or text in the puzzle's output format.
+        answer: a solution object, text in the puzzle's output format, or a proof that there
+            is none as ``solve --certify`` writes it for the puzzle (pegsol's ``NAME.json``).
         source: names the text in messages.
         options: the puzzle's check options (eternity: ``score=True`` accepts mismatched
-            edges and prints the score on stderr, ``svg="board.svg"`` draws the board).
+            edges; :func:`draw` gives the picture of the board).
+
+    Raises:
+        ParseError: an answer text that does not follow the format, naming ``source`` and line.
+        ArgumentTypeError: an instance or an answer of the wrong type.
     """
-    puzzle = instance._puzzle
+    puzzle = instance_puzzle(instance)
+    check_arg.text("source", source)
     resolved = resolve_options(puzzle.check_options, options, f"{puzzle.name} check")
+    if isinstance(answer, Result):
+        answer = answer.solution
+        if answer is not None:
+            solution_of(puzzle, answer, "answer.solution", "a solution of {}")
+    elif not isinstance(answer, str):
+        solution_of(puzzle, answer, "answer", "a solution of {}, its text or a Result")
+    if isinstance(answer, str) and puzzle.check_argument is not None and answer.lstrip().startswith("{"):
+        from puzzlesat.core import certify
+
+        return core.load_target(puzzle.check_argument)(instance.data, certify.read_argument(answer, source))  # type: ignore[no-any-return]
     solution = puzzle.parse_solution(instance.data, answer, source) if isinstance(answer, str) else answer
     if solution is None:
         return ["claims no solution; only a solver's proof can check that"]
     if puzzle.check is not None:
         return puzzle.check(instance.data, solution, resolved)
     return puzzle.verify(instance.data, solution)
+
+
+def draw(instance: Instance, answer: Result | Any = None, source: str = "<solution>") -> str:
+    """An SVG picture of the instance and, when given, an answer drawn on it.
+
+    Every puzzle draws: eternity's board, masyu's loop, the peg board after each jump,
+    blacken's board with each move's number, the cube's net and the strip of its moves.
+    Instances and results show the same picture in a notebook (``_repr_svg_``).
+
+    Args:
+        instance: the instance.
+        answer: a :class:`Result` (one without a solution draws the instance alone), a
+            solution object, text in the puzzle's output format, or None.
+        source: names the text in messages.
+
+    Raises:
+        ParseError: answer text that is not in the puzzle's output format.
+        ArgumentTypeError: an instance or an answer of the wrong type.
+    """
+    puzzle = instance_puzzle(instance)
+    check_arg.text("source", source)
+    if isinstance(answer, Result):
+        answer = answer.solution
+        if answer is not None:
+            solution_of(puzzle, answer, "answer.solution", "a solution of {}")
+    elif isinstance(answer, str):
+        answer = puzzle.parse_solution(instance.data, answer, source)
+    elif answer is not None:
+        solution_of(puzzle, answer, "answer", "a Result, a solution of {}, its text or None")
+    return puzzle.draw_svg(instance.data, answer)
+
+
+EXPORT_FORMATS = ("dimacs", "wcnf", "cpsat")
 
 
 class Export(NamedTuple):
@@ -416,33 +618,39 @@ def export(
 
     Raises:
         DeadlineExceeded: the formula took longer than ``timeout``.
+        ArgumentError: a path that cannot be written (no such folder), an unknown format.
+        ArgumentTypeError: an argument of the wrong type.
     """
-    puzzle = instance._puzzle
-    strat, _ = puzzle.strategy(strategy)
+    puzzle = instance_puzzle(instance)
+    strat, _ = puzzle.strategy(strategy_name(puzzle, strategy))
     resolved = puzzle.options([strategy], options)
-    target = Path(path)
-    with hard_deadline(timeout, f"exporting {strat.name}"):
+    target = check_arg.path("path", path)
+    check_arg.choice("format", format, EXPORT_FORMATS)
+    check_arg.writable(target)
+    if format != "cpsat":
+        check_arg.writable(str(target) + ".json")
+    with hard_deadline(check_arg.timeout(timeout), f"exporting {strat.name}"):
         if format in ("dimacs", "wcnf"):
             if strat.encoder is None:
-                raise PuzzlesatError(f"strategy {strat.name!r} has no single CNF to export")
+                raise ArgumentError(f"strategy {strat.name!r} has no single CNF to export")
             from puzzlesat.encoders import dimacs
 
             encoding = core.load_target(strat.encoder)(instance.data, resolved)
             weighted = hasattr(encoding.cnf, "soft")
             if weighted != (format == "wcnf"):
                 other = "wcnf" if weighted else "dimacs"
-                raise PuzzlesatError(f"strategy {strat.name!r} exports --format {other}, not {format}")
+                raise ArgumentError(f"strategy {strat.name!r} exports --format {other}, not {format}")
             header = {"puzzle": puzzle.name, "strategy": strat.name, "options": {key: resolved[key] for key in options}}
             sidecar = dimacs.write(encoding, target, header, puzzle.write_instance(instance.data))
             return Export(target, sidecar, int(encoding.cnf.nv), dimacs.clause_count(encoding.cnf))
         if format == "cpsat":
             if strat.model is None:
-                raise PuzzlesatError(f"strategy {strat.name!r} has no CP-SAT model to export")
+                raise ArgumentError(f"strategy {strat.name!r} has no CP-SAT model to export")
             model = core.load_target(strat.model)(instance.data, resolved)[0]
             if not model.export_to_file(str(target)):
                 raise PuzzlesatError(f"{target}: CP-SAT could not write the model")
             return Export(target)
-    raise PuzzlesatError(f"unknown export format {format!r}; expected dimacs, wcnf or cpsat")
+    raise AssertionError(f"export format {format!r} has no writer")  # EXPORT_FORMATS lists the writers
 
 
 class Decoded(NamedTuple):
@@ -452,47 +660,71 @@ class Decoded(NamedTuple):
         instance: the instance the sidecar holds.
         satisfiable: the solver's ``s`` line: True, False (UNSATISFIABLE), None (UNKNOWN).
         solution: the verified solution when satisfiable, else None.
+        certificate: for UNSATISFIABLE with a proof given, the checker's verdict on it
+            (:class:`puzzlesat.core.certify.Certificate`); else None.
     """
 
     instance: Instance
     satisfiable: bool | None
     solution: Any = None
+    certificate: Any = None
 
 
-def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None = None) -> Decoded:
+def decode(
+    sidecar: str | os.PathLike[str],
+    answer: Source,
+    puzzle: str | None = None,
+    proof: str | os.PathLike[str] | None = None,
+) -> Decoded:
     """Turn an external SAT solver's output (``s`` and ``v`` lines) into a verified solution.
 
     Args:
         sidecar: the ``.json`` file :func:`export` wrote beside the CNF.
         answer: the solver's output: a path, an open file, or the text.
         puzzle: when given, the sidecar must be for this puzzle.
+        proof: the solver's DRAT proof of an UNSATISFIABLE answer: checked against the CNF
+            re-encoded from the sidecar (not the file beside it, which may have changed), by
+            drat-trim or dratify (:mod:`puzzlesat.core.certify`).
 
     Raises:
+        ParseError: a sidecar that is not one :func:`export` wrote (each entry is checked:
+            puzzle, strategy, options, instance, variable map), naming the file.
         PuzzlesatError: a sidecar for another puzzle or an encoding that has changed since, an
             unreadable answer, or a model the verifier rejects.
+        ArgumentTypeError: an argument of the wrong type.
     """
     from puzzlesat.encoders import dimacs
 
-    map_path = Path(sidecar)
+    map_path = check_arg.path("sidecar", sidecar)
+    check_arg.source("answer", answer)
+    if proof is not None:
+        check_arg.path("proof", proof)
+    if puzzle is not None:
+        get_puzzle(puzzle)
     data = dimacs.read_sidecar(map_path)
-    target = core.get_puzzle(data["puzzle"] if puzzle is None else puzzle)
-    if data["puzzle"] != target.name:
-        raise PuzzlesatError(f"{map_path}: sidecar is for {data['puzzle']!r}, not {target.name!r}")
+    target = sidecar_puzzle(map_path, data["puzzle"])
+    if puzzle is not None and target.name != puzzle:
+        raise ArgumentError(f"{map_path}: sidecar is for {data['puzzle']!r}, not {puzzle!r}")
+    strat, options = sidecar_strategy(map_path, target, data)
     instance = Instance(target.name, target.parse(data["instance"], str(map_path)), str(map_path))
     text, source = read_source(answer)
     satisfiable, true_vars = dimacs.read_solver_output(text, source)
-    if not satisfiable:
+    if not satisfiable and (satisfiable is None or proof is None):
         return Decoded(instance, satisfiable)
-    strat, _ = target.strategy(data["strategy"])
-    assert strat.encoder is not None
-    options = target.options([strat.name], data.get("options", {}))
+    assert strat.encoder is not None  # sidecar_strategy refused a strategy without one
     encoding = core.load_target(strat.encoder)(instance.data, options)
-    if int(encoding.cnf.nv) != int(data["variables"]):
+    if int(encoding.cnf.nv) != data["variables"]:
         raise PuzzlesatError(
             f"{map_path}: the encoding has changed since export "
             f"({encoding.cnf.nv} variables now, {data['variables']} then)"
         )
-    names = dimacs.sidecar_keys(data)
+    if not satisfiable:
+        from puzzlesat.core import certify
+
+        return Decoded(instance, False, certificate=certify.check_external(encoding.cnf.clauses, Path(proof or "")))
+    names = encoding.named_vars()
+    if names != dimacs.sidecar_keys(data):
+        raise PuzzlesatError(f"{map_path}: the sidecar's variable map is not the encoding's")
     try:
         solution = encoding.decode({names[v] for v in true_vars if v in names})
     except (ValueError, KeyError, IndexError) as exc:  # a model that describes no answer at all
@@ -503,11 +735,46 @@ def decode(sidecar: str | os.PathLike[str], answer: Source, puzzle: str | None =
     return Decoded(instance, True, solution)
 
 
+def sidecar_puzzle(path: Path, name: str) -> Puzzle:
+    """The puzzle a sidecar names; an unknown one is a ParseError naming the file."""
+    try:
+        return core.get_puzzle(name)
+    except PuzzlesatError as exc:
+        raise core.ParseError(f"{path}: sidecar entry 'puzzle': {exc}") from None
+
+
+def sidecar_strategy(path: Path, puzzle: Puzzle, data: dict[str, Any]) -> tuple[Strategy, dict[str, Any]]:
+    """The strategy a sidecar names and its options, each checked as export wrote them.
+
+    Raises:
+        ParseError: an unknown strategy, one without a CNF encoding, or options it does not
+            declare, naming the file.
+    """
+    try:
+        strat, _ = puzzle.strategy(data["strategy"])
+    except PuzzlesatError as exc:
+        raise core.ParseError(f"{path}: sidecar entry 'strategy': {exc}") from None
+    if strat.encoder is None:
+        raise core.ParseError(f"{path}: sidecar strategy {strat.name!r} has no CNF encoding to decode with")
+    try:
+        return strat, puzzle.options([strat.name], data["options"])
+    except PuzzlesatError as exc:
+        raise core.ParseError(f"{path}: sidecar entry 'options': {exc}") from None
+
+
 def generate(puzzle: str, seed: int = 0, **params: Any) -> Instance:
-    """A new instance from the puzzle's generator (``puzzlesat generate P --help`` lists the params)."""
-    target = core.get_puzzle(puzzle)
+    """A new instance from the puzzle's generator (``puzzlesat generate P --help`` lists the params).
+
+    Raises:
+        OptionError: a parameter the generator does not declare, or a value out of its bounds.
+        InvalidInstanceError: parameters that no instance fits, naming them.
+    """
+    target = get_puzzle(puzzle)
+    seed = check_arg.number(check_arg.SEED, seed)
     options = resolve_options(target.generator_options, params, f"{puzzle} generator")
-    return Instance(target.name, target.generate(options, seed), f"generated {puzzle} seed {seed}")
+    with solver_interrupts():
+        data = target.generate(options, seed)
+    return Instance(target.name, data, f"generated {puzzle} seed {seed}")
 
 
 TABLE_PUZZLES = ("rubik",)  # the puzzles whose solvers keep tables in the cache folder
@@ -526,7 +793,11 @@ def table_sets(puzzle: str = "rubik") -> list[TableSet]:
 
 
 def build_tables(
-    puzzle: str = "rubik", name: str | None = None, metric: str = "htm", progress: bool = True
+    puzzle: str = "rubik",
+    name: str | None = None,
+    metric: str = "htm",
+    *,
+    on_progress: progress.Callback | None = None,
 ) -> TableSet:
     """Build a table set now, ahead of the solves that need it (a stopped build is resumed).
 
@@ -535,7 +806,8 @@ def build_tables(
         name: the set; default the one ``tables=auto`` solves grow into (the largest that fits
             the memory cap: ``phase1`` without one).
         metric: ``htm`` or ``qtm``.
-        progress: a progress bar with the time left on stderr.
+        on_progress: called with a :class:`~puzzlesat.core.progress.Progress` as the build
+            goes on (the share done and the time left); the command line draws it.
 
     Raises:
         PuzzlesatError: a puzzle that keeps no tables, or a cache folder that cannot be written.
@@ -544,11 +816,12 @@ def build_tables(
     _keeps_tables(puzzle)
     from puzzlesat.native import rubik, rubik_cache
 
-    return rubik_cache.build(name or rubik.tables_for(rubik.memory_cap_mb()), metric, quiet=not progress)
+    with progress.reporting(on_progress):
+        return rubik_cache.build(name or rubik.tables_for(rubik.memory_cap_mb()), metric)
 
 
 def _keeps_tables(puzzle: str) -> None:
-    target = core.get_puzzle(puzzle).name
+    target = get_puzzle(puzzle).name
     if target not in TABLE_PUZZLES:
         raise PuzzlesatError(f"{target} keeps no tables; only {', '.join(TABLE_PUZZLES)} does")
 
@@ -559,22 +832,81 @@ def read_source(source: Source) -> tuple[str, str]:
     Files and streams are read as UTF-8, at most :data:`~puzzlesat.core.text.MAX_FILE_BYTES` of them.
     """
     if not isinstance(source, str | os.PathLike):
+        check_arg.source("source", source)
         name = getattr(source, "name", "<stream>")
         name = name if isinstance(name, str) else "<stream>"
         raw = getattr(source, "buffer", None)  # a text stream's bytes: decoded here, line named on error
-        if raw is not None:
-            return decode_text(raw.read(MAX_FILE_BYTES + 1), name), name
-        return decode_text(source.read(MAX_FILE_BYTES + 1).encode("utf-8", "surrogateescape"), name), name
+        try:
+            data = (raw if raw is not None else source).read(MAX_FILE_BYTES + 1)
+        except (OSError, ValueError) as exc:  # a closed file, or one open for writing only
+            raise ArgumentError(f"{name}: cannot read: {exc}") from None
+        if isinstance(data, str):
+            data = data.encode("utf-8", "surrogateescape")
+        if not isinstance(data, bytes):
+            raise check_arg.ArgumentTypeError(f"source: its read() gave {check_arg.kind(data)}, not text or bytes")
+        return decode_text(data, name), name
     if isinstance(source, str) and not _names_a_file(source):
         return source, "<text>"
+    check_arg.path("source", source)
     try:
         return read_text(source, str(source)), str(source)
     except OSError as exc:
-        raise PuzzlesatError(f"{source}: cannot read: {exc.strerror or exc}") from None
+        raise ArgumentError(f"{source}: cannot read: {exc.strerror or exc}") from None
 
 
 def _names_a_file(text: str) -> bool:
     """A one-line string that names an existing file, or looks like a file name (``.txt``)."""
-    if "\n" in text or "://" in text:
+    if "\n" in text or "://" in text or "\x00" in text:
         return False
     return Path(text).is_file() or text.endswith((".txt", ".sol", ".out", ".json", ".cnf"))
+
+
+# -- the arguments' checks that need this module's types (the others: core.arguments) ------
+
+
+def get_puzzle(name: Any) -> Puzzle:
+    """The puzzle a ``puzzle`` argument names."""
+    check_arg.text("puzzle", name)
+    return core.get_puzzle(name)
+
+
+def instance_puzzle(instance: Any) -> Puzzle:
+    """The puzzle of an ``instance`` argument: an :class:`Instance` holding that puzzle's data."""
+    check_arg.typed("instance", instance, Instance, "a puzzlesat Instance (from load or generate)")
+    puzzle = get_puzzle(instance.puzzle)
+    expected, _ = check_arg.declared_types(puzzle.verify)
+    if expected is not None and not isinstance(instance.data, expected):
+        raise check_arg.ArgumentTypeError(
+            f"instance: holds {check_arg.kind(instance.data)}, not a {puzzle.name} instance"
+        )
+    return puzzle
+
+
+def solution_of(puzzle: Puzzle, answer: Any, name: str, expected: str) -> None:
+    """Refuse an answer that is not the puzzle's solution object (``expected`` names what is taken)."""
+    _, solution = check_arg.declared_types(puzzle.verify)
+    if solution is not None and not isinstance(answer, solution):
+        raise check_arg.ArgumentTypeError(
+            f"{name}: expected {expected.format(puzzle.name)}, got {check_arg.kind(answer)}"
+        )
+
+
+def backend_of(backend: Any, address: Any, jobs: Any, memory_limit: Any) -> Any:
+    """The :class:`~puzzlesat.portfolio.backends.Backend` of a race or a comparison, its arguments checked."""
+    from puzzlesat.portfolio.backends import Backend
+
+    name = check_arg.choice("backend", backend, check_arg.BACKENDS)
+    check_arg.text("address", address, optional=True)
+    cores = check_arg.number(check_arg.JOBS, jobs)
+    check_arg.cores("jobs", cores, name)
+    return Backend(name, address, jobs=cores, memory_mb=check_arg.number(check_arg.MEMORY_LIMIT, memory_limit))
+
+
+def results_file(results: Any, inputs: Iterable[str]) -> Path | None:
+    """A ``results`` argument: a JSON-lines file that can be written and is none of the inputs."""
+    if results is None:
+        return None
+    target = check_arg.path("results", results)
+    check_arg.writable(target)
+    check_arg.distinct([("results", target)], [("the instance", name) for name in inputs if os.path.isfile(name)])
+    return target

@@ -13,12 +13,16 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TextIO
 
 from puzzlesat import api, core
-from puzzlesat.core import Option, OptionError, PuzzlesatError, Result, Status
+from puzzlesat.core import Option, OptionError, PuzzlesatError, Result, Status, Strategy, progress, registry
+from puzzlesat.core.arguments import CORES, JOBS, MEMORY_LIMIT, SEED, TIMEOUT, WORKERS, distinct, writable
+from puzzlesat.core.arguments import cores as check_cores_of
 from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
+from puzzlesat.core.interrupts import is_solver_interrupt
 from puzzlesat.core.options import parse_pairs
 
 
@@ -27,9 +31,76 @@ def source(path: str) -> api.Source:
     return sys.stdin if path == "-" else Path(path)
 
 
-# below this a child process cannot even load its solver libraries
-MIN_MEMORY_MB = 256
 NOT_PROVEN_OPTIMAL = 3
+
+
+class ProgressDisplay:
+    """The command line's progress callback: on a terminal a bar redrawn in place under the
+    lines, elsewhere (a file, a pipe) only the lines, never a carriage return."""
+
+    def __init__(self, stream: TextIO | None = None, interval: float = 0.2) -> None:
+        self._stream = stream
+        self.interval = interval
+        self._last = 0.0
+        self._shown = False
+
+    @property
+    def stream(self) -> TextIO:
+        """The stream given, else stderr as it is now (a test may have replaced it)."""
+        return self._stream or sys.stderr
+
+    @property
+    def live(self) -> bool:
+        """True on a terminal."""
+        try:
+            return self.stream.isatty()
+        except (AttributeError, ValueError):  # a closed or odd stream: no bar
+            return False
+
+    def __call__(self, event: progress.Progress) -> None:
+        if event.kind == progress.LINE:
+            self.clear()
+            self.stream.write(event.text + "\n")
+            self.stream.flush()
+        elif event.kind == progress.END:
+            self.clear()
+        elif time.monotonic() - self._last >= self.interval and self.live:
+            self._last = time.monotonic()
+            self.stream.write("\r" + bar_text(event)[: self._columns() - 1] + "\x1b[K")
+            self.stream.flush()
+            self._shown = True
+
+    def clear(self) -> None:
+        """Take the bar away (before a line, at the end of a task or of the command)."""
+        if self._shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            self._shown = False
+            self._last = 0.0
+
+    def _columns(self) -> int:
+        try:
+            return os.get_terminal_size(self.stream.fileno()).columns
+        except (OSError, ValueError, AttributeError):
+            return 100
+
+
+def bar_text(event: progress.Progress, width: int = 30) -> str:
+    """One update as a line: the task, a bar and a percentage when the share done is known.
+
+    >>> bar_text(progress.Progress("update", "c building tables", 0.5, "depth 7"))
+    'c building tables [###############...............]  50.0% depth 7'
+    """
+    parts = [event.text]
+    if event.fraction is not None:
+        filled = int(width * event.fraction)
+        parts.append(f"[{'#' * filled}{'.' * (width - filled)}] {100 * event.fraction:5.1f}%")
+    if event.detail:
+        parts.append(event.detail)
+    return " ".join(parts)
+
+
+DISPLAY = ProgressDisplay()
 
 
 class Parser(argparse.ArgumentParser):
@@ -39,18 +110,14 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message}\n")
 
 
-def writable(path: str | None) -> None:
-    """Check, before any work, that an output file can be created (folder exists, not a folder)."""
-    if not path:
-        return
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    if target.is_dir():
-        raise PuzzlesatError(f"{path}: cannot write: is a folder")
-    if not folder.is_dir():
-        raise PuzzlesatError(f"{path}: cannot write: no folder {folder}")
-    if not os.access(target if target.exists() else folder, os.W_OK):
-        raise PuzzlesatError(f"{path}: cannot write: permission denied")
+def outputs(args: argparse.Namespace, written: dict[str, str | None], read: Iterable[tuple[str, str]] = ()) -> None:
+    """Check the files a command writes before any work: each can be created, and none is
+    one of the files it reads or another output (``-o`` over the instance, ``--results`` over
+    ``--plot``)."""
+    for path in written.values():
+        writable(path)
+    hints = getattr(args, "hints", None)
+    distinct(written.items(), [*read, ("the --hints file", hints)])
 
 
 def write_output(text: str, path: str | None) -> None:
@@ -85,29 +152,60 @@ def load(args: argparse.Namespace, path: str) -> api.Instance:
 
 
 def cmd_list(args: argparse.Namespace) -> int:
-    """Show puzzles and their strategies (``-v``: with their options)."""
-    names = [args.puzzle] if args.puzzle else api.puzzles()
-    for name in names:
-        puzzle = core.get_puzzle(name)
-        print(f"{puzzle.name}  (portfolio: {', '.join(puzzle.portfolio)})")
-        for strat in puzzle.strategies:
+    """Show puzzles and their strategies (``-v``: with their modes and options); a plugin that
+    fails to load is one line on stderr, the others are listed."""
+    puzzles = [core.get_puzzle(args.puzzle)] if args.puzzle else core.available_puzzles()
+    for puzzle in puzzles:
+        plugin = registry.origin(puzzle.name)
+        print(
+            f"{puzzle.name}  (portfolio: {', '.join(puzzle.portfolio) or 'every strategy'})"
+            + (f"  [{plugin}]" if plugin else "")
+        )
+        for strat in puzzle.all_strategies():
             label = strat.name + (f":<{'|'.join(strat.variants)}>" if strat.variants else "")
             extra = [flag for flag, on in (("export dimacs/wcnf", strat.encoder), ("export cpsat", strat.model)) if on]
+            added = registry.origin(puzzle.name, strat.name)
+            if added and added != plugin:  # a plugin's strategy for another puzzle
+                extra.append(added)
             note = f"  [{', '.join(extra)}]" if extra else ""
             print(f"  {label}\n      {strat.summary}{note}")
             if args.verbose:
+                if puzzle.modes:
+                    print(f"      modes: {served_modes(puzzle, strat)}")
                 for opt in strat.options:
                     print(f"      -O {describe(opt)}")
         for what, options in (
             ("instance flags (solve, check, export)", puzzle.instance_options),
-            ("solve flags (every strategy)", puzzle.solve_options),
+            ("solve flags (modes only for the strategies that list them)", puzzle.solve_options),
             ("check flags", puzzle.check_options),
         ):
             if args.verbose and options:
                 print(f"  {what}:")
                 for opt in options:
                     print(f"      {opt.flag} {describe(opt)}")
+    for problem in registry.problems():
+        print(f"puzzlesat: {problem}", file=sys.stderr)
     return 0
+
+
+def served_modes(puzzle: core.Puzzle, strat: Strategy) -> str:
+    """The puzzle's modes a strategy serves, for ``list -v``: ``count (not kissat404), score``, or ``none``."""
+    served = []
+    for mode in puzzle.modes:
+        if mode in strat.modes:
+            served.append(mode)
+        elif strat.serves(mode):
+            missing = [v for v in strat.variants if not strat.serves(mode, v)]
+            served.append(f"{mode} (not {', '.join(missing)})")
+    return ", ".join(served) or "none"
+
+
+def mode_help(puzzle: core.Puzzle, opt: Option) -> Option:
+    """A mode's flag, its help naming the puzzle's own strategies that serve it."""
+    if opt.name not in puzzle.modes:
+        return opt
+    servers = ", ".join(s.name for s in puzzle.strategies if s.serves(opt.name))
+    return opt._replace(help=f"{opt.help} (served by {servers or 'plugins only'})")
 
 
 def describe(opt: Option) -> str:
@@ -127,7 +225,12 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
     puzzle = core.get_puzzle(instance.puzzle)
     unproven = (puzzle.optimisation and result.status is Status.SOLVED) or result.status is Status.FEASIBLE
     if args.json:
-        write_output(json.dumps(result.to_json(puzzle, instance.data)) + "\n", args.output)
+        data = result.to_json(puzzle, instance.data)
+        if result.certificates:
+            from puzzlesat.core import certify
+
+            data["certificate"] = certify.block(result.certificates)
+        write_output(json.dumps(data) + "\n", args.output)
     elif result.status.is_final or result.status is Status.FEASIBLE:
         write_output(api.format(instance, result), args.output)
     stats = " ".join(f"{k}={v}" for k, v in result.stats.items())
@@ -135,6 +238,8 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
         f"c {result.strategy}: {result.status.value} in {result.wall_time:.3f}s {stats} {result.message}".rstrip(),
         file=sys.stderr,
     )
+    for cert in result.certificates:
+        print(cert.line(), file=sys.stderr)
     if unproven:
         print("c the answer is not proven optimal (exit code 3)", file=sys.stderr)
         return NOT_PROVEN_OPTIMAL
@@ -142,25 +247,32 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
 
 
 def read_instance(args: argparse.Namespace) -> tuple[api.Instance, float | None]:
-    """Read ``args.file`` within ``--timeout``; the instance, and the time left for the rest."""
+    """Read ``args.file`` within ``--timeout``; the instance, and the time left for the rest
+    (at least the smallest limit the library takes)."""
     started = time.monotonic()
     with hard_deadline(args.timeout, f"reading {args.file}"):
         instance = load(args, args.file)
-    return instance, None if args.timeout is None else max(args.timeout - (time.monotonic() - started), 0.001)
+    if args.timeout is None:
+        return instance, None
+    return instance, max(args.timeout - (time.monotonic() - started), TIMEOUT.low or 0.0)
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one instance with one strategy, or race several (``--portfolio``)."""
     if args.portfolio and args.file == "-" and Path(args.portfolio).is_file():
         args.file, args.portfolio = args.portfolio, ""  # `--portfolio FILE`: the optional value took the file
-    if args.portfolio is None and (args.backend != "local" or args.address):
-        raise PuzzlesatError("--backend and --address apply to --portfolio")
+    if args.address and args.backend == "local":
+        raise PuzzlesatError("--address needs --backend ray")
     check_cores(args)
+    if args.certify is not None and args.portfolio is not None:
+        raise PuzzlesatError("--certify applies to one strategy's run, not to --portfolio")
     options = given_options(args)
-    writable(args.output)
+    written = {"--output": args.output, "--svg": args.svg}
+    picture_first(args)
     for opt in core.get_puzzle(args.puzzle).solve_options:
         if opt.writes:
-            writable(options.get(opt.name))
+            written[opt.flag] = options.get(opt.name)
+    outputs(args, written, [("the instance", args.file)])
     instance, timeout = read_instance(args)
     if args.portfolio is not None:
         result = api.race(
@@ -173,48 +285,81 @@ def cmd_solve(args: argparse.Namespace) -> int:
             seed=args.seed,
             memory_limit=args.memory_limit,
             stream=sys.stderr,
+            on_progress=DISPLAY,
             **options,
         )
     else:
-        from puzzlesat.core.processes import cap_memory
+        if args.memory_limit:  # processes imports psutil and multiprocessing: not for every small solve
+            from puzzlesat.core.processes import cap_memory
 
-        cap_memory(args.memory_limit)  # this process, and the workers it forks
-        result = api.solve(instance, args.strategy, timeout=timeout, seed=args.seed, workers=args.workers, **options)
+            cap_memory(args.memory_limit)  # this process, and the workers it forks
+        result = api.solve(
+            instance,
+            args.strategy,
+            timeout=timeout,
+            seed=args.seed,
+            workers=args.workers,
+            backend=args.backend,
+            address=args.address,
+            on_progress=DISPLAY,
+            certify=args.certify,
+            **options,
+        )
     puzzle = core.get_puzzle(instance.puzzle)
-    if puzzle.after_solve is not None and result.solution is not None:
+    if puzzle.notes is not None and result.solution is not None:
         own = {opt.name for opt in puzzle.solve_options}  # a strategy's options are not the hook's
-        puzzle.after_solve(instance.data, result, puzzle.options([], {k: v for k, v in options.items() if k in own}))
+        show(puzzle.notes(instance.data, result, puzzle.options([], {k: v for k, v in options.items() if k in own})))
+    if args.svg:
+        write_output(api.draw(instance, result), args.svg)
     return report(instance, result, args)
+
+
+def picture_first(args: argparse.Namespace) -> None:
+    """Before any work: ``--svg FILE`` can be written, and the puzzle can draw itself."""
+    if args.svg:
+        writable(args.svg)
+        if core.get_puzzle(args.puzzle).draw is None:
+            raise PuzzlesatError(f"--svg: {args.puzzle} has no picture")
+
+
+def show(lines: list[str]) -> None:
+    """Lines the library returned for a person to read (a score, a URL), on stderr."""
+    for line in lines:
+        print(line, file=sys.stderr)
 
 
 def check_cores(args: argparse.Namespace) -> None:
     """``--workers`` and ``--jobs`` may not ask for more cores than this machine has (Ray's may)."""
-    if args.backend != "local":
-        return
     for flag, value in (("--workers", args.workers), ("--jobs", args.jobs)):
-        if value is not None and value > CORES:
-            raise PuzzlesatError(f"{flag} {value}: this machine has {CORES} cores")
+        check_cores_of(flag, value, args.backend)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Verify a solution file against an instance file."""
-    options = flag_values(args, core.get_puzzle(args.puzzle).check_options)
-    for opt in core.get_puzzle(args.puzzle).check_options:
-        if opt.writes:
-            writable(options.get(opt.name))
+    puzzle = core.get_puzzle(args.puzzle)
+    options = flag_values(args, puzzle.check_options)
+    written = {opt.flag: options.get(opt.name) for opt in puzzle.check_options if opt.writes}
+    outputs(args, {**written, "--svg": args.svg}, [("the instance", args.instance), ("the solution", args.solution)])
+    picture_first(args)
     instance = load(args, args.instance)
     text, name = api.read_source(source(args.solution))
-    problems = api.check(instance, text, name, **options)
+    proof = puzzle.check_argument is not None and text.lstrip().startswith("{")  # solve --certify's NAME.json
+    solution = None if proof else puzzle.parse_solution(instance.data, text, name)
+    problems = api.check(instance, text if proof else solution, name, **options)
+    if args.svg:  # drawn even when the check fails: the picture shows where
+        write_output(api.draw(instance, solution), args.svg)
     for problem in problems:
         print(f"{name}: {problem}", file=sys.stderr)
     if not problems:
+        if puzzle.notes is not None and not proof:
+            show(puzzle.notes(instance.data, Result(Status.SOLVED, solution), puzzle.options([], {}) | options))
         print("OK", file=sys.stderr)
     return 1 if problems else 0
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
     """Generate an instance in the puzzle's input format."""
-    writable(args.output)
+    outputs(args, {"--output": args.output})
     params = {opt.name: getattr(args, opt.name) for opt in args.generator_options}
     instance = api.generate(args.puzzle, args.seed, **{k: v for k, v in params.items() if v is not None})
     write_output(instance.text, args.output)
@@ -223,12 +368,18 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write the DIMACS CNF (with sidecar) or the CP-SAT model of an instance."""
-    writable(args.output)
+    sidecar = None if args.format == "cpsat" else args.output + ".json"
+    outputs(args, {"--output": args.output, "the sidecar": sidecar}, [("the instance", args.file)])
     instance, timeout = read_instance(args)
     done = api.export(instance, args.strategy, args.output, args.format, timeout=timeout, **parse_pairs(args.option))
     if done.sidecar is not None:
         print(
             f"c wrote {done.path} ({done.variables} variables, {done.clauses} clauses) and {done.sidecar}",
+            file=sys.stderr,
+        )
+        print(
+            f"c an UNSAT answer is certified with its text DRAT proof: kissat --no-binary {done.path} PROOF > OUT; "
+            f"puzzlesat decode {args.puzzle} OUT --map {done.sidecar} --proof PROOF",
             file=sys.stderr,
         )
     else:
@@ -238,12 +389,20 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_decode(args: argparse.Namespace) -> int:
     """Turn an external SAT solver's answer into the puzzle's solution format."""
-    writable(args.output)
-    decoded = api.decode(args.map, source(args.answer), args.puzzle)
+    read = [("the answer", args.answer), ("--map", args.map), ("--proof", args.proof)]
+    outputs(args, {"--output": args.output}, read)
+    decoded = api.decode(args.map, source(args.answer), args.puzzle, proof=args.proof)
     if decoded.satisfiable is None:
         print(f"{'<stdin>' if args.answer == '-' else args.answer}: the solver did not decide", file=sys.stderr)
         return 1
-    if decoded.satisfiable is False:  # a claim: only a checked DRAT/LRAT proof would settle it
+    cert = decoded.certificate
+    if decoded.satisfiable is False and cert is not None and cert.checked:
+        write_output(f"c UNSATISFIABLE certified: {cert.how}, {cert.proof_bytes} bytes of proof\n", args.output)
+        return 0
+    if decoded.satisfiable is False and cert is not None:
+        write_output(f"c UNSATISFIABLE claimed by the external solver; {cert.how}: {cert.reason}\n", args.output)
+        return 1
+    if decoded.satisfiable is False:  # a claim: only a checked DRAT proof (--proof) would settle it
         write_output("c UNSATISFIABLE claimed by the external solver, not verified\n", args.output)
         return 1
     write_output(api.format(decoded.instance, decoded.solution), args.output)
@@ -254,7 +413,7 @@ def cmd_tables(args: argparse.Namespace) -> int:
     """Show the tables solvers keep in the cache folder, or build a set ahead of the solves that need it."""
     if args.action == "build":
         try:
-            done = api.build_tables(args.puzzle, args.set, args.metric)
+            done = api.build_tables(args.puzzle, args.set, args.metric, on_progress=DISPLAY)
         except KeyboardInterrupt:
             again = " ".join(["puzzlesat tables build", args.puzzle, *([args.set] if args.set else [])])
             print(f"\nc stopped: `{again}` resumes the build", file=sys.stderr)
@@ -280,19 +439,13 @@ def cmd_tables(args: argparse.Namespace) -> int:
     return 0
 
 
-CORES = len(os.sched_getaffinity(0))
-# the flags every solving command shares, declared like the strategies' options
-TIMEOUT = Option("timeout", float, None, "seconds for the whole command, reading the instance included", low=0.01)
-SEED = Option("seed", int, 0, "random seed (search order, generators)", low=0, high=2**31 - 1)
-WORKERS = Option("workers", int, 1, f"threads or processes of one strategy (at most the {CORES} cores)", low=1)
-JOBS = Option("jobs", int, None, f"cores to share out (default: all {CORES})", low=1)
-MEMORY_LIMIT = Option(
-    "memory_limit",
-    int,
-    None,
-    "memory cap of each process (the solver's, or each --portfolio run's), in MB",
-    low=MIN_MEMORY_MB,
-)
+# compare's and catalog's flags: the shared declarations, with their own defaults and help
+RUN_TIMEOUT = TIMEOUT._replace(default=60.0, help="seconds per run (default 60)")
+PROBLEM_TIMEOUT = TIMEOUT._replace(default=60.0, help="seconds per problem and strategy (default 60)")
+RUN_WORKERS = WORKERS._replace(help=f"CP-SAT workers per run (at most the {CORES} cores)")
+RUNS_AT_ONCE = JOBS._replace(help="runs at once (default 1; with --backend ray, as many as the cluster's CPUs allow)")
+PROBLEMS_AT_ONCE = JOBS._replace(help="problems at once (default 1)")
+RUN_MEMORY = MEMORY_LIMIT._replace(help="memory cap per run, in MB")
 
 
 def add_limit_flags(parser: argparse.ArgumentParser) -> None:
@@ -336,10 +489,10 @@ def add_backend_flags(parser: argparse.ArgumentParser) -> None:
 def cmd_compare(args: argparse.Namespace) -> int:
     """Run every strategy on every instance in separate processes; print a table."""
     check_cores(args)
-    for path in (args.output, args.results, args.plot):
-        writable(path)
+    read = [("the instance", path) for path in args.files]
+    outputs(args, {"--output": args.output, "--results": args.results, "--plot": args.plot}, read)
     if args.plot:
-        api.require_matplotlib()
+        api.plot_path(args.plot)  # a format matplotlib cannot draw is refused before the runs
     instances = [api.load(args.puzzle, Path(path)) for path in args.files]
     runs = api.compare(
         args.puzzle,
@@ -353,7 +506,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         memory_limit=args.memory_limit,
         backend=args.backend,
         address=args.address,
-        stream=sys.stderr,
+        stream=None,
+        on_progress=DISPLAY,
         **parse_pairs(args.option),
     )
     if args.plot:
@@ -365,8 +519,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_catalog(args: argparse.Namespace) -> int:
     """Settle every single vacancy -> single survivor problem of a board; print the catalog."""
     check_cores(args)
-    for path in (args.output, args.results):
-        writable(path)
+    outputs(args, {"--output": args.output, "--results": args.results})
     entries = api.catalog(
         args.puzzle,
         args.board,
@@ -378,7 +531,7 @@ def cmd_catalog(args: argparse.Namespace) -> int:
         strategies=args.strategies,
         seed=args.seed,
         memory_limit=args.memory_limit,
-        stream=sys.stderr,
+        on_progress=DISPLAY,
     )
     write_output(entries.table(args.format), args.output)
     return 0
@@ -397,13 +550,19 @@ def option_type(opt: Option) -> Any:
     return convert
 
 
-def add_option_flags(parser: argparse.ArgumentParser, options: tuple[Option, ...]) -> None:
-    """One flag per declared option, read by its declaration; a bool is a switch."""
+def add_option_flags(
+    parser: argparse.ArgumentParser, options: tuple[Option, ...], short: dict[str, str] | None = None
+) -> None:
+    """One flag per declared option, read by its declaration; a bool is a switch.
+
+    ``short`` gives some their one-letter alias: ``{"jobs": "-j"}``.
+    """
     for opt in options:
+        flags = [opt.flag, *([short[opt.name]] if short and opt.name in short else [])]
         if opt.type is bool:
-            parser.add_argument(opt.flag, dest=opt.name, action="store_true", default=opt.default, help=opt.help)
+            parser.add_argument(*flags, dest=opt.name, action="store_true", default=opt.default, help=opt.help)
         else:
-            parser.add_argument(opt.flag, dest=opt.name, type=option_type(opt), default=opt.default, help=opt.help)
+            parser.add_argument(*flags, dest=opt.name, type=option_type(opt), default=opt.default, help=opt.help)
 
 
 def puzzles_needed(argv: list[str], verb: str) -> list[core.Puzzle]:
@@ -414,7 +573,7 @@ def puzzles_needed(argv: list[str], verb: str) -> list[core.Puzzle]:
     """
     if not argv or argv[0] != verb:
         return []
-    if len(argv) > 1 and argv[1] in core.PUZZLE_NAMES:
+    if len(argv) > 1 and (argv[1] in registry.BUILTIN or argv[1] in registry.puzzle_names()):
         return [core.get_puzzle(argv[1])]
     return core.available_puzzles()
 
@@ -437,9 +596,16 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         s.add_argument("--strategy", "-s", help="method[:variant]; default: the puzzle's first")
         s.add_argument("--json", action="store_true", help="print a JSON result instead of the seed format")
         s.add_argument("--output", "-o", help="write the answer here instead of stdout")
+        s.add_argument("--svg", metavar="FILE", help="also draw the instance and the answer into this SVG file")
+        s.add_argument(
+            "--certify",
+            metavar="DIR",
+            help="write a checkable proof of every 'no solution', 'optimal' and 'unique' claim into DIR "
+            "(NAME.cnf + NAME.drat, checked by drat-trim or dratify before the answer is printed)",
+        )
         add_limit_flags(s)
         add_portfolio_flags(s)
-        add_option_flags(s, puzzle.instance_options + puzzle.solve_options)
+        add_option_flags(s, puzzle.instance_options + tuple(mode_help(puzzle, o) for o in puzzle.solve_options))
         s.set_defaults(func=cmd_solve, puzzle_solve_options=puzzle.solve_options)
 
     p = sub.add_parser("compare", help="run strategies side by side on instances; print a table")
@@ -450,20 +616,10 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         help="comma list of method[:variant][@KEY=VALUE...] (default: every strategy); "
         "options after @ apply to that strategy alone",
     )
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds per run (default 60)")
     p.add_argument(
         "--option", "-O", action="append", default=[], help="option KEY=VALUE for every run (puzzlesat list -v)"
     )
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--workers", type=int, default=1, help="CP-SAT workers per run")
-    p.add_argument(
-        "--jobs",
-        "-j",
-        type=int,
-        default=None,
-        help="runs at once (default 1; with --backend ray, as many as the cluster's CPUs allow)",
-    )
-    p.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory cap per run")
+    add_option_flags(p, (RUN_TIMEOUT, SEED, RUN_WORKERS, RUNS_AT_ONCE, RUN_MEMORY), short={"jobs": "-j"})
     p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
     p.add_argument("--results", metavar="FILE", help="append runs to this JSON-lines file; reuse those done")
     p.add_argument("--plot", metavar="FILE.png", help="draw a cactus plot (needs matplotlib)")
@@ -473,14 +629,13 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
 
     p = sub.add_parser("catalog", help="every single vacancy -> single survivor problem of a board, settled")
     p.add_argument("puzzle", choices=api.CATALOG_PUZZLES)
-    p.add_argument("--board", choices=("english", "french", "german", "diamond", "rect"), default="english")
-    p.add_argument("--rows", type=int, default=None, help="rows of a rect board")
-    p.add_argument("--cols", type=int, default=None, help="columns of a rect board")
+    p.add_argument("--board", choices=api.CATALOG_BOARDS, default="english")
     p.add_argument("--strategies", help="the chain, comma list (default native-dfs,cnf-plan:cadical195)")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds per problem and strategy (default 60)")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--jobs", "-j", type=int, default=None, help="problems at once (default 1)")
-    p.add_argument("--memory-limit", type=int, default=None, metavar="MB", help="memory cap per run")
+    add_option_flags(
+        p,
+        (api.CATALOG_ROWS, api.CATALOG_COLS, PROBLEM_TIMEOUT, SEED, PROBLEMS_AT_ONCE, RUN_MEMORY),
+        short={"jobs": "-j"},
+    )
     p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
     p.add_argument("--results", metavar="FILE", help="append runs to this JSON-lines file; reuse those done")
     p.add_argument("--output", "-o", help="write the catalog here instead of stdout")
@@ -492,6 +647,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         c = check.add_parser(puzzle.name)
         c.add_argument("instance")
         c.add_argument("solution")
+        c.add_argument("--svg", metavar="FILE", help="also draw the instance and the answer checked into this SVG file")
         add_option_flags(c, puzzle.instance_options + puzzle.check_options)
         c.set_defaults(func=cmd_check)
 
@@ -499,8 +655,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     gen = p.add_subparsers(dest="puzzle", required=True)
     for puzzle in puzzles_needed(argv, "generate"):
         g = gen.add_parser(puzzle.name)
-        add_option_flags(g, puzzle.generator_options)
-        g.add_argument("--seed", type=int, default=0)
+        add_option_flags(g, (*puzzle.generator_options, SEED))
         g.add_argument("--output", "-o")
         g.set_defaults(func=cmd_generate, generator_options=puzzle.generator_options)
 
@@ -530,6 +685,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     p.add_argument("puzzle")
     p.add_argument("answer", help="the solver's output (s and v lines), or -")
     p.add_argument("--map", required=True, help="the .json sidecar written by export")
+    p.add_argument("--proof", metavar="FILE", help="the solver's DRAT proof of an UNSATISFIABLE answer, to check")
     p.add_argument("--output", "-o")
     p.set_defaults(func=cmd_decode)
     return parser
@@ -553,6 +709,13 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # the reader of stdout went away (`| head`): nothing left to say
         os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
         return 1
+    except Exception as exc:
+        if not is_solver_interrupt(exc):  # a solver library's own Ctrl-C error
+            raise
+        print("puzzlesat: interrupted", file=sys.stderr)
+        return 130
+    finally:
+        DISPLAY.clear()  # no bar left behind, whatever ended the command
 
 
 if __name__ == "__main__":

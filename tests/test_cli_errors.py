@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -225,3 +227,261 @@ def test_corrupt_results_files(content: bytes, tmp_path: Path) -> None:
 def test_a_results_folder_is_refused(tmp_path: Path) -> None:
     proc, _ = cli("compare", "eternity", E4, "--strategies", "native-rowscan", "--results", str(tmp_path))
     one_line(proc, 2, "is a folder")
+
+
+# -- every verb's flags read through the shared declarations (issue 29) ---------------------
+
+RECT = ["pegsol", "--board", "rect", "--rows", "1", "--cols", "4"]
+COMPARE = ("compare", "eternity", E4, "--strategies", "native-rowscan")
+CATALOG = ("catalog", "pegsol", "--board", "rect")
+
+
+def _flag_cases() -> list[tuple[str, tuple[str, ...], str]]:
+    """(id, argv, what the one line names): flags refused by their declarations."""
+    cases = []
+    for flags in (
+        ["--timeout", "0"],
+        ["--timeout", "-1"],
+        ["--timeout", "nan"],
+        ["--timeout", "inf"],
+        ["--timeout", "1e400"],
+        ["--jobs", "0"],
+        ["-j", "-2"],
+        ["--jobs", "1000"],
+        ["--workers", "0"],
+        ["--workers", "1000"],
+        ["--seed", "-1"],
+        ["--seed", "x"],
+        ["--memory-limit", "1"],
+        ["--memory-limit", "１"],
+    ):
+        cases.append((f"compare{''.join(flags)}", (*COMPARE, *flags), "--jobs" if flags[0] == "-j" else flags[0]))
+    for flags in (
+        ["--timeout", "0"],
+        ["--timeout", "nan"],
+        ["--jobs", "0"],
+        ["--seed", "-1"],
+        ["--memory-limit", "1"],
+        ["--rows", "0"],
+        ["--cols", "x"],
+        ["--rows", "100", "--cols", "100"],
+    ):
+        cases.append((f"catalog{''.join(flags)}", (*CATALOG, *flags), flags[0]))
+    for puzzle, flags, names in (
+        ("eternity", ["--seed", "-1"], "--seed"),
+        ("eternity", ["--size", "1"], "--size"),
+        ("eternity", ["--rows", "2", "--cols", "1"], "--cols"),
+        ("eternity", ["--frame-colours", "600", "--inner-colours", "600"], "--frame-colours"),
+        ("blacken", ["--size", "2"], "--size"),
+        ("blacken", ["--size", "3", "--whites", "9"], "--whites"),
+        ("blacken", ["--whites", "2", "--components", "3"], "--components"),
+        ("masyu", ["--rows", "100", "--cols", "101"], "--rows"),
+        ("pegsol", ["--board", "rect", "--rows", "10", "--cols", "9"], "--rows"),
+        ("rubik", ["--moves", "-1"], "--moves"),
+    ):
+        cases.append((f"generate-{puzzle}{''.join(flags)}", ("generate", puzzle, *flags), names))
+    return cases
+
+
+FLAG_CASES = _flag_cases()
+
+
+@pytest.fixture(scope="module")
+def flag_runs() -> dict[str, tuple[subprocess.CompletedProcess[str], float]]:
+    """Every refused flag, run a few at a time (start-up dominates, so they overlap well)."""
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        runs = pool.map(lambda case: cli(*case[1]), FLAG_CASES)
+        return dict(zip((case[0] for case in FLAG_CASES), runs, strict=True))
+
+
+@pytest.mark.parametrize(("name", "argv", "names"), FLAG_CASES, ids=[case[0] for case in FLAG_CASES])
+def test_flags_are_read_by_their_declarations(
+    name: str, argv: tuple[str, ...], names: str, flag_runs: dict[str, tuple[subprocess.CompletedProcess[str], float]]
+) -> None:
+    proc, took = flag_runs[name]
+    line = one_line(proc, 2)
+    assert names in line or (names in ("--jobs", "--workers") and "cores" in line), line
+    assert proc.stdout == "" and took < 60
+
+
+def test_a_scramble_of_no_moves_is_the_solved_cube() -> None:
+    proc, _ = cli("generate", "rubik", "--moves", "0")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == "UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB DBR".split()
+
+
+@pytest.mark.parametrize("timeout", ["1e10", "1e300", "9999999999.5"])
+def test_any_finite_timeout_works(timeout: str) -> None:
+    proc, _ = cli("solve", "eternity", E4, "--timeout", timeout)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    proc, _ = cli("solve", "eternity", E4, "-s", "cnf-heule", "--timeout", timeout)
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+
+
+# -- outputs never land on an input, nor on each other ---------------------------------------
+
+
+def _copy(src: str, folder: Path, name: str) -> Path:
+    target = folder / name
+    target.write_bytes(Path(src).read_bytes())
+    return target
+
+
+def test_outputs_never_land_on_an_input(tmp_path: Path) -> None:
+    board = _copy(E4, tmp_path, "board.txt")
+    grid = _copy(M7, tmp_path, "grid.txt")
+    answer = _copy(str(ROOT / "instances" / "eternity" / "seed_4x4.sol"), tmp_path, "board.sol")
+    cnf = tmp_path / "p.cnf"
+    assert cli("export", "eternity", str(board), "-s", "cnf-heule", "-o", str(cnf))[0].returncode == 0
+    out = tmp_path / "p.out"
+    out.write_text("s SATISFIABLE\nv 1 0\n")
+    link = tmp_path / "link.txt"
+    link.symlink_to(board)
+    before = {path: path.read_bytes() for path in (board, grid, answer, out, Path(str(cnf) + ".json"))}
+    same = str(tmp_path / "same.out")
+    for args, needle in (
+        (("solve", "eternity", str(board), "-o", str(board)), "--output"),
+        (("solve", "eternity", str(board), "-o", str(link)), "--output"),
+        (("solve", "masyu", str(grid), "--svg", str(grid)), "--svg"),
+        (("solve", "masyu", str(grid), "--svg", same, "-o", same), "--svg"),
+        (("check", "eternity", str(board), str(answer), "--svg", str(answer)), "--svg"),
+        (("check", "eternity", str(board), str(answer), "--svg", str(board)), "--svg"),
+        (("export", "eternity", str(board), "-s", "cnf-heule", "-o", str(board)), "--output"),
+        (("decode", "eternity", str(out), "--map", str(cnf) + ".json", "-o", str(out)), "--output"),
+        (("decode", "eternity", str(out), "--map", str(cnf) + ".json", "-o", str(cnf) + ".json"), "--output"),
+        (("compare", "eternity", str(board), "--strategies", "native-rowscan", "--results", str(board)), "--results"),
+        (("compare", "eternity", str(board), "--strategies", "native-rowscan", "-o", str(board)), "--output"),
+        (("compare", "eternity", str(board), "--results", same, "-o", same), "--results"),
+        (("compare", "eternity", str(board), "--plot", same + ".png", "-o", same + ".png"), "--plot"),
+        (("catalog", *RECT, "--results", same, "-o", same), "--results"),
+    ):
+        proc, took = cli(*args)
+        one_line(proc, 2, needle, "name this file")
+        assert took < 30
+    sidecar_over_input = tmp_path / "q.cnf.json"  # an instance named like the sidecar export writes
+    sidecar_over_input.write_text("{}")
+    proc, _ = cli("export", "eternity", str(sidecar_over_input), "-s", "cnf-heule", "-o", str(tmp_path / "q.cnf"))
+    one_line(proc, 2, "sidecar", "name this file")
+    assert all(path.read_bytes() == content for path, content in before.items())
+
+
+def test_a_plot_format_is_checked_before_the_runs(tmp_path: Path) -> None:
+    results = tmp_path / "runs.jsonl"
+    proc, took = cli(
+        "compare", "eternity", E4, "--strategies", "native-rowscan", "--results", str(results), "--plot", "x.xyz"
+    )
+    one_line(proc, 2, "x.xyz", ".xyz")
+    assert not results.exists() and took < 30
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "4 5\n",  # an instance file given as --results
+        '{"puzzle": "eternity", "instance": "a", "strategy": "s", "status": "DONE", "time": 1, "elapsed": 1}\n',
+        '{"puzzle": "eternity", "instance": "a", "strategy": "s", "status": "SOLVED", "time": -1, "elapsed": 1}\n',
+        '{"puzzle": "eternity", "instance": "a", "strategy": "s", "status": "SOLVED", "time": NaN, "elapsed": 1}\n',
+        '{"puzzle": "eternity", "instance": "a", "strategy": "s", "status": "SOLVED", "time": 1, "seed": -1}\n',
+        '{"puzzle": "eternity", "instance": "a", "strategy": "s", "status": "SOLVED", "time": 1, "workers": 0}\n',
+        '{"puzzle": "eternity", "instance": "a", "strategy": "s", "status": "SOLVED", "time": 1, "objective": 1.5}\n',
+        '{"puzzle": "eternity", "instance": "a", "strategy": "s", "status": "SOLVED", "time": 1, "message": 5}\n',
+    ],
+)
+def test_results_records_are_checked_field_by_field(line: str, tmp_path: Path) -> None:
+    results = tmp_path / "runs.jsonl"
+    results.write_text(line)
+    proc, _ = cli("compare", "eternity", E4, "--strategies", "native-rowscan", "--results", str(results))
+    one_line(proc, 2, "runs.jsonl:1")
+    assert results.read_text() == line
+
+
+def test_a_torn_record_is_still_skipped(tmp_path: Path) -> None:
+    results = tmp_path / "runs.jsonl"
+    results.write_text('{"puzzle": "eternity", "inst')
+    proc, _ = cli("compare", "eternity", E4, "--strategies", "native-rowscan", "--results", str(results))
+    assert proc.returncode == 0, proc.stderr
+    assert len(results.read_text().splitlines()) == 2
+
+
+# -- sidecars: every entry checked, errors name the file ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("entry", "value", "says"),
+    [
+        ("strategy", "native-rowscan", "no CNF encoding"),
+        ("strategy", "cpsat-table", "no CNF encoding"),
+        ("strategy", "nosuch", "'strategy'"),
+        ("puzzle", "sudoku", "'puzzle'"),
+        ("options", {"amoo": 1}, "'options'"),
+        ("options", {"amo": "maybe"}, "'options'"),
+        ("instance", "4 5\n0 1 2 0\n", "16 tile lines"),
+        ("instance_sha256", "0" * 16, "instance_sha256"),
+        ("variables", -1, "negative"),
+        ("vars", {"1": ["x", 0, 0, 0]}, "variable map"),
+    ],
+)
+def test_sidecar_entries_are_checked(entry: str, value: object, says: str, exported: Path, tmp_path: Path) -> None:
+    sidecar = Path(str(exported) + ".json")
+    data = json.loads(sidecar.read_text())
+    data[entry] = value
+    if entry == "instance":
+        data.pop("instance_sha256")
+    sidecar.write_text(json.dumps(data))
+    out = tmp_path / "p.out"
+    out.write_text("s SATISFIABLE\nv " + " ".join(map(str, range(1, 300))) + " 0\n")
+    line = one_line(cli("decode", "eternity", str(out), "--map", str(sidecar))[0], 2, says)
+    assert str(sidecar) in line, line
+
+
+# -- maxsat-rc2 where an edge can match no colour ---------------------------------------------
+
+
+def test_maxsat_with_an_edge_no_colour_can_match(tmp_path: Path) -> None:
+    board = tmp_path / "apart.txt"
+    board.write_text("2 9\n0 0 1 2\n0 0 3 4\n0 0 5 6\n0 0 7 8\n")  # no two tiles share a colour
+    proc, _ = cli("solve", "eternity", str(board), "-s", "maxsat-rc2")
+    assert proc.returncode == 0 and "Traceback" not in proc.stderr, proc.stderr
+    assert proc.stdout == "SOLUTION NOT FOUND\n" and "misses 4 edges" in proc.stderr
+    proc, _ = cli("solve", "eternity", str(board), "-s", "maxsat-rc2", "--score")
+    assert proc.returncode == 0 and "cost=4" in proc.stderr, proc.stderr
+
+
+# -- Ctrl-C: exit 130 and one line under every kind of strategy ---------------------------------
+
+
+@pytest.mark.parametrize("strategy", ["cnf-heule", "cpsat-table"])
+def test_ctrl_c_in_a_solver_exits_130(strategy: str) -> None:
+    """SIGINT while the C solver runs (the 8x8 board takes both over 30 s): no traceback, 130."""
+    hard = str(ROOT / "instances" / "eternity" / "peak_8x8_b4_m9_s1.txt")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", hard, "-s", strategy, "--timeout", "60"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        time.sleep(6)
+        start = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert time.monotonic() - start < 10
+    assert proc.returncode == 130 and out == "", (proc.returncode, err)
+    assert err.strip() == "puzzlesat: interrupted", err
+
+
+def test_a_reader_that_goes_away_is_no_traceback() -> None:
+    """``puzzlesat ... | true``: the reader is gone before the answer is written; at most one line."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "puzzlesat.cli", "generate", "eternity", "--size", "21", "--inner-colours", "20"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # before the child has even imported puzzlesat
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) in (1, 2) and "Traceback" not in err and len(err.splitlines()) <= 1, err

@@ -82,6 +82,9 @@ def test_unknown_status_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
         def status_name(self, code: int) -> str:
             return "NEW_STATUS"
 
+        def stop_search(self) -> None:
+            """Ctrl-C's way in (:func:`puzzlesat.core.interrupts.stop_on_interrupt`)."""
+
     monkeypatch.setattr(cp_model, "CpSolver", FutureSolver)
     run = cpsat.solve_model(small_model(0)[0], Limits(), None)
     assert run.status is Status.ERROR and "NEW_STATUS" in run.message

@@ -103,6 +103,7 @@ SIZES = [
     solve("eternity", "4 5\n" + "1 1 1 1\n" * 300_000, "limit of 1000000 characters", 125_001, "text"),
     solve("masyu", "1000 1000\nB\n0 0\nW\n0 0\n", "limit of 10000", 1, "two-line-1000x1000"),
     solve("masyu", "\nhttps://puzz.link/p?masyu/1000/1000/\n", "limit of 10000", 2, "url"),
+    solve("masyu", "https://puzz.link/p?masyu/6/6/" + "0" * 5000 + "\n", "longer than a 6x6 grid", 1, "url-body"),
     solve("pegsol", _rect(12, 12), "limit of 81", 1, "12x12"),
     solve("pegsol", "1000000 1000000\n", "limit of 100", 1, "header"),
     solve("blacken", "5000 1\n3,3\n", "limit of 61", 1, "5000"),

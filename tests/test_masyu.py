@@ -381,9 +381,17 @@ def test_rank_encoding_counts_loops_once():
     assert count == expected
 
 
+def test_cli_draws_on_stderr_only_when_asked(capsys):
+    assert cli.main(["solve", "masyu", str(SEEDS / "seed_7x7.txt")]) == 0
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and err.startswith("c cnf-lazy") and "●" not in err
+    assert cli.main(["solve", "masyu", str(SEEDS / "seed_7x7.txt"), "--draw"]) == 0
+    assert "●" in capsys.readouterr().err
+
+
 def test_cli_solve_unique_and_svg(tmp_path, capsys):
     svg = tmp_path / "loop.svg"
-    code = cli.main(["solve", "masyu", str(SEEDS / "seed_7x7.txt"), "--unique", "--svg", str(svg)])
+    code = cli.main(["solve", "masyu", str(SEEDS / "seed_7x7.txt"), "--unique", "--draw", "--svg", str(svg)])
     captured = capsys.readouterr()
     assert code == 0
     sol = masyu.parse_solution(load("seed_7x7.txt"), captured.out)

@@ -77,15 +77,21 @@ def test_cli_unknown_option_exits_2_with_one_line() -> None:
     )
     assert proc.returncode == 2 and proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
-    assert len(lines) == 1 and "valid options: amo, count, forbidden, score, support, svg, symmetry" in lines[0]
+    assert (
+        len(lines) == 1
+        and "valid options: amo, checkpoint, count, forbidden, resume, score, support, symmetry" in lines[0]
+    )
 
 
 def test_python_unknown_option_raises() -> None:
     board = puzzlesat.load("eternity", E4)
-    with pytest.raises(PuzzlesatError, match="valid options: amo, count, forbidden, score, support, svg, symmetry"):
+    with pytest.raises(
+        PuzzlesatError, match="valid options: amo, checkpoint, count, forbidden, resume, score, support, symmetry"
+    ):
         puzzlesat.solve(board, "cnf-heule", amoo=1)
     with pytest.raises(
-        PuzzlesatError, match="for eternity native-rowscan; valid options: colour_check, count, score, svg, twins$"
+        PuzzlesatError,
+        match="for eternity native-rowscan; valid options: checkpoint, colour_check, count, resume, score, twins$",
     ):
         puzzlesat.solve(board, "native-rowscan", amo=0)
     with pytest.raises(PuzzlesatError, match="valid options: none"):

@@ -211,8 +211,10 @@ def test_missing_ray_is_one_clear_line_and_exit_2(monkeypatch, capsys, tmp_path)
     assert capsys.readouterr().err == 'puzzlesat: --backend ray needs the ray extra: pip install "puzzlesat[ray]"\n'
     assert cli.main(["solve", "eternity", files[0], "--portfolio", "--backend", "ray"]) == 2
     assert capsys.readouterr().err == 'puzzlesat: --backend ray needs the ray extra: pip install "puzzlesat[ray]"\n'
+    assert cli.main(["solve", "eternity", files[0], "--score", "--backend", "ray"]) == 2  # native-rowscan on Ray
+    assert capsys.readouterr().err == 'puzzlesat: --backend ray needs the ray extra: pip install "puzzlesat[ray]"\n'
     assert cli.main(["solve", "eternity", files[0], "--address", "10.0.0.1:6379"]) == 2
-    assert "--portfolio" in capsys.readouterr().err
+    assert "--address needs --backend ray" in capsys.readouterr().err
 
 
 @pytest.mark.slow

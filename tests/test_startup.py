@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
+
+import pytest
 
 
 def loaded_after(code: str) -> set[str]:
@@ -29,3 +32,38 @@ def test_a_command_loads_only_its_puzzle() -> None:
     assert not any(
         m.startswith(domains) for m in loaded_after("from puzzlesat import cli\ncli.build_parser(['decode'])")
     )
+
+
+def test_plugins_are_looked_for_only_when_a_command_needs_them() -> None:
+    # a built-in puzzle's command never lists the entry points; `list` lists them cheaply, and
+    # imports importlib.metadata (about 12 ms) only when some package declares a puzzlesat group
+    code = "from puzzlesat import cli\ncli.build_parser(['solve', 'eternity', 'x.txt'])\n"
+    code += "from puzzlesat.core import registry\nassert registry._groups is None"
+    assert "puzzlesat.core.registry" in loaded_after(code)
+    quiet = "import contextlib, io\nfrom puzzlesat import cli\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+    listed = loaded_after(quiet + "    cli.main(['list'])")
+    assert "importlib.metadata" not in listed
+
+
+def test_a_small_eternity_solve_loads_no_numba() -> None:
+    """The 4x4 seed is answered by the plain-Python row scan: numba's import alone would double its time."""
+    seed = Path(__file__).resolve().parents[1] / "instances" / "eternity" / "seed_4x4.txt"
+    code = f"from puzzlesat import api\nassert api.solve(api.load('eternity', {str(seed)!r})).solution"
+    assert "numba" not in loaded_after(code)
+
+
+def test_loading_a_kernel_skips_numbas_scipy_probe() -> None:
+    """numba's first call would import scipy.linalg (about 0.15 s) to probe for BLAS; ours need none."""
+    pytest.importorskip("scipy.linalg")
+    code = "from puzzlesat.native import eternity\neternity._compile()"
+    assert "scipy.linalg" not in loaded_after(code)
+    assert "scipy.linalg.cython_blas" in loaded_after(code + "\nimport scipy.linalg.cython_blas")
+
+
+def test_first_solve_benchmark_runs() -> None:
+    """benchmarks/first_solve.py on one quick puzzle: its own temporary caches, a table with both runs."""
+    script = Path(__file__).resolve().parents[1] / "benchmarks" / "first_solve.py"
+    cmd = [sys.executable, str(script), "--puzzles", "masyu", "--warm", "1", "--timeout", "60"]
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=True).stdout
+    rows = [line for line in out.splitlines() if line.startswith("| masyu")]
+    assert len(rows) == 2 and all(" exit " not in row and "> 60" not in row for row in rows), out

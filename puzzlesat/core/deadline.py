@@ -17,6 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from puzzlesat.core.arguments import MAX_TIMEOUT
 from puzzlesat.core.errors import PuzzlesatError
 
 
@@ -34,8 +35,8 @@ def hard_deadline(seconds: float | None, what: str) -> Iterator[None]:
 
     An enclosing deadline is suspended meanwhile and re-armed afterwards with the time it had left.
     """
-    if seconds is None or threading.current_thread() is not threading.main_thread():
-        yield
+    if seconds is None or seconds >= MAX_TIMEOUT or threading.current_thread() is not threading.main_thread():
+        yield  # a limit of years is none, and the interval timer cannot hold it
         return
     outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
     started = time.monotonic()

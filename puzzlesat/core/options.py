@@ -8,11 +8,12 @@ ignored, and ``puzzlesat list -v`` can show them all.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
-from puzzlesat.core.errors import PuzzlesatError
+from puzzlesat.core.errors import ArgumentError
 from puzzlesat.core.text import is_int
 
 _FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
@@ -20,8 +21,8 @@ _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
 
-class OptionError(PuzzlesatError):
-    """An option that is not declared, or a value that its declaration does not accept."""
+class OptionError(ArgumentError):
+    """An option that is not declared, or a value that its declaration does not accept (a ValueError)."""
 
 
 class Option(NamedTuple):
@@ -86,13 +87,14 @@ class Option(NamedTuple):
             if isinstance(value, str) and is_int(value):
                 return int(value)
         elif self.type is float:
-            if isinstance(value, int | float) and not isinstance(value, bool) and value == value:
+            if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
                 return float(value)
-            if isinstance(value, str) and _FLOAT.fullmatch(value):
+            if isinstance(value, str) and _FLOAT.fullmatch(value) and math.isfinite(float(value)):
                 return float(value)
         elif isinstance(value, str) and value:
             return value
-        raise OptionError(f"option {self.name}={value!r}: expected {'a non-empty str' if kind == 'str' else kind}")
+        expected = {"str": "a non-empty str", "float": "a finite float"}.get(kind, kind)
+        raise OptionError(f"option {self.name}={value!r}: expected {expected}")
 
 
 def resolve(declared: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[str, Any]:

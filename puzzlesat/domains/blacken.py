@@ -68,6 +68,10 @@ class Instance:
     size: int
     whites: tuple[Cell, ...]
 
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows (:mod:`puzzlesat.domains.blacken_svg`)."""
+        return PUZZLE.draw_svg(self)
+
     @property
     def q(self) -> int:
         """Number of white stones."""
@@ -507,11 +511,11 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
     q = 6 if q is None else q
     groups = options.get("components") or (1 if q else 0)
     if size < 3:
-        raise InvalidInstanceError(f"board size must be at least 3, got {size}")
+        raise InvalidInstanceError(f"--size {size}: board size must be at least 3")
     if q < groups or (q > 0 and groups < 1):
-        raise InvalidInstanceError(f"cannot split {q} white stones into {groups} components")
+        raise InvalidInstanceError(f"--whites {q} --components {groups}: cannot split {q} white stones into {groups}")
     if q > (size - 2) ** 2:
-        raise InvalidInstanceError(f"{q} white stones do not fit inside a {size}x{size} board's frame")
+        raise InvalidInstanceError(f"--whites {q} --size {size}: {q} white stones do not fit inside the board's frame")
     rng = random.Random(seed)
     inner = [(r, c) for r in range(1, size - 1) for c in range(1, size - 1)]
     inner_set = set(inner)
@@ -562,6 +566,7 @@ PUZZLE = Puzzle(
     verify=verify,
     generator="puzzlesat.domains.blacken:generate",
     write_instance=write_instance,
+    draw="puzzlesat.domains.blacken_svg:draw",
     strategies=(
         Strategy(
             "native-bb",
@@ -599,7 +604,7 @@ PUZZLE = Puzzle(
     ),
     portfolio=("native-bb", "cpsat-steps", "cnf-steps:cadical195"),
     generator_options=(
-        Option("size", int, None, "board size k (k x k), default 7", low=1, high=MAX_SIZE),
+        Option("size", int, None, "board size k (k x k), default 7", low=3, high=MAX_SIZE),
         Option("whites", int, None, "number of white stones q, default 6", low=0, high=MAX_WHITES),
         Option("components", int, None, "number of 8-connected white groups, default 2", low=1, high=MAX_WHITES),
     ),

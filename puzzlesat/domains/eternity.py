@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import math
 import random
-import sys
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -94,6 +93,10 @@ class Instance:
     def cells(self) -> int:
         """Number of cells (= number of tiles)."""
         return self.rows * self.cols
+
+    def _repr_svg_(self) -> str:
+        """The pieces as given, as a notebook shows them (:func:`draw_svg`)."""
+        return draw_svg(self, None)
 
     def is_frame(self, cell: int) -> bool:
         """True for a cell on the outer ring of the board."""
@@ -385,13 +388,15 @@ def format_solution(instance: Instance, solution: Solution | None) -> str:
 def parse_solution(instance: Instance, text: str, source: str = "<solution>") -> Solution | None:
     """Read an answer in the seed's output format; None for ``SOLUTION NOT FOUND``.
 
+    ``#`` starts a comment (a ``--checkpoint`` file keeps its run's record in one).
+
     Raises:
         ParseError: malformed lines or the wrong number of cells.
     """
     if text.strip() == NOT_FOUND:
         return None
     check_length(text, source, MAX_INPUT_CHARS)
-    lines = int_tokens(text, source)
+    lines = int_tokens("\n".join(line.partition("#")[0] for line in text.splitlines()), source)
     for lineno, values in lines:
         if len(values) != 2:
             raise ParseError(f"{source}:{lineno}: expected 'tile rotations', got {len(values)} numbers")
@@ -473,13 +478,16 @@ def score(instance: Instance, solution: Solution) -> int:
     return max_score(instance) - len(mismatches(instance, solution))
 
 
-def draw_svg(instance: Instance, solution: Solution) -> str:
-    """The board as an SVG picture: hint pieces outlined, mismatched edges in red.
+def draw_svg(instance: Instance, solution: Solution | None) -> str:
+    """The board as an SVG picture: hint pieces outlined, mismatched edges in red; without a
+    solution, the pieces as given, in input order.
 
     Cells whose tile or rotation is out of range are left white.
     """
     from puzzlesat.domains.eternity_svg import draw_board  # loaded only when a picture is asked for
 
+    if solution is None:
+        return draw_board(instance.rows, instance.cols, list(instance.tiles))
     looks = [
         rotated(instance.tiles[t], r) if 0 <= t < instance.cells and 0 <= r < 4 else None
         for t, r in solution.placements
@@ -494,37 +502,16 @@ def draw_svg(instance: Instance, solution: Solution) -> str:
     )
 
 
-def after_solve(instance: Instance, result: Result, options: dict[str, Any]) -> None:
-    """Print ``c score N/MAX`` for ``--score`` (counted again here) and write ``--svg FILE``."""
+def notes(instance: Instance, result: Result, options: dict[str, Any]) -> list[str]:
+    """With ``score``, the line ``c score N/MAX`` (counted again here) to show after an answer."""
     if options.get("score"):
-        print(f"c score {score(instance, result.solution)}/{max_score(instance)}", file=sys.stderr)
-    if options.get("svg"):
-        write_svg(options["svg"], draw_svg(instance, result.solution))
-
-
-def check_board(instance: Instance, solution: Solution, options: dict[str, Any]) -> list[str]:
-    """The verifier as ``check`` runs it: ``score`` accepts mismatched edges of a legal board
-    and prints ``c score N/MAX`` on stderr; ``svg`` draws the board (mismatches in red)."""
-    problems = verify(instance, solution, matching=not options.get("score"))
-    if options.get("svg"):
-        write_svg(options["svg"], draw_svg(instance, solution))
-    if options.get("score") and not problems:
-        print(f"c score {score(instance, solution)}/{max_score(instance)}", file=sys.stderr)
-    return problems
+        return [f"c score {score(instance, result.solution)}/{max_score(instance)}"]
+    return []
 
 
 def verify_run(instance: Instance, solution: Solution, options: dict[str, Any]) -> list[str]:
-    """The verifier of a solve run: with ``score`` the board need only be legal (mismatches scored)."""
+    """The verifier of a run: with ``score`` the board need only be legal (mismatches scored)."""
     return verify(instance, solution, matching=not options.get("score"))
-
-
-def write_svg(path: str, picture: str) -> None:
-    """Write a picture; a failed write is one line naming the file."""
-    try:
-        with open(path, "w") as fp:
-            fp.write(picture)
-    except OSError as exc:
-        raise PuzzlesatError(f"{path}: cannot write: {exc.strerror or exc}") from None
 
 
 def generate(options: dict[str, Any], seed: int) -> Instance:
@@ -544,13 +531,18 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
     frame_colours = options.get("frame_colours") or 1
     inner_colours = options.get("inner_colours") or 1
     if rows < 2 or cols < 2:
-        raise InvalidInstanceError(f"board must be at least 2x2, got {rows}x{cols}")
+        raise InvalidInstanceError(f"--rows {rows} --cols {cols}: board must be at least 2x2")
     if rows * cols > MAX_CELLS:
-        raise InvalidInstanceError(f"a {rows}x{cols} board has more cells than the limit of {MAX_CELLS}")
+        raise InvalidInstanceError(
+            f"--rows {rows} --cols {cols}: a {rows}x{cols} board has more cells than the limit of {MAX_CELLS}"
+        )
+    colours = f"--frame-colours {frame_colours} --inner-colours {inner_colours}"
     if 1 + frame_colours + inner_colours > MAX_COLOURS:
-        raise InvalidInstanceError(f"{1 + frame_colours + inner_colours} colours, more than the limit of {MAX_COLOURS}")
+        raise InvalidInstanceError(
+            f"{colours}: {1 + frame_colours + inner_colours} colours, more than the limit of {MAX_COLOURS}"
+        )
     if frame_colours < 1 or inner_colours < 1:
-        raise InvalidInstanceError("need at least one frame colour and one inner colour")
+        raise InvalidInstanceError(f"{colours}: need at least one frame colour and one inner colour")
     rng = random.Random(seed)
 
     def edge_colour(frame_edge: bool) -> int:
@@ -591,7 +583,6 @@ def make_unsolvable(instance: Instance) -> Instance:
 SYMMETRY = Option(
     "symmetry", bool, True, "without hints: one corner tile fixed top-left (square) or in the top row (rectangle)"
 )
-SVG = Option("svg", str, None, "also draw the board into this SVG file (mismatched edges in red)", writes=True)
 # cnf-heule's clause families (Heule 2008); the defaults are the fastest measured
 HEULE_OPTIONS = (
     Option("amo", bool, True, "at most one tile per cell and one cell per tile (redundant)"),
@@ -625,6 +616,7 @@ PUZZLE = Puzzle(
             "numba row-scan backtracker, (west, north) lookup of pre-rotated tiles, seeded restarts; "
             "--workers N shares one tree between N processes",
             options=ROWSCAN_OPTIONS,
+            modes=("count", "score", "checkpoint", "resume"),
         ),
         Strategy(
             "cpsat-table",
@@ -632,6 +624,7 @@ PUZZLE = Puzzle(
             "CP-SAT: a table constraint per cell over (tile, N, E, S, W), AllDifferent tiles",
             model="puzzlesat.models.eternity:build_model",
             options=TABLE_OPTIONS,
+            modes=("score",),
         ),
         Strategy(
             "cnf-heule",
@@ -641,12 +634,15 @@ PUZZLE = Puzzle(
             default_variant="cadical195",
             encoder="puzzlesat.encoders.eternity:encode",
             options=HEULE_OPTIONS,
+            # counting adds a blocking clause per board: Kissat takes no clauses between calls
+            modes=tuple(f"count:{v}" for v in SAT_SOLVERS if "kissat" not in v),
         ),
         Strategy(
             "maxsat-rc2",
             "puzzlesat.encoders.eternity_maxsat:solve",
             "weighted CNF, one soft clause per edge (matched); pysat's RC2 proves the best score; small boards",
             encoder="puzzlesat.encoders.eternity_maxsat:encode",
+            modes=("score",),
         ),
     ),
     # two members for a 2-core machine: measured with benchmarks/portfolio.py
@@ -658,28 +654,41 @@ PUZZLE = Puzzle(
             "count",
             bool,
             False,
-            "count every solution (a board and its rotations once) and print the number; native-rowscan, cnf-heule",
+            "count every solution (a board and its rotations once) and print the number",
         ),
         Option(
             "score",
             bool,
             False,
             "maximise matched edges over legal boards; anytime: the best board at the time limit or "
-            "Ctrl-C, 'c score N/MAX' on stderr; native-rowscan, cpsat-table, maxsat-rc2",
+            "Ctrl-C, 'c score N/MAX' on stderr",
         ),
-        SVG,
+        Option(
+            "checkpoint",
+            str,
+            None,
+            "with --score (native-rowscan): rewrite this file with the best board as it improves "
+            "(atomically), and its picture beside it (FILE.svg)",
+            writes=True,
+        ),
+        Option(
+            "resume",
+            str,
+            None,
+            "with --score (native-rowscan): start from this checkpoint (or board) file and keep it up to date",
+            writes=True,
+        ),
     ),
-    after_solve=after_solve,
+    notes=notes,
+    draw="puzzlesat.domains.eternity:draw_svg",
     verify_run=verify_run,
-    check_options=(
-        Option("score", bool, False, "accept mismatched edges; print the matched ones (c score N/MAX)"),
-        SVG,
-    ),
-    check=check_board,
+    check_options=(Option("score", bool, False, "accept mismatched edges; print the matched ones (c score N/MAX)"),),
+    check=verify_run,
+    modes=("count", "score", "checkpoint", "resume"),
     generator_options=(
-        Option("size", int, None, "board size g (g x g), default 4", low=1, high=math.isqrt(MAX_CELLS)),
-        Option("rows", int, None, "rows, for a rectangle (overrides --size)", low=1, high=MAX_CELLS // 2),
-        Option("cols", int, None, "columns, for a rectangle (overrides --size)", low=1, high=MAX_CELLS // 2),
+        Option("size", int, None, "board size g (g x g), default 4", low=2, high=math.isqrt(MAX_CELLS)),
+        Option("rows", int, None, "rows, for a rectangle (overrides --size)", low=2, high=MAX_CELLS // 2),
+        Option("cols", int, None, "columns, for a rectangle (overrides --size)", low=2, high=MAX_CELLS // 2),
         Option("frame_colours", int, None, "colours on edges along the frame, default 1", low=1, high=MAX_COLOURS),
         Option("inner_colours", int, None, "colours on the other inside edges, default 1", low=1, high=MAX_COLOURS),
     ),

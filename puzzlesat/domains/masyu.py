@@ -24,7 +24,6 @@ import functools
 import math
 import random
 import re
-import sys
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from typing import Any
 
 from puzzlesat.core import (
     InvalidInstanceError,
+    Limits,
     Option,
     ParseError,
     Puzzle,
@@ -75,6 +75,10 @@ class Instance:
     cols: int
     black: tuple[Cell, ...] = ()
     white: tuple[Cell, ...] = ()
+
+    def _repr_svg_(self) -> str:
+        """The grid and its circles, as a notebook shows them (:mod:`puzzlesat.domains.masyu_svg`)."""
+        return PUZZLE.draw_svg(self)
 
     def clue(self, r: int, c: int) -> int:
         """EMPTY, WHITE or BLACK for one cell."""
@@ -243,6 +247,14 @@ def solution_from_edges(edges: Iterable[EdgeKey]) -> Solution:
     if len(loops) != 1:
         raise ValueError(f"expected one loop, got {len(loops)} components")
     return solution_from_cycle(loops[0])
+
+
+def presolve(instance: Instance, limits: Limits) -> Result | None:
+    """The engine's answer before any strategy: :func:`trivial_answer` for a grid without
+    circles or too thin for a loop, else None (a strategy searches)."""
+    if instance.circles and instance.rows >= 2 and instance.cols >= 2:
+        return None
+    return trivial_answer(instance, time.perf_counter(), bool(limits.options.get("unique")))
 
 
 def trivial_answer(instance: Instance, start: float, unique: bool = False) -> Result:
@@ -418,7 +430,8 @@ def from_url(url: str, source: str = "<url>", lineno: int = 1) -> Instance:
     ((0, 0),)
 
     Raises:
-        ParseError: not a masyu URL, bad size or a character outside base 27.
+        ParseError: not a masyu URL, bad size, a body longer than the grid or a character
+            outside base 27.
     """
     where = f"{source}:{lineno}"
     match = re.search(r"[?/](?:masyu|mashu)/(.*)$", url.strip())
@@ -435,10 +448,13 @@ def from_url(url: str, source: str = "<url>", lineno: int = 1) -> Instance:
     _check_size(rows, cols, where)
     body = parts[2] if len(parts) > 2 else ""
     cells = [EMPTY] * (rows * cols)
+    if len(body) > -(-len(cells) // 3) or len(parts) > 3:  # a digit holds three cells
+        raise ParseError(
+            f"{where}: the URL's body is longer than a {cols}x{rows} grid needs "
+            f"({len(body)} characters for {len(cells)} cells, at most {-(-len(cells) // 3)})"
+        )
     pos = 0
     for ch in body:
-        if pos >= len(cells):
-            break
         digit = PZPR_DIGITS.find(ch)
         if digit < 0:
             raise ParseError(f"{where}: character {ch!r} is not a base-27 digit in {url!r}")
@@ -603,48 +619,21 @@ def draw_text(instance: Instance, solution: Solution | None) -> str:
     return "\n".join(out) + "\n"
 
 
-def draw_svg(instance: Instance, solution: Solution | None, cell: int = 24) -> str:
-    """An SVG picture of the grid, its circles and the loop."""
-    w, h = instance.cols * cell, instance.rows * cell
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w + 2}" height="{h + 2}" viewBox="-1 -1 {w + 2} {h + 2}">',
-        f'<rect x="0" y="0" width="{w}" height="{h}" fill="white"/>',
-    ]
-    for r in range(instance.rows + 1):
-        parts.append(f'<line x1="0" y1="{r * cell}" x2="{w}" y2="{r * cell}" stroke="#ccc"/>')
-    for c in range(instance.cols + 1):
-        parts.append(f'<line x1="{c * cell}" y1="0" x2="{c * cell}" y2="{h}" stroke="#ccc"/>')
-    if solution is not None:
-        pts = [*solution.cells(), solution.start]
-        path = " ".join(f"{c * cell + cell / 2},{r * cell + cell / 2}" for r, c in pts)
-        parts.append(
-            f'<polyline points="{path}" fill="none" stroke="#1f5fbf" stroke-width="{cell / 6:.1f}" '
-            'stroke-linejoin="round"/>'
-        )
-    radius = cell * 0.36
-    for (r, c), colour in [(p, "black") for p in instance.black] + [(p, "white") for p in instance.white]:
-        parts.append(
-            f'<circle cx="{c * cell + cell / 2}" cy="{r * cell + cell / 2}" r="{radius:.1f}" '
-            f'fill="{colour}" stroke="black" stroke-width="1.5"/>'
-        )
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
-
-
-def after_solve(instance: Instance, result: Result, options: dict[str, Any]) -> None:
-    """Draw the loop on stderr, write ``--svg FILE``, and show a second loop if one was found."""
-    print(draw_text(instance, result.solution), file=sys.stderr, end="")
+def notes(instance: Instance, result: Result, options: dict[str, Any]) -> list[str]:
+    """What to show after an answer: the loop drawn in text (``draw``), the puzz.link URL
+    (``url``) and the second loop of a puzzle that is not unique."""
+    lines = []
+    if options.get("draw"):
+        lines.extend(draw_text(instance, result.solution).splitlines())
     if options.get("url"):
-        print(f"c puzz.link: {to_url(instance)}", file=sys.stderr)
-    svg = options.get("svg")
-    if svg:
-        with open(svg, "w") as fp:
-            fp.write(draw_svg(instance, result.solution))
+        lines.append(f"c puzz.link: {to_url(instance)}")
     other = result.second_solution
     if other is not None:
-        print("c a second loop (the puzzle is not unique):", file=sys.stderr)
-        print(format_solution(instance, other), file=sys.stderr, end="")
-        print(draw_text(instance, other), file=sys.stderr, end="")
+        lines.append("c a second loop (the puzzle is not unique):")
+        lines.extend(format_solution(instance, other).splitlines())
+        if options.get("draw"):
+            lines.extend(draw_text(instance, other).splitlines())
+    return lines
 
 
 # ---------------------------------------------------------------- loops and clues for the generator
@@ -742,6 +731,7 @@ PUZZLE = Puzzle(
             "incremental SAT: degree 0/2 and circle clauses, a cut clause for each separate loop",
             variants=SOLVERS,
             default_variant="cadical195",
+            modes=("unique",),
         ),
         Strategy(
             "cnf-rank",
@@ -754,23 +744,27 @@ PUZZLE = Puzzle(
                 Option("symmetry", bool, True, "fix the loop's direction at the first circle"),
                 Option("cuts", bool, False, "add the cut clauses a cnf-lazy run needed (a head start)"),
             ),
+            modes=("unique",),
         ),
         Strategy(
             "cpsat-lazy",
             "puzzlesat.models.masyu:solve_lazy",
             "CP-SAT: degree 0/2 and circle rules, cuts for separate loops added between solves",
             model="puzzlesat.models.masyu:build_model",
+            modes=("unique",),
         ),
         Strategy(
             "cpsat-circuit",
             "puzzlesat.models.masyu:solve_circuit",
             "CP-SAT add_circuit over both arc directions, a self-loop for each skipped cell",
             model="puzzlesat.models.masyu:build_circuit_model",
+            modes=("unique",),
         ),
         Strategy(
             "native-dfs",
             "puzzlesat.native.masyu:solve",
             "numba: propagate circle and degree rules, close no early loop, branch on path ends",
+            modes=("unique",),
         ),
     ),
     portfolio=("cnf-lazy:cadical195", "cnf-lazy:glucose4", "cpsat-lazy"),
@@ -782,8 +776,11 @@ PUZZLE = Puzzle(
     ),
     solve_options=(
         Option("unique", bool, False, "prove the solution unique, or show a second one"),
-        Option("svg", str, None, "also draw the solved grid into this SVG file", writes=True),
+        Option("draw", bool, False, "also draw the loop in text on stderr"),
         Option("url", bool, False, "also print the puzzle's puzz.link URL on stderr"),
     ),
-    after_solve=after_solve,
+    notes=notes,
+    draw="puzzlesat.domains.masyu_svg:draw",
+    presolve=presolve,
+    modes=("unique",),
 )

@@ -147,6 +147,10 @@ class Instance:
     start: Matrix
     goal: Matrix | None = None
 
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows (:mod:`puzzlesat.domains.pegsol_svg`)."""
+        return PUZZLE.draw_svg(self)
+
     @property
     def target(self) -> Matrix:
         """The goal matrix; for the complement form, start with pegs and holes swapped."""
@@ -549,7 +553,7 @@ def step_jumps(instance: Instance, reach: bool = True) -> list[list[int]]:
 
 
 def presolve(instance: Instance, limits: Limits) -> Result | None:
-    """What every strategy does first: settle trivial boards and try the impossibility proofs.
+    """What the engine does before any strategy: settle trivial boards and try the impossibility proofs.
 
     Returns:
         A final Result (SOLVED with no jumps, or INFEASIBLE naming the proof), or None when
@@ -581,7 +585,9 @@ def named_board(name: str, rows: int | None = None, cols: int | None = None) -> 
         if rows < 1 or cols < 1:
             raise InvalidInstanceError(f"rect board needs positive --rows and --cols, got {rows}x{cols}")
         if rows * cols > MAX_CELLS:
-            raise InvalidInstanceError(f"a {rows}x{cols} board has more cells than the limit of {MAX_CELLS}")
+            raise InvalidInstanceError(
+                f"--rows {rows} --cols {cols}: a {rows}x{cols} board has more cells than the limit of {MAX_CELLS}"
+            )
         return [[PEG] * cols for _ in range(rows)]
     if name in ("english", "german"):
         size, arm = (7, 2) if name == "english" else (9, 3)
@@ -593,7 +599,7 @@ def named_board(name: str, rows: int | None = None, cols: int | None = None) -> 
         return [[PEG if abs(r - 3) + abs(c - 3) <= 4 else OFF for c in range(7)] for r in range(7)]
     if name == "diamond":
         return [[PEG if abs(r - 4) + abs(c - 4) <= 4 else OFF for c in range(9)] for r in range(9)]
-    raise InvalidInstanceError(f"unknown board {name!r}; expected english, french, german, diamond or rect")
+    raise InvalidInstanceError(f"--board {name!r}: unknown board; expected english, french, german, diamond or rect")
 
 
 def generate(options: dict[str, Any], seed: int) -> Instance:
@@ -679,6 +685,9 @@ CNF_PLAN_OPTIONS = (
     Option("window", int, 3, "parallel form: horizons solved at once, in turns (CaDiCaL)", low=1, high=8),
 )
 
+# cpsat-plan's rule groups (models/pegsol.py)
+CPSAT_PLAN_OPTIONS = (ORDERING, REACH, Option("redundant", bool, True, "peg-count constraint per step (redundant)"))
+
 PUZZLE = Puzzle(
     name="pegsol",
     parse=parse,
@@ -687,6 +696,7 @@ PUZZLE = Puzzle(
     verify=verify,
     generator="puzzlesat.domains.pegsol:generate",
     write_instance=write_instance,
+    draw="puzzlesat.domains.pegsol_svg:draw",
     strategies=(
         Strategy(
             "native-dfs",
@@ -721,14 +731,11 @@ PUZZLE = Puzzle(
             "puzzlesat.models.pegsol:solve",
             "CP-SAT: the same fixed-horizon plan (one jump a step, frame axioms, ordering)",
             model="puzzlesat.models.pegsol:build_model",
-            options=(
-                ORDERING,
-                REACH,
-                Option("redundant", bool, True, "peg-count constraint per step (redundant)"),
-            ),
+            options=CPSAT_PLAN_OPTIONS,
         ),
     ),
     portfolio=("native-dfs", "cnf-plan:cadical195", "cpsat-plan"),
+    presolve=presolve,
     generator_options=(
         Option(
             "board", str, None, "english, french, german, diamond or rect (default english; rect with --rows/--cols)"
@@ -749,4 +756,6 @@ PUZZLE = Puzzle(
     solve_options=(
         Option("no_proofs", bool, False, "skip the impossibility proofs (counts, parity, pagoda) before search"),
     ),
+    write_argument="puzzlesat.domains.pegsol_proof:write_argument",
+    check_argument="puzzlesat.domains.pegsol_proof:check_argument",
 )

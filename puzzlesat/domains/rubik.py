@@ -586,6 +586,10 @@ class Instance:
     form: str = "singmaster"
     maneuver: Maneuver | None = None
 
+    def _repr_svg_(self) -> str:
+        """The picture a notebook shows (:mod:`puzzlesat.domains.rubik_svg`)."""
+        return PUZZLE.draw_svg(self)
+
 
 @dataclass(frozen=True)
 class Solution:
@@ -769,15 +773,17 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
     """A scramble of ``moves`` random turns (a maneuver), or a uniformly random position.
 
     Args:
-        options: ``moves`` (scramble length; 0 or absent = a uniformly random position, written
-            in Singmaster notation).
+        options: ``moves`` (scramble length, 0 for the solved cube; absent = a uniformly random
+            position, written in Singmaster notation).
         seed: the random seed.
     """
     rng = random.Random(seed)
-    moves = options.get("moves") or 0
-    if moves < 0:
-        raise InvalidInstanceError(f"'moves' must be >= 0, got {moves}")
-    if moves:
+    moves = options.get("moves")
+    if moves is not None and moves < 0:
+        raise InvalidInstanceError(f"--moves {moves}: expected at least 0")
+    if moves == 0:  # a scramble of no moves: the solved cube (an empty maneuver reads as no input)
+        return Instance(SOLVED, "singmaster")
+    if moves is not None:
         man = random_maneuver(moves, rng)
         return Instance(SOLVED.apply(man), "maneuver", man)
     return Instance(random_cube(rng), "singmaster")
@@ -785,6 +791,9 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
 
 # the bounded models solve by raising N themselves: this one is for export
 HORIZON = Option("horizon", int, 6, "export: the question 'solvable in N moves?'", low=0)
+METRIC = Option("metric", str, "htm", "htm (half turns count 1) or qtm (half turns count 2)", choices=METRICS)
+# cpsat-bmc's options (models/rubik.py)
+BMC_OPTIONS = (HORIZON, Option("canonical", bool, True, "only canonical move sequences (redundant)"))
 
 PUZZLE = Puzzle(
     name="rubik",
@@ -794,20 +803,22 @@ PUZZLE = Puzzle(
     verify=verify,
     generator="puzzlesat.domains.rubik:generate",
     write_instance=write_instance,
+    draw="puzzlesat.domains.rubik_svg:draw",
     strategies=(
         Strategy(
             "native-ida",
             "puzzlesat.native.rubik:solve",
             "optimal IDA* in numba: phase-1 tables on three axes + corner table (Reid, Kociemba; "
             "or Korf's pattern databases with -O tables=full), split by first moves over --workers",
-            options=(Option("progress", bool, True, "a progress bar on stderr during long searches"),),
+            options=(Option("progress", bool, True, "report the progress of long searches and table builds"),),
+            modes=("all", "extra"),
         ),
         Strategy(
             "cpsat-bmc",
             "puzzlesat.models.rubik:solve",
             "CP-SAT bounded model 'solvable in N moves?', N = 0, 1, 2, ... (shallow positions)",
             model="puzzlesat.models.rubik:build_model",
-            options=(HORIZON, Option("canonical", bool, True, "only canonical move sequences (redundant)")),
+            options=BMC_OPTIONS,
         ),
         Strategy(
             "cnf-bmc",
@@ -826,7 +837,7 @@ PUZZLE = Puzzle(
         ),
     ),
     solve_options=(
-        Option("metric", str, "htm", "htm (half turns count 1) or qtm (half turns count 2)", choices=METRICS),
+        METRIC,
         Option("all", bool, False, "every shortest solution"),
         Option("extra", int, 0, "also the solutions up to N moves longer than the shortest", low=0),
         Option("max_depth", int, None, "give up beyond this length (default: 20 htm / 26 qtm)", low=0),
@@ -843,4 +854,5 @@ PUZZLE = Puzzle(
         ),
     ),
     optimisation=True,
+    modes=("all", "extra"),
 )

@@ -28,7 +28,7 @@ from puzzlesat.core import InvalidInstanceError, Limits, Result, Status
 from puzzlesat.core.horizon import raise_horizon
 from puzzlesat.domains.blacken import DIRECTIONS, Cell, Instance, Solution, greedy
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
-from puzzlesat.encoders.sat import solve_limited, solver_stats
+from puzzlesat.encoders.sat import refute, sat_result, solve_limited, solver_stats
 
 
 class StepFormula:
@@ -206,21 +206,22 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         "calls": 0,
     }
     conflicts = 0
-    with Solver(name=variant or "cadical195", bootstrap_with=formula.clauses) as solver:
+    name = variant or "cadical195"
+    with Solver(name=name, bootstrap_with=formula.clauses) as solver:
 
         def try_horizon(n: int) -> Result:
             nonlocal conflicts
             stats["calls"] += 1
             sat = solve_limited(solver, limits.remaining(start), [-formula.a(n + 1)])
             conflicts = solver_stats(solver).get("conflicts", 0)
-            if sat is None:
-                return Result(Status.UNKNOWN)
-            if not sat:
+            if sat is False:
                 stats["refuted"] = n
-                return Result(Status.INFEASIBLE)
-            true = {lit for lit in solver.get_model() if lit > 0}
-            moves = [p for t in range(1, n + 1) for p in formula.frontier if formula.x(t, p) in true]
-            return Result(Status.SOLVED, Solution(tuple(moves)))
+
+            def plan() -> Solution:
+                true = {lit for lit in solver.get_model() if lit > 0}
+                return Solution(tuple(p for t in range(1, n + 1) for p in formula.frontier if formula.x(t, p) in true))
+
+            return sat_result(sat, plan)
 
         known = Solution(best) if best is not None else None
         outcome = raise_horizon(try_horizon, range(lower, horizon), lambda: limits.remaining(start), known)
@@ -229,4 +230,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if outcome.status is Status.INFEASIBLE:  # every horizon below H refuted, and greedy found no answer
         return Result(Status.ERROR, None, None, wall, stats, message="no answer")
     objective = len(outcome.solution.moves) if outcome.solution is not None else None
+    if outcome.status is Status.OPTIMAL and objective:  # "at most k - 1 moves" is one step below, afresh
+        below = f"no plan of {objective - 1} moves"
+        refute("optimal", below, formula.clauses, name, limits.remaining(start), assumptions=[-formula.a(objective)])
     return Result(outcome.status, outcome.solution, objective, wall, stats, message=outcome.message)

@@ -66,7 +66,7 @@ def write(encoding: Encoding, path: Path, header: dict[str, Any], instance_text:
         instance_text: the instance in its input format, stored in the sidecar so that
             ``decode`` needs nothing else.
     """
-    digest = hashlib.sha256(instance_text.encode()).hexdigest()[:16]
+    digest = _digest(instance_text)
     named = encoding.named_vars()
     comments = [f"c puzzlesat {k}={json.dumps(v)}" for k, v in header.items()]
     comments.append(f"c puzzlesat instance_sha256={digest}")
@@ -123,7 +123,17 @@ def read_sidecar(path: Path) -> dict[str, Any]:
     for vid, key in data["vars"].items():
         if not vid.isascii() or not vid.isdigit() or not isinstance(key, list):
             raise ParseError(f"{path}: sidecar variable {vid!r} is not an id mapped to a key list")
+    if data["variables"] < 0:
+        raise ParseError(f"{path}: sidecar entry 'variables' is negative")
+    digest = data.get("instance_sha256")
+    if digest is not None and digest != _digest(data["instance"]):
+        raise ParseError(f"{path}: sidecar entry 'instance' does not match its 'instance_sha256'")
     return data
+
+
+def _digest(instance_text: str) -> str:
+    """The short hash of an instance's text that the DIMACS file and the sidecar record."""
+    return hashlib.sha256(instance_text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 def sidecar_keys(data: dict[str, Any]) -> dict[int, Key]:

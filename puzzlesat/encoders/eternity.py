@@ -37,7 +37,7 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import TIME_LIMIT, Limits, Result, Status
 from puzzlesat.core.options import defaults
 from puzzlesat.domains.eternity import (
     HEULE_OPTIONS,
@@ -53,7 +53,7 @@ from puzzlesat.domains.eternity import (
     rotated,
 )
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
-from puzzlesat.encoders.sat import open_solver, solve_limited, solve_once, solver_stats
+from puzzlesat.encoders.sat import open_solver, refute, sat_result, solve_limited, solve_once, solver_stats
 
 DEFAULTS = defaults(HEULE_OPTIONS)
 
@@ -167,14 +167,13 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     stats: dict[str, Any] = dict(encoding.stats)
     if limits.options.get("count"):
         return count(instance, encoding, variant or "cadical195", limits, start, stats)
-    outcome, model, solver_counts = solve_once(variant or "cadical195", encoding.cnf.clauses, limits.remaining(start))
+    name = variant or "cadical195"
+    outcome, model, solver_counts = solve_once(name, encoding.cnf.clauses, limits.remaining(start))
     stats.update(solver_counts)
-    elapsed = time.perf_counter() - start
-    if outcome is None:
-        return Result(Status.UNKNOWN, wall_time=elapsed, stats=stats, message="time limit")
-    if not outcome:
-        return Result(Status.INFEASIBLE, wall_time=elapsed, stats=stats)
-    return Result(Status.SOLVED, encoding.decode(encoding.true_keys(model)), wall_time=elapsed, stats=stats)
+    if outcome is False:
+        refute("no solution", "no board", encoding.cnf.clauses, name, limits.remaining(start))
+    decode = lambda: encoding.decode(encoding.true_keys(model))  # noqa: E731 - called on SAT only
+    return sat_result(outcome, decode, wall_time=time.perf_counter() - start, stats=stats)
 
 
 def count(
@@ -187,10 +186,6 @@ def count(
     rotation of a board is found, and the count divides by :func:`board_rotations`, so
     that it means the same with and without it; with hints every board that keeps them counts.
     """
-    if "kissat" in solver_name or solver_name.startswith("ks"):
-        return Result(
-            Status.ERROR, stats=stats, message=f"{solver_name} cannot count (it takes no clauses between calls)"
-        )
     broken = limits.options.get("symmetry", True) or first_corner(instance) is None  # hints fix the turn
     per_class = 1 if broken else board_rotations(instance)
     placed = {var for var, key in encoding.named_vars().items() if key[0] == "x"}
@@ -210,7 +205,7 @@ def count(
     stats["solutions"] = found
     elapsed = time.perf_counter() - start
     if outcome is None:
-        message = f"time limit; {found} solutions found before it"
+        message = f"{TIME_LIMIT}; {found} solutions found before it"
         return Result(Status.UNKNOWN, wall_time=elapsed, stats=stats, message=message)
     if first is None:
         return Result(Status.INFEASIBLE, wall_time=elapsed, stats=stats, count=0)

@@ -8,8 +8,9 @@ Hard clauses: a legal board.
         show colour ``k`` on the edge between them; it implies, for each of the two cells,
         one of its placements that shows ``k`` there.
 Soft clauses, weight 1 each: for every inside edge, one of its ``("m", a, b, k)``: the edge
-    matches.  The cost of a model is the number of unmatched edges, so an optimum is a best
-    board, and cost 0 a solution.
+    matches (an edge no colour can match gets ``("never",)``, false by a hard clause: an
+    empty soft clause is legal WCNF but RC2 cannot take it).  The cost of a model is the
+    number of unmatched edges, so an optimum is a best board, and cost 0 a solution.
 
 ``maxsat-rc2``: pysat's RC2 (core-guided MaxSAT) on that formula, for small boards.  A
 finished run is a proof: with ``--score`` OPTIMAL with the best board; without it the
@@ -23,7 +24,7 @@ import time
 from collections import defaultdict
 from typing import Any
 
-from puzzlesat.core import DeadlineExceeded, Limits, Result, Status, hard_deadline
+from puzzlesat.core import TIME_LIMIT, DeadlineExceeded, Limits, Result, Status, hard_deadline
 from puzzlesat.domains.eternity import Instance, Solution, first_corner, placements, rotated
 from puzzlesat.encoders.dimacs import Encoding, Key
 
@@ -76,6 +77,10 @@ def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encodin
             wcnf.append([-m, *lits_a])
             wcnf.append([-m, *lits_b])
             both.append(m)
+        if not both:  # no colour can match here: a soft literal the hard clauses keep false
+            never = pool.id(("never",))
+            wcnf.append([-never])
+            both.append(never)
         wcnf.append(both, weight=1)
 
     def decode(true_keys: set[Key]) -> Solution:
@@ -90,8 +95,6 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """RC2 on the weighted CNF, within the time limit (module docstring)."""
     from pysat.examples.rc2 import RC2
 
-    if limits.options.get("count"):
-        return Result(Status.ERROR, message="maxsat-rc2 cannot count solutions; native-rowscan and cnf-heule can")
     start = time.perf_counter()
     encoding = encode(instance, limits.options)
     stats: dict[str, Any] = dict(encoding.stats)
@@ -100,7 +103,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
             model = rc2.compute()
             cost = int(rc2.cost)
     except DeadlineExceeded:
-        return Result(Status.UNKNOWN, wall_time=time.perf_counter() - start, stats=stats, message="time limit")
+        return Result(Status.UNKNOWN, wall_time=time.perf_counter() - start, stats=stats, message=TIME_LIMIT)
     elapsed = time.perf_counter() - start
     if model is None:  # the hard clauses alone have no model: a bug, never an answer
         return Result(Status.ERROR, wall_time=elapsed, stats=stats, message="no legal board satisfies the hard clauses")

@@ -34,11 +34,10 @@ from puzzlesat.domains.masyu import (
     edge_cells,
     solution_from_cycle,
     solution_from_edges,
-    trivial_answer,
 )
 from puzzlesat.domains.masyu_rules import Grid, Key, Lit, circle_clauses, degree_clauses, rule_clauses, used
 from puzzlesat.encoders.dimacs import Encoding, cnf_stats
-from puzzlesat.encoders.sat import solve_limited, solve_once
+from puzzlesat.encoders.sat import refute, sat_result, solve_limited, solve_once
 
 
 class LazySolver:
@@ -59,6 +58,7 @@ class LazySolver:
         self.grid = Grid(instance.rows, instance.cols)
         self.pool = IDPool()
         self.solver = Solver(name=solver_name)
+        self.name = solver_name
         self.circles = frozenset() if selectors else frozenset(instance.circles)
         self.clauses = 0
         self.cuts = 0
@@ -74,6 +74,7 @@ class LazySolver:
         base = [[ids[k] if p else -ids[k] for k, p in cl] for cl in rules]
         self.solver.append_formula(base)
         self.clauses += len(base)
+        self.given: list[list[int]] = list(base)  # every clause the solver holds, for a certificate
 
     def lit(self, key: Key, positive: bool) -> int:
         """The integer literal of a named one."""
@@ -86,6 +87,7 @@ class LazySolver:
         if guard is not None:
             ints.append(-guard)
         self.solver.add_clause(ints)
+        self.given.append(ints)
         self.clauses += 1
 
     def add_selector(self, cell: Cell, colour: int) -> int:
@@ -185,8 +187,17 @@ class LazySolver:
                 cut = self._cut(comp, outside)
                 self.solver.add_clause(cut)
                 self.cut_clauses.append(cut)
+                self.given.append(cut)
                 self.clauses += 1
                 self.cuts += 1
+
+    def refute(self, kind: str, claim: str, deadline: float | None) -> None:
+        """Certify the solver's last UNSAT (under a certify session): the local rules, the cuts
+        and the forbidden loops, re-solved with a proof.  The cuts rest on the single-loop rule.
+        """
+        timeout = None if deadline is None else deadline - time.perf_counter()
+        rests_on = f"{self.cuts} loop cuts (each forbids a sub-cycle: implied by the single-loop rule)"
+        refute(kind, claim, self.given, self.name, timeout, rests_on=rests_on if self.cuts else "")
 
     def stats(self) -> dict[str, Any]:
         """Variables, clauses, cuts, iterations and the solver's own counters."""
@@ -209,20 +220,22 @@ def solve_lazy(instance: Instance, limits: Limits, variant: str | None) -> Resul
     """Strategy ``cnf-lazy:<solver>``: local rules plus lazily added loop cuts."""
     start = time.perf_counter()
     deadline = None if limits.timeout is None else start + limits.timeout
-    if not instance.circles or instance.rows < 2 or instance.cols < 2:
-        return trivial_answer(instance, start, bool(limits.options.get("unique")))
     lazy = LazySolver(instance, variant or "cadical195")
     try:
         sat, loop = lazy.next_loop(deadline=deadline)
         stats = lazy.stats()
-        if sat is None:
-            return Result(Status.UNKNOWN, None, wall_time=time.perf_counter() - start, stats=stats, message="timeout")
-        if not sat or loop is None:
-            return Result(Status.INFEASIBLE, None, wall_time=time.perf_counter() - start, stats=stats)
+        if not sat or loop is None:  # stopped, or no single loop exists
+            if sat is not None:
+                lazy.refute("no solution", "no loop", deadline)
+            return sat_result(
+                None if sat is None else False, lambda: None, wall_time=time.perf_counter() - start, stats=stats
+            )
         if not limits.options.get("unique"):
             return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats)
         lazy.forbid(loop)
         sat2, other = lazy.next_loop(deadline=deadline)
+        if sat2 is False:
+            lazy.refute("unique", "no second loop", deadline)
         result = Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=lazy.stats())
         return record_uniqueness(result, sat2, other, noun="loop")
     finally:
@@ -364,35 +377,33 @@ def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encodin
 def solve_rank(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Strategy ``cnf-rank:<solver>``: the complete ranking encoding in one solver call."""
     start = time.perf_counter()
-    if instance.rows < 2 or instance.cols < 2:
-        return trivial_answer(instance, start)
     enc = encode(instance, limits.options)
     name = variant or "cadical195"
     deadline = None if limits.timeout is None else start + limits.timeout
     edge_ids = {enc.pool.id(e): e for e in Grid(instance.rows, instance.cols).edges()}
     conflicts = 0
 
-    def run(extra: list[list[int]]) -> tuple[bool | None, Solution | None]:
+    def run(extra: list[list[int]], kind: str, claim: str) -> tuple[bool | None, Solution | None]:
         nonlocal conflicts
         timeout = None if deadline is None else max(0.0, deadline - time.perf_counter())
-        sat, model, counts = solve_once(name, enc.cnf.clauses + extra, timeout)
+        formula = enc.cnf.clauses + extra
+        sat, model, counts = solve_once(name, formula, timeout)
         conflicts += counts.get("conflicts", 0)
+        if sat is False:
+            refute(kind, claim, formula, name, None if deadline is None else deadline - time.perf_counter())
         if not sat:
             return sat, None
         return True, solution_from_edges([e for v, e in edge_ids.items() if model[v - 1] > 0])
 
-    sat, loop = run([])
+    sat, loop = run([], "no solution", "no loop")
     stats = {**enc.stats}
-    if sat is None:
-        return Result(Status.UNKNOWN, None, wall_time=time.perf_counter() - start, stats=stats, message="timeout")
-    if loop is None:
-        return Result(
-            Status.INFEASIBLE, None, wall_time=time.perf_counter() - start, stats={**stats, "conflicts": conflicts}
-        )
+    if loop is None:  # stopped (sat is None) or refuted
+        stats = stats if sat is None else {**stats, "conflicts": conflicts}
+        return sat_result(sat, lambda: None, wall_time=time.perf_counter() - start, stats=stats)
     if not limits.options.get("unique"):
         stats["conflicts"] = conflicts
         return Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats)
-    sat2, other = run([[-enc.pool.id(e) for e in loop.edge_keys()]])
+    sat2, other = run([[-enc.pool.id(e) for e in loop.edge_keys()]], "unique", "no second loop")
     result = Result(Status.SOLVED, loop, wall_time=time.perf_counter() - start, stats=stats)
     record_uniqueness(result, sat2, other, noun="loop")
     stats["conflicts"] = conflicts

@@ -43,9 +43,11 @@ def generate(options: dict[str, Any], seed: int) -> Instance:
     cols = options.get("cols") or size
     fill = (options.get("fill") or 50) / 100
     if rows < 2 or cols < 2:
-        raise InvalidInstanceError(f"grid must be at least 2x2, got {rows}x{cols}")
+        raise InvalidInstanceError(f"--rows {rows} --cols {cols}: grid must be at least 2x2")
     if rows * cols > MAX_CELLS:
-        raise InvalidInstanceError(f"a {rows}x{cols} grid has more cells than the limit of {MAX_CELLS}")
+        raise InvalidInstanceError(
+            f"--rows {rows} --cols {cols}: a {rows}x{cols} grid has more cells than the limit of {MAX_CELLS}"
+        )
     rng = random.Random(seed)
     for _ in range(100):
         loop = random_loop(rows, cols, rng, fill)

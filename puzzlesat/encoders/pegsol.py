@@ -64,22 +64,22 @@ from collections.abc import Callable
 from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
-from puzzlesat.domains.pegsol import PEG, Cell, Instance, Jump, Move, Solution, presolve, step_jumps
+from puzzlesat.core.options import defaults
+from puzzlesat.domains.pegsol import (
+    CNF_PLAN_OPTIONS,
+    PEG,
+    Cell,
+    Instance,
+    Jump,
+    Move,
+    Solution,
+    step_jumps,
+)
 from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
+from puzzlesat.encoders.sat import sat_result
 
-# the encoder's options, with their defaults (declared as core.Options in domains.pegsol)
-DEFAULTS: dict[str, Any] = {
-    "ordering": 1,
-    "reach": True,
-    "parity": 1,
-    "symmetry": True,
-    "count": False,
-    "pagoda": False,
-    "reverse": False,
-    "parallel": True,
-    "steps": 0,
-    "window": 3,
-}
+# the encoder's options by name, with their declared defaults (domains.pegsol)
+DEFAULTS = defaults(CNF_PLAN_OPTIONS)
 
 
 def reversed_instance(instance: Instance) -> Instance:
@@ -111,20 +111,19 @@ def encode(instance: Instance, options: dict[str, Any]) -> Encoding:
         instance: the board, start and goal.
         options: the rule groups of the module docstring (``parallel``, ``reach``, ``parity``,
             ``symmetry``, ``count``, ``pagoda``, ``reverse``: 1/0; ``ordering``: 0/1/2;
-            ``steps``: the parallel form's number of steps, 0 for T); missing or None keys
-            take :data:`DEFAULTS`.
+            ``steps``: the parallel form's number of steps, 0 or None for T); missing or
+            None keys take :data:`DEFAULTS`.
 
     Returns:
         The Encoding; ``decode`` turns the true ``jump`` keys into a Solution.
     """
     from pysat.formula import CNF, IDPool
 
-    given = {key: value for key, value in options.items() if value is not None}
-    opts = {key: type(value)(int(given.get(key, value))) for key, value in DEFAULTS.items()}
+    opts = DEFAULTS | {key: value for key, value in options.items() if key in DEFAULTS and value is not None}
     reverse = bool(opts["reverse"])
     game = reversed_instance(instance) if reverse else instance
     parallel = bool(opts["parallel"])
-    horizon = (int(opts["steps"]) or game.moves_needed) if parallel else game.moves_needed
+    horizon = (int(opts["steps"] or 0) or game.moves_needed) if parallel else game.moves_needed
     pool = IDPool()
     cnf = CNF()
     jumps = game.jumps()
@@ -459,13 +458,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     parallel form without ``steps`` searches its horizon (:func:`_horizons`); the stats are
     those of the horizon that decided, the conflicts summed over all.
     """
-    from puzzlesat.encoders.sat import solve_once
+    from puzzlesat.encoders.sat import refute, solve_once
 
     start = time.perf_counter()
-    early = presolve(instance, limits)
-    if early is not None:
-        early.wall_time = time.perf_counter() - start
-        return early
     options = {k: v for k, v in limits.options.items() if k in DEFAULTS and v is not None}
     name = variant or "cadical195"
     if options.get("parallel", DEFAULTS["parallel"]) and not options.get("steps"):
@@ -479,11 +474,12 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     stats.update(solver_stats)
     elapsed = time.perf_counter() - start
     if outcome is None:
-        return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message="timeout")
+        return sat_result(outcome, lambda: None, wall_time=elapsed, stats=stats)
     if not outcome:
         if horizon < instance.moves_needed:
             message = f"no plan in {horizon} parallel steps (more steps may be needed)"
             return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message=message)
+        refute("no solution", f"no plan of {horizon} jumps", encoding.cnf.clauses, name, limits.remaining(start))
         return Result(
             Status.INFEASIBLE,
             None,

@@ -1,19 +1,42 @@
-"""Running a pysat solver under a time limit and collecting its statistics."""
+"""Running a pysat solver under a time limit, collecting its statistics, and mapping its
+answer to a Status (:func:`sat_result`, the one place every encoder does it)."""
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from puzzlesat.core import BackendUnavailable
+from puzzlesat.core import TIME_LIMIT, BackendUnavailable, Result, Status, certify
+
+
+def sat_result(
+    outcome: bool | None, decode: Callable[[], Any], *, wall_time: float = 0.0, stats: dict[str, Any] | None = None
+) -> Result:
+    """The Result of one pysat answer (True, False, or None when it stopped first).
+
+    SAT is SOLVED with ``decode()`` (called only then: the model decoded into a solution),
+    UNSAT is INFEASIBLE (the solver refuted the formula), and a stop is UNKNOWN with the
+    message :data:`~puzzlesat.core.TIME_LIMIT`.
+
+    >>> sat_result(None, lambda: "board").message, sat_result(True, lambda: "board").solution
+    ('time limit', 'board')
+    """
+    stats = {} if stats is None else stats
+    if outcome is None:
+        return Result(Status.UNKNOWN, wall_time=wall_time, stats=stats, message=TIME_LIMIT)
+    if not outcome:
+        return Result(Status.INFEASIBLE, wall_time=wall_time, stats=stats)
+    return Result(Status.SOLVED, decode(), wall_time=wall_time, stats=stats)
 
 
 @contextmanager
-def open_solver(name: str, clauses: Sequence[Sequence[int]] = ()) -> Iterator[Any]:
+def open_solver(name: str, clauses: Sequence[Sequence[int]] = (), proof: bool = False) -> Iterator[Any]:
     """A pysat solver by name (``cadical195``, ``kissat404``, ...), deleted on exit.
+
+    ``proof``: log a DRUP proof (``get_proof()``); only :data:`~puzzlesat.core.certify.PROOF_SOLVERS`.
 
     Raises:
         BackendUnavailable: pysat does not know the name.
@@ -22,7 +45,7 @@ def open_solver(name: str, clauses: Sequence[Sequence[int]] = ()) -> Iterator[An
 
     if not any(name in names for names in vars(SolverNames).values() if isinstance(names, tuple)):
         raise BackendUnavailable(f"pysat has no solver named {name!r}")
-    solver = Solver(name=name, bootstrap_with=clauses)
+    solver = Solver(name=name, bootstrap_with=clauses, with_proof=proof)
     try:
         yield solver
     finally:
@@ -79,6 +102,14 @@ def solve_once(
     Returns:
         (outcome, model, stats): outcome True/False/None as for :func:`solve_limited`.
     """
+    session = certify.active()
+    if session is not None and name in certify.PROOF_SOLVERS:  # log the proof now, not in a second run
+        started = time.perf_counter()
+        with open_solver(name, clauses, proof=True) as solver:
+            outcome = solve_limited(solver, timeout)
+            if outcome is False:
+                session.scratch = (clauses, solver.get_proof(), time.perf_counter() - started)
+            return outcome, (solver.get_model() or []) if outcome else [], solver_stats(solver)
     if timeout is None or "kissat" not in name and not name.startswith("ks"):
         with open_solver(name, clauses) as solver:
             outcome = solve_limited(solver, timeout)
@@ -118,3 +149,56 @@ def solver_stats(solver: Any) -> dict[str, int]:
     except NotImplementedError:  # Kissat in pysat keeps its statistics to itself
         return {}
     return {key: int(stats[key]) for key in ("conflicts", "decisions", "propagations") if key in stats}
+
+
+def refute(
+    kind: str,
+    claim: str,
+    clauses: Sequence[Sequence[int]],
+    name: str,
+    timeout: float | None,
+    *,
+    assumptions: Sequence[int] = (),
+    rests_on: str = "",
+) -> None:
+    """Certify that ``clauses`` with ``assumptions`` are unsatisfiable, when a certify session runs.
+
+    The proof comes from the last :func:`solve_once` call on this very clause list when
+    there was one; otherwise from a fresh, non-incremental proof-logging run of ``name`` on
+    the clauses with the assumptions as unit clauses (an incremental solver's proof under
+    assumptions need not end in the empty clause).  Without a session this does nothing.
+
+    Args:
+        kind: the answer's claim it backs: ``no solution``, ``optimal`` or ``unique``.
+        claim: what the clauses say cannot be, in words ("no plan of 4 moves").
+        clauses: everything the solver was given.
+        name: the pysat solver that made the claim; one without proofs leaves it uncertified.
+        timeout: seconds for a fresh proof run.
+        assumptions: literals the claim was made under; written as unit clauses.
+        rests_on: the argument some clauses rely on beyond the CNF (masyu's loop cuts).
+    """
+    session = certify.active()
+    if session is None:
+        return
+    if name not in certify.PROOF_SOLVERS:
+        reason = f"{name} writes no proof through pysat; use one of {', '.join(certify.PROOF_SOLVERS[:3])}"
+        session.note(kind, claim, "uncertified", f"claimed by {name}", reason)
+        return
+    scratch = getattr(session, "scratch", None)
+    if scratch is not None and scratch[0] is clauses and not assumptions:
+        _, proof, seconds = scratch
+        formula: Sequence[Sequence[int]] = clauses
+    else:
+        formula = [*clauses, *([lit] for lit in assumptions)]
+        started = time.perf_counter()
+        with open_solver(name, formula, proof=True) as solver:
+            outcome = solve_limited(solver, timeout)
+            proof, seconds = (solver.get_proof() if outcome is False else []), time.perf_counter() - started
+        if outcome is None:
+            session.note(kind, claim, "uncertified", f"claimed by {name}", "the proof-logging run ran out of time")
+            return
+        if outcome:
+            session.note(kind, claim, "rejected", f"{name}'s proof run found a model", "the claim is false")
+            return
+    session.scratch = None
+    session.refutation(kind, claim, formula, proof, name, seconds, rests_on)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzlesat.core import Limits, Status
+from puzzlesat.core.interrupts import sigint_handled, stop_on_interrupt
 
 MIN_TIME = 0.01  # seconds: a limit of 0 would make CP-SAT return before it reads the model
 
@@ -89,7 +90,11 @@ def solve_model(model: Any, limits: Limits, time_left: float | None, optimise: b
     solver.parameters.random_seed = limits.seed
     if time_left is not None:
         solver.parameters.max_time_in_seconds = max(MIN_TIME, time_left)
-    code = solver.solve(model)
+    with stop_on_interrupt(solver.stop_search) as armed:  # Ctrl-C: KeyboardInterrupt, not an answer
+        # not armed (an asyncio loop holds the wakeup file): CP-SAT stops itself on Ctrl-C;
+        # an ignored SIGINT (a portfolio child) stays ignored
+        solver.parameters.catch_sigint_signal = not armed and sigint_handled()
+        code = solver.solve(model)
     status = status_of(code, optimise)
     message = solver.status_name(code)
     if code == cp_model.MODEL_INVALID:

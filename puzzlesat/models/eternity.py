@@ -176,8 +176,6 @@ def solve_score(instance: Instance, limits: Limits) -> Result:
 
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Build the model and solve it with ``limits.workers`` CP-SAT workers (or the score model)."""
-    if limits.options.get("count"):
-        return Result(Status.ERROR, message="cpsat-table cannot count solutions; native-rowscan and cnf-heule can")
     if limits.options.get("score"):
         return solve_score(instance, limits)
     start = time.perf_counter()

@@ -16,7 +16,7 @@ from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.uniqueness import record_uniqueness
-from puzzlesat.domains.masyu import Instance, Solution, edge_cells, loops_of, solution_from_cycle, trivial_answer
+from puzzlesat.domains.masyu import Instance, Solution, edge_cells, loops_of, solution_from_cycle
 from puzzlesat.domains.masyu_rules import Grid, Key, Lit, cut_clause, rule_clauses
 from puzzlesat.models.cpsat import CpSatRun, solve_model
 
@@ -133,10 +133,8 @@ def solve_circuit(instance: Instance, limits: Limits, variant: str | None) -> Re
 
 
 def _solve(instance: Instance, limits: Limits, lazy: bool) -> Result:
-    """Build the lazy or the circuit model and solve it (trivial grids answered directly)."""
+    """Build the lazy or the circuit model and solve it (the engine answered trivial grids)."""
     start = time.perf_counter()
-    if not instance.circles or instance.rows < 2 or instance.cols < 2:
-        return trivial_answer(instance, start, bool(limits.options.get("unique")))
     deadline = None if limits.timeout is None else start + limits.timeout
     model, mv = build_model(instance) if lazy else build_circuit_model(instance)
     counters = {"iterations": 0, "cuts": 0, "conflicts": 0}

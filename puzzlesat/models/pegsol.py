@@ -13,8 +13,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
-from puzzlesat.domains.pegsol import PEG, Cell, Instance, Jump, Move, Solution, presolve, step_jumps
+from puzzlesat.core.options import defaults
+from puzzlesat.domains.pegsol import (
+    CPSAT_PLAN_OPTIONS,
+    PEG,
+    Cell,
+    Instance,
+    Jump,
+    Move,
+    Solution,
+    step_jumps,
+)
 from puzzlesat.models.cpsat import model_size, solve_model
+
+DEFAULTS = defaults(CPSAT_PLAN_OPTIONS)
 
 
 @dataclass
@@ -54,11 +66,12 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, PlanV
     """
     from ortools.sat.python import cp_model
 
+    opts = {**DEFAULTS, **options}
     model = cp_model.CpModel()
     jumps = instance.jumps()
     horizon = instance.moves_needed
     cells = instance.cells
-    allowed = step_jumps(instance, bool(int(options.get("reach", 1))))
+    allowed = step_jumps(instance, bool(int(opts["reach"])))
     peg = {(t, r, c): model.new_bool_var(f"peg[{t},{r},{c}]") for t in range(horizon + 1) for r, c in cells}
     jump = {
         (t, k): model.new_bool_var(f"jump[{t}]={jumps[k][0]}->{jumps[k][2]}")
@@ -98,7 +111,7 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, PlanV
             model.add_bool_or(pv.peg_at(t, x), ~pv.peg_at(t + 1, x), *gainers[x])
 
     # ordering: of two consecutive independent jumps, the lower index goes first
-    if int(options.get("ordering", 1)):
+    if int(opts["ordering"]):
         for t in range(horizon - 1):
             for k1 in allowed[t]:
                 for k2 in allowed[t + 1]:
@@ -106,7 +119,7 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, PlanV
                         model.add_bool_or(~jump[t, k1], ~jump[t + 1, k2])
 
     # redundant: each jump removes exactly one peg
-    if int(options.get("redundant", 1)):
+    if int(opts["redundant"]):
         for t in range(horizon + 1):
             model.add(sum(peg[t, r, c] for r, c in cells) == instance.start_pegs - t)
     return model, pv
@@ -115,10 +128,6 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, PlanV
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """Build and solve the plan model; INFEASIBLE is CP-SAT's proof that no plan exists."""
     start = time.perf_counter()
-    early = presolve(instance, limits)
-    if early is not None:
-        early.wall_time = time.perf_counter() - start
-        return early
     model, pv = build_model(
         instance, {k: v for k, v in limits.options.items() if k in ("ordering", "redundant", "reach")}
     )

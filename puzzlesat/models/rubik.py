@@ -16,7 +16,10 @@ from typing import Any
 
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.horizon import raise_horizon
+from puzzlesat.core.options import defaults
 from puzzlesat.domains.rubik import (
+    BMC_OPTIONS,
+    METRIC,
     METRICS,
     Instance,
     Solution,
@@ -29,6 +32,8 @@ from puzzlesat.domains.rubik import (
     simplify,
 )
 from puzzlesat.models.cpsat import solve_model
+
+DEFAULTS = defaults((*BMC_OPTIONS, METRIC))
 
 
 @dataclass
@@ -53,14 +58,16 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, BmcVa
 
     Args:
         instance: the position.
-        options: ``horizon`` (N, default 6), ``metric`` (htm/qtm), ``canonical`` (0 turns off
-            the redundant canonical-sequence constraints).
+        options: ``horizon`` (N), ``metric`` (htm/qtm), ``canonical`` (0 turns off the
+            redundant canonical-sequence constraints); a missing key takes its declared
+            default (:data:`DEFAULTS`).
     """
     from ortools.sat.python import cp_model
 
-    horizon = int(options.get("horizon", 6))
-    metric = str(options.get("metric", "htm")).lower()
-    canonical = bool(int(options.get("canonical", 1)))
+    opts = {**DEFAULTS, **options}
+    horizon = int(opts["horizon"])
+    metric = str(opts["metric"]).lower()
+    canonical = bool(int(opts["canonical"]))
     moves = metric_moves(metric)
     cubes = [move_cubes()[f * 3 + t - 1] for f, t in moves]
     model = cp_model.CpModel()

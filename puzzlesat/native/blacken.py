@@ -15,6 +15,11 @@ two moves, in the serial order) handed out to ``limits.workers`` spawned process
 shared counter; the best move count is shared through a ``multiprocessing.Value`` that every
 worker reads between node budgets, so one worker's answer cuts the others' trees (what the
 seed's MPI version did with work stealing).
+
+A small board (at most :data:`PLAIN_WHITES` white stones) starts ``native-bb`` with the same
+kernels run as plain Python (:mod:`puzzlesat.native.plain`) for :data:`PLAIN_NODES` nodes, and
+compiles them only when that was not enough: compiling takes several seconds on a fresh
+install, and the seed's 7x7 board is settled in 25 nodes.
 """
 
 from __future__ import annotations
@@ -27,15 +32,18 @@ from typing import Any
 
 import numpy as np
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import TIME_LIMIT, Limits, Result, Status
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED
 from puzzlesat.domains.blacken import BFS_POSITIONS, Cell, Instance, Solution, bfs_optimum, greedy
-from puzzlesat.domains.blacken_bound import MEMO_BITS, BoundBoard
+from puzzlesat.domains.blacken_bound import MEMO_BITS, SPLIT_WORK, BoundBoard
 
 CHUNK = 100_000
 POR = True  # partial-order reduction of commuting moves
 SERIAL_FIRST = 1.0  # seconds native-bb-par searches alone before it starts processes
 TT_BITS = 20
+PLAIN_WHITES = 8  # boards with at most this many white stones start in plain Python
+PLAIN_NODES = 200  # nodes searched in plain Python (about 1 ms a node) before compiling the kernels
+PLAIN_SPLIT_WORK = 2_000  # the component bound's work limit at the root in plain Python (SPLIT_WORK compiled)
 
 
 class Search(BoundBoard):
@@ -50,12 +58,24 @@ class Search(BoundBoard):
     """
 
     def __init__(
-        self, instance: Instance, seed: int = 0, tt_bits: int = TT_BITS, memo_bits: int = MEMO_BITS, split: bool = True
+        self,
+        instance: Instance,
+        seed: int = 0,
+        tt_bits: int = TT_BITS,
+        memo_bits: int = MEMO_BITS,
+        split: bool = True,
+        plain: bool = False,
     ) -> None:
         super().__init__(instance, memo_bits, split)
         from puzzlesat.native import blacken_kernel as kern
 
-        self.kern = kern
+        self.kern: Any = kern
+        self.plain = plain  # the kernels run as plain Python (module docstring) until :meth:`compiled`
+        if plain:
+            from puzzlesat.native.plain import plain_module
+
+            self.kern, self.bk = plain_module(kern), plain_module(self.bk)
+            self.split_work = PLAIN_SPLIT_WORK
         p = self.width
         rng = np.random.default_rng(seed + 12345)
         self.zob = rng.integers(1, 2**62, size=(2, p * p), dtype=np.int64)
@@ -163,6 +183,18 @@ class Search(BoundBoard):
             )
         )
 
+    def compiled(self) -> float:
+        """Go on with the compiled kernels (compiled now or loaded from numba's cache); the seconds that took."""
+        took = warm_up()
+        if self.plain:
+            from puzzlesat.domains import blacken_bound_kernel as bk
+            from puzzlesat.native import blacken_kernel as kern
+
+            self.kern, self.bk, self.plain = kern, bk, False
+            self.too_big[:] = 0  # the plain calls' small limits gave up on them, not the bound itself
+            self.split_work = SPLIT_WORK
+        return took
+
     def set_best(self, best: int) -> None:
         """Lower the cut to a bound found elsewhere (never raises it)."""
         st = self.st
@@ -209,33 +241,46 @@ def _stats(search: Search, extra: dict[str, Any] | None = None) -> dict[str, Any
 
 def warm_up() -> float:
     """Compile (or load from cache) the kernel on a tiny board; returns the seconds it took."""
+    from puzzlesat.native.first_dispatch import without_blas_probe
+
     start = time.perf_counter()
-    search = Search(Instance(5, ((2, 2),)), tt_bits=4)
-    search.start((), best=3, target=0)
-    search.run(100)
+    with without_blas_probe():
+        search = Search(Instance(5, ((2, 2),)), tt_bits=4)
+        search.start((), best=3, target=0)
+        search.run(100)
     return time.perf_counter() - start
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """``native-bb``: the serial branch and bound; OPTIMAL when the tree is exhausted."""
     del variant
-    compile_time = warm_up()
+    plain = len(instance.whites) <= PLAIN_WHITES
+    compile_time = 0.0 if plain else warm_up()
     start = time.perf_counter()
     if not instance.whites:
         return Result(Status.OPTIMAL, Solution(()), 0, time.perf_counter() - start, {"nodes": 0})
-    search = Search(instance, limits.seed)
-    lower = search.root_bound()
-    seed_answer = greedy(instance, limits.seed)
-    best = seed_answer if seed_answer is not None else None
-    cut = len(best) if best is not None else search.maxd
-    status = EXHAUSTED
-    if cut > lower and search.start((), best=cut, target=lower):
-        status = BUDGET
-        while status == BUDGET:
-            left = limits.remaining(start)
-            if left is not None and left <= 0:
-                break
-            status = search.run(CHUNK)
+    with np.errstate(over="ignore"):  # the plain kernels' numpy scalars may not warn (the library never prints)
+        search = Search(instance, limits.seed, plain=plain)
+        lower = search.root_bound()
+        seed_answer = greedy(instance, limits.seed)
+        best = seed_answer if seed_answer is not None else None
+        cut = len(best) if best is not None else search.maxd
+        status = EXHAUSTED
+        if cut > lower and search.start((), best=cut, target=lower):
+            status = BUDGET
+            while status == BUDGET:
+                left = limits.remaining(start)
+                if left is not None and left <= 0:
+                    break
+                if search.plain and (search.nodes or search.too_big.any()):  # not enough, or too big for plain
+                    compile_time = search.compiled()
+                    start += compile_time
+                    lower = max(lower, search.root_bound())  # the component bound at its full work limit
+                    search.st[search.kern.TARGET] = lower
+                    if search.st[search.kern.BEST] <= lower:  # the answer in hand meets it: optimal
+                        status = EXHAUSTED
+                        break
+                status = search.run(PLAIN_NODES if search.plain else CHUNK)
     found = search.best_moves()
     if found is not None and (best is None or len(found) < len(best)):
         best = found
@@ -244,7 +289,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if best is None:
         if status == EXHAUSTED:
             return Result(Status.INFEASIBLE, None, None, wall, stats, message="no sequence turns every stone black")
-        return Result(Status.UNKNOWN, None, None, wall, stats, message="timeout")
+        return Result(Status.UNKNOWN, None, None, wall, stats, message=TIME_LIMIT)
     proven = status != BUDGET
     return Result(
         Status.OPTIMAL if proven else Status.SOLVED,
@@ -413,7 +458,7 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     message = str(stats.pop("message", ""))
     wall = time.perf_counter() - start
     if best is None:
-        return Result(Status.UNKNOWN, None, None, wall, stats, message=message or "timeout")
+        return Result(Status.UNKNOWN, None, None, wall, stats, message=message or TIME_LIMIT)
     proven = not timed_out and (finished == workers or len(best) <= lower)
     return Result(
         Status.OPTIMAL if proven else Status.SOLVED,

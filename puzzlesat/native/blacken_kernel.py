@@ -15,6 +15,10 @@ search).  Steps, as labelled in the code:
 - S4 transposition table: a position already reached in as few moves is cut;
 - S5 lower bound: a position whose moves so far plus :func:`bound` cannot beat the best is cut;
 - S6 the node's moves are generated, ordered by the stones they flip now.
+
+numba's cache checks only this file's own source: after a change to the bound kernels, change
+this file too (a note here will do), or the cached search keeps the old bounds compiled in.
+The component bound's work limit is the node limit of the current call (``limit`` is reused).
 """
 
 from __future__ import annotations

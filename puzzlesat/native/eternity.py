@@ -7,6 +7,11 @@ half each time, so the last restart always runs to the end and an exhausted sear
 proof that no solution exists.  With ``--workers N`` one tree is shared by N processes
 instead (native/eternity_split.py).
 
+A search starts in plain Python (native/eternity_plain.py) for its first :data:`PLAIN_NODES`
+nodes, and goes on in the numba kernel only when they were not enough: a small board is
+answered before numba is imported (about half a second warm, seconds to compile on a fresh
+install).
+
 Counting (``--count``): one search, no restarts, runs to the end in the kernel, which adds up
 the completed boards; with the corner fixed, that is one board per class of rotations.
 """
@@ -17,10 +22,9 @@ import time
 
 import numpy as np
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import Limits, PuzzlesatError, Result, Status
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND, decision_status
 from puzzlesat.domains.eternity import Instance, Solution
-from puzzlesat.native import eternity_kernel as kernel
 from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search
 
 FIRST_RESTART_NODES = 200_000
@@ -30,6 +34,10 @@ COUNT_SLICE_NODES = 1_000_000  # a count's first slice, then sized to take COUNT
 COUNT_SLICE_SECONDS = 0.2
 COLOUR_CHECK = False  # the colour-count check's default (the option colour_check)
 TWINS = True  # identical pieces tried once per cell (the option twins)
+# nodes searched in plain Python before the kernel takes over: about 0.03 s at ~2 M nodes/s,
+# a tenth of what the kernel's import and load cost when its cache is warm (the kernel runs
+# ~35 M nodes/s, so a larger budget would slow every board the kernel has to finish)
+PLAIN_NODES = 50_000
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
@@ -43,20 +51,24 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
         from puzzlesat.native.eternity_score import solve_score
 
         return solve_score(instance, limits)
+    for name in ("checkpoint", "resume"):
+        if limits.options.get(name):
+            raise PuzzlesatError(f"--{name} keeps the best board of a --score run: add --score")
     compile_start = time.perf_counter()
-    kernel.warm_up()
-    compile_time = time.perf_counter() - compile_start
+    compile_time = 0.0
     check = bool(limits.options.get("colour_check", COLOUR_CHECK))
     lookup = Lookup(instance, bool(limits.options.get("twins", TWINS)))
     if limits.workers > 1:
         from puzzlesat.native import eternity_split
 
+        compile_time = _compile()
         return eternity_split.solve(instance, lookup, limits, check, compile_start, compile_time)
     start = time.perf_counter()
     rng = np.random.default_rng(limits.seed)
     if limits.options.get("count"):
-        return count(Search(instance, lookup, rng, check), limits, compile_start, compile_time)
+        return count(Search(instance, lookup, rng, check), limits, compile_start, _compile())
     nodes = 0
+    plain = 0 if check else PLAIN_NODES  # plain-Python nodes left (the check runs in the kernel only)
     pruned = 0  # placements the colour-count check refused, over the finished restarts
     restarts = 0
     restart_budget = float(FIRST_RESTART_NODES)
@@ -64,7 +76,15 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
         search = Search(instance, lookup, rng, check)
         spent = 0
         while True:
-            status, done = search.run(int(min(SLICE_NODES, restart_budget - spent)))
+            step = int(min(SLICE_NODES, restart_budget - spent))
+            if plain > 0:
+                status, done = search.run(min(step, plain), plain=True)
+                plain -= done
+            else:
+                if not compile_time:
+                    compile_time = _compile()
+                    start += compile_time  # the search's own time leaves the compilation out
+                status, done = search.run(step)
             spent += done
             nodes += done
             stats = {"nodes": nodes, "restarts": restarts, "compile_time": round(compile_time, 3)}
@@ -83,6 +103,17 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
                 break
         restarts += 1
         restart_budget *= RESTART_GROWTH
+
+
+def _compile() -> float:
+    """Import and compile (or load from numba's cache) the search kernel; the seconds it took."""
+    began = time.perf_counter()
+    from puzzlesat.native import eternity_kernel
+    from puzzlesat.native.first_dispatch import without_blas_probe
+
+    with without_blas_probe():
+        eternity_kernel.warm_up()
+    return max(time.perf_counter() - began, 1e-9)
 
 
 def count(search: Search, limits: Limits, compile_start: float, compile_time: float) -> Result:

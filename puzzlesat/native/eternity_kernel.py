@@ -240,8 +240,12 @@ def replay(
             book(d, i, cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand)
 
 
-def warm_up() -> None:
-    """Compile (or load from cache) the kernels on a 2x2 board with no candidates."""
+def warm_up(replay_too: bool = False) -> None:
+    """Compile (or load from cache) the search kernel on a 2x2 board with no candidates.
+
+    ``replay_too`` also the kernel that starts a task (only the parallel search calls it):
+    each kernel compiled costs a second or more on a fresh install, so only what runs.
+    """
     off = np.zeros((9, 5), dtype=np.int64)
     none = np.zeros(0, dtype=np.int64)
     used, choice, east, south, placed, classes = (np.zeros(4, dtype=np.int64) for _ in range(6))
@@ -249,6 +253,6 @@ def warm_up() -> None:
     one = [np.zeros(1, dtype=np.int64) for _ in range(3)]
     search(2, 2, classes, off, none, none, none, none, used, choice - 1, east, south, placed, one[0], 1, one[1], 1,
            0, 1, gives_off, gives, supply, demand, one[2])  # fmt: skip
-    replay(
-        none, 2, 2, classes, none, none, none, used, choice, east, south, placed, 1, gives_off, gives, supply, demand
-    )
+    if replay_too:
+        replay(none, 2, 2, classes, none, none, none, used, choice, east, south, placed, 1,
+               gives_off, gives, supply, demand)  # fmt: skip

@@ -21,7 +21,10 @@ Two searches share the best board:
    fixed neighbours).  Moves that keep the score are taken too, to drift across plateaus.
 
 With ``workers`` > 1 the row scans run in child processes that share the best board's
-errors as their bound (:meth:`ScoreSearch.scan_in_workers`).
+errors as their bound (:meth:`ScoreSearch.scan_in_workers`), or in the workers of another
+pool (``--backend ray``: :mod:`puzzlesat.portfolio.eternity_ray`).  ``checkpoint`` keeps the
+best board in a file as it improves and ``resume`` starts from one
+(:mod:`puzzlesat.native.eternity_checkpoint`), its picture beside it.
 
 Statistics: ``nodes`` (row-scan placements), ``restarts``, ``improvements``, ``lns_moves`` and
 ``lns_gain`` (the errors the neighbourhood search removed), ``best_at`` (seconds to the best board).
@@ -44,8 +47,10 @@ import numpy as np
 from puzzlesat.core import Limits, Result, Status, processes
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution, max_score
+from puzzlesat.native import eternity_checkpoint
 from puzzlesat.native import eternity_score_kernel as kernel
 from puzzlesat.native.eternity_search import Lookup
+from puzzlesat.native.first_dispatch import without_blas_probe
 
 SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
 FIRST_SLICE_NODES = 200_000
@@ -227,35 +232,76 @@ def stop_on_sigterm() -> Iterator[None]:
         signal.signal(signal.SIGTERM, previous)
 
 
-def solve_score(instance: Instance, limits: Limits) -> Result:
+Pool = Callable[["ScoreSearch", list[Any], "float | None"], None]
+"""Runs row scans elsewhere: ``pool(search, seeds, until)`` scans with one worker per seed until
+``until`` (:func:`time.perf_counter`; None: until stopped), offering their boards to ``search``."""
+
+
+def worker_seeds(seed: int, runs: int, count: int) -> list[Any]:
+    """The workers' seeds: ``seed + 1 + i``; a resumed run (``runs`` before it) draws other orders."""
+    return [seed + 1 + i if runs == 0 else [seed + 1 + i, runs] for i in range(count)]
+
+
+def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) -> Result:
     """The anytime best-score search (module docstring); OPTIMAL for a board with no error or
     after a complete scan (:attr:`Schedule.complete`) found none better.
 
-    ``limits.workers`` > 1 runs that many row scans in child processes, each with its own
-    seed and schedule (:data:`SCHEDULES`), sharing the best board's errors as their bound;
-    this process polishes the best board they find.
+    ``limits.workers`` > 1 runs that many row scans in child processes (or in ``pool``'s
+    workers), each with its own seed and schedule (:data:`SCHEDULES`), sharing the best
+    board's errors as their bound; this process polishes the best board they find.  The
+    options ``checkpoint`` and ``resume`` are read here (module docstring).
     """
     compile_start = time.perf_counter()
-    kernel.warm_up()
+    with without_blas_probe():
+        kernel.warm_up()
     compile_time = time.perf_counter() - compile_start
     start = time.perf_counter()
-    search = ScoreSearch(instance, np.random.default_rng(limits.seed), SCHEDULES[0])
+    options = limits.options
+    resumed = eternity_checkpoint.read(instance, options["resume"]) if options.get("resume") else None
+    runs = 0 if resumed is None else (resumed.record.runs if resumed.record else 1)
+    search = ScoreSearch(
+        instance, np.random.default_rng(limits.seed if runs == 0 else [limits.seed, runs]), SCHEDULES[0]
+    )
+    if resumed is not None:
+        search.best = Best(resumed.board, resumed.errors, time.perf_counter())
+    path = options.get("checkpoint") or options.get("resume")
+    before = resumed.record if resumed is not None and resumed.record is not None else None
+    record = eternity_checkpoint.Record(
+        eternity_checkpoint.fingerprint(instance),
+        max_score(instance) - search.best.errors,
+        limits.seed,
+        runs + 1,
+        before.seconds if before else 0.0,
+        before.nodes if before else 0,
+        limits.workers,
+    )
+    if path:
+        search.checkpoint = eternity_checkpoint.Checkpoint(
+            instance, path, eternity_checkpoint.picture(path), record, lambda: search.nodes + search.nodes_elsewhere
+        )
+        search.checkpoint.save(search.best.board, search.best.errors)
+    seeds = worker_seeds(limits.seed, runs, limits.workers)
     left = limits.remaining(compile_start)
     message = ""
     with stop_on_sigterm():
         try:
             if left is None:
-                search.alternate(limits.workers, limits.seed)
+                search.alternate(seeds, pool)
             else:
                 scan_until = time.perf_counter() + left * SCAN_SHARE
-                if limits.workers > 1:
-                    search.scan_in_workers(limits.workers, limits.seed, scan_until)
+                if pool is not None:
+                    pool(search, seeds, scan_until)
+                elif limits.workers > 1:
+                    search.scan_in_workers(seeds, scan_until)
                 else:
                     search.scan(lambda: scan_until - time.perf_counter())
                 if not search.proven:
                     search.polish(limits.remaining(compile_start) or 0.0)
         except KeyboardInterrupt:
             message = "interrupted"
+        finally:
+            if search.checkpoint is not None:
+                search.checkpoint.flush()
     best = search.best
     errors = board_errors(instance, search.look, best.board)
     total = max_score(instance)
@@ -269,11 +315,17 @@ def solve_score(instance: Instance, limits: Limits) -> Result:
         "best_at": round(best.found_at - start, 3),
         "compile_time": round(compile_time, 3),
     }
-    if limits.workers > 1:
+    if limits.workers > 1 or pool is not None:
         stats["workers"] = limits.workers
+    if search.replaced:
+        stats["workers_replaced"] = search.replaced
+    if search.checkpoint is not None:
+        stats.update(search.checkpoint.stats())
     proven = errors == 0 or search.proven
     if not message and not proven:
         message = "time limit: the best board found, not proven the best"
+    if search.checkpoint is not None and search.checkpoint.failed:
+        message += f"; {search.checkpoint.failed}"
     return Result(
         Status.OPTIMAL if proven else Status.FEASIBLE,
         Solution(tuple((int(t), int(r)) for t, r in best.board)),
@@ -284,13 +336,20 @@ def solve_score(instance: Instance, limits: Limits) -> Result:
     )
 
 
-def _scan_worker(instance: Instance, seed: int, index: int, deadline: float | None, shared: Any, found: Any) -> None:
+def _scan_worker(instance: Instance, seed: Any, index: int, deadline: float | None, shared: Any, found: Any) -> None:
     """A child's row scans until ``deadline`` (:func:`time.time`, which every process reads alike):
     boards beating the shared bound go to ``found``, then its counts."""
-    kernel.warm_up()
+    with without_blas_probe():
+        kernel.warm_up()
     search = ScoreSearch(instance, np.random.default_rng(seed), SCHEDULES[index % len(SCHEDULES)])
-    search.shared = shared
-    search.on_improve = lambda board, errors: found.put(("board", errors, board))
+
+    def improve(board: np.ndarray, errors: int) -> None:
+        with shared.get_lock():
+            shared.value = min(shared.value, errors)
+        found.put(("board", errors, board))
+
+    search.shared_bound = lambda: int(shared.value)
+    search.on_improve = improve
     search.on_proof = lambda: found.put(("proof",))
     search.on_restart = lambda: found.put(("count", index, search.nodes, search.restarts))
     search.scan(lambda: None if deadline is None else deadline - time.time())
@@ -435,8 +494,9 @@ class Neighbourhoods:
 class ScoreSearch:
     """The row scan and the neighbourhood search, sharing :attr:`best`.
 
-    ``shared`` (a multiprocessing Value) holds the errors of the best board of every worker:
-    the scan's bound follows it; ``on_improve`` hears of each board better than the last.
+    ``shared_bound`` gives the errors of the best board of every worker: the scan's bound
+    follows it; ``on_improve`` hears of each board better than the last, and ``checkpoint``
+    writes it.
     """
 
     def __init__(self, instance: Instance, rng: np.random.Generator, schedule: Schedule) -> None:
@@ -449,7 +509,10 @@ class ScoreSearch:
         self.restarts = 0
         self.lns_moves = 0
         self.lns_gain = 0
-        self.shared: Any = None
+        self.shared_bound: Callable[[], int] | None = None
+        self.checkpoint: eternity_checkpoint.Checkpoint | None = None
+        self.replaced = 0  # workers of a pool that died and were replaced
+        self.nodes_elsewhere = 0  # the workers' nodes so far, while they scan
         self.on_improve: Callable[[np.ndarray, int], None] | None = None
         self.on_proof: Callable[[], None] | None = None
         self.on_restart: Callable[[], None] | None = None
@@ -470,20 +533,27 @@ class ScoreSearch:
         self.best = Best(board, errors, time.perf_counter(), self.best.improvements + 1)
         if self.on_improve is not None:
             self.on_improve(board, errors)
-        if self.shared is not None:
-            with self.shared.get_lock():
-                self.shared.value = min(self.shared.value, errors)
+        if self.checkpoint is not None:
+            self.checkpoint.save(board, errors)
         return True
+
+    def tick(self) -> None:
+        """Between two slices of work: write a board the checkpoint holds back."""
+        if self.checkpoint is not None:
+            self.checkpoint.tick()
 
     def bound(self) -> int:
         """The errors a new board must beat: the best board's, or the workers' best."""
-        return self.best.errors if self.shared is None else min(self.best.errors, int(self.shared.value))
+        return self.best.errors if self.shared_bound is None else min(self.best.errors, self.shared_bound())
 
-    def alternate(self, workers: int, seed: int) -> None:
+    def alternate(self, seeds: list[Any], pool: Pool | None = None) -> None:
         """Without a time limit, until stopped: scan restarts each followed by as long a polish,
-        or with several workers, their scans alone."""
-        if workers > 1:
-            self.scan_in_workers(workers, seed, None)
+        or with several workers (or a pool), their scans alone."""
+        if pool is not None:
+            pool(self, seeds, None)
+            return
+        if len(seeds) > 1:
+            self.scan_in_workers(seeds, None)
             return
         while self.best.errors > 0 and not self.proven:
             began = time.perf_counter()
@@ -505,6 +575,7 @@ class ScoreSearch:
                     self.lns_gain += gain
             if errors < self.best.errors:
                 self.offer(board.copy(), errors)
+            self.tick()
 
     def scan(
         self, remaining: Callable[[], float | None], restart_nodes: int = RESTART_NODES, one_restart: bool = False
@@ -545,6 +616,7 @@ class ScoreSearch:
                     break
                 if bound[0] == 0:
                     break
+                self.tick()
                 left = remaining()
                 if left is not None and left <= 0:
                     return
@@ -554,19 +626,20 @@ class ScoreSearch:
             if one_restart:
                 return
 
-    def scan_in_workers(self, workers: int, seed: int, until: float | None) -> None:
-        """Row scans in ``workers`` child processes until ``until`` (perf_counter; None: until
+    def scan_in_workers(self, seeds: list[Any], until: float | None) -> None:
+        """Row scans in one child process per seed until ``until`` (perf_counter; None: until
         stopped), sharing the bound.  Every child is stopped before this returns, also on Ctrl-C;
         ``nodes`` and ``restarts`` add up the children's, as of their last restart."""
         ctx = multiprocessing.get_context("spawn")
         shared = ctx.Value("q", self.best.errors)
         found = ctx.Queue()
         deadline = None if until is None else time.time() + until - time.perf_counter()
+        workers = len(seeds)
         children = [
             processes.start(
-                _scan_worker, (self.instance, seed + 1 + i, i, deadline, shared, found), name=f"puzzlesat-score-{i}"
+                _scan_worker, (self.instance, seed, i, deadline, shared, found), name=f"puzzlesat-score-{i}"
             )
-            for i in range(workers)
+            for i, seed in enumerate(seeds)
         ]
         done = 0
         counts: dict[int, tuple[int, int]] = {}
@@ -574,6 +647,7 @@ class ScoreSearch:
             while done < workers and self.best.errors > 0 and not self.proven:
                 if until is not None and time.perf_counter() > until:
                     break
+                self.tick()
                 try:
                     message = found.get(timeout=0.2)
                 except queue.Empty:
@@ -587,10 +661,12 @@ class ScoreSearch:
                     break
                 elif message[0] == "count":
                     counts[message[1]] = (message[2], message[3])
+                    self.nodes_elsewhere = sum(nodes for nodes, _ in counts.values())
                 else:
                     done += 1
         finally:
             self.nodes += sum(nodes for nodes, _ in counts.values())
+            self.nodes_elsewhere = 0
             self.restarts += sum(restarts for _, restarts in counts.values())
             processes.stop_trees(children)
             found.cancel_join_thread()

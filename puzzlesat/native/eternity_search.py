@@ -20,7 +20,6 @@ import math
 import numpy as np
 
 from puzzlesat.domains.eternity import GREY, Instance, Solution, first_corner, rotated
-from puzzlesat.native import eternity_kernel as kernel
 
 COUNT_LIMIT = 2**62  # a count's limit of boards: more than any search can reach
 
@@ -96,7 +95,8 @@ class Lookup:
         self.labelings = math.prod(math.factorial(int(m)) for m in sizes if m > 1) if twins else 1
         # for the colour-count check: each tile's slots class * C + north, gives[gives_off[t]:gives_off[t + 1]]
         slots = self.nclasses * self.colours
-        keys = np.unique(self.rows[:, 2] * slots + self.rows[:, 0] * self.colours + self.rows[:, 1] % self.colours)
+        keys = np.sort(self.rows[:, 2] * slots + self.rows[:, 0] * self.colours + self.rows[:, 1] % self.colours)
+        keys = keys[np.append(True, keys[1:] != keys[:-1])]  # np.unique, which would import numpy.ma (20 ms)
         tiles, self.gives = np.divmod(keys, slots)
         self.gives_off = np.searchsorted(tiles, np.arange(instance.cells + 1)).astype(np.int64)
 
@@ -169,8 +169,37 @@ class Search:
         self.found = np.zeros(1, dtype=np.int64)
         self.floor = 0
 
-    def run(self, budget: int, limit: int = 1) -> tuple[int, int]:
-        """(kernel status, nodes) of at most ``budget`` more nodes, stopping at the ``limit``-th board."""
+    def run(self, budget: int, limit: int = 1, plain: bool = False) -> tuple[int, int]:
+        """(kernel status, nodes) of at most ``budget`` more nodes, stopping at the ``limit``-th board.
+
+        ``plain`` runs them in Python (native/eternity_plain.py; not with ``check``), with no
+        numba import: the same nodes, and the kernel can go on from where it stopped.
+        """
+        if plain and not self.check:
+            from puzzlesat.native.eternity_plain import search as plain_search
+
+            return plain_search(
+                self.instance.cols,
+                self.instance.colours,
+                self.classes,
+                self.off,
+                self.tile,
+                self.east_c,
+                self.south_c,
+                self.after,
+                self.used,
+                self.choice,
+                self.east,
+                self.south,
+                self.placed,
+                self.depth,
+                max(1, budget),
+                self.found,
+                limit,
+                self.floor,
+            )
+        from puzzlesat.native import eternity_kernel as kernel
+
         status, nodes = kernel.search(
             self.instance.cols,
             self.instance.colours,
@@ -211,6 +240,8 @@ class Search:
         self.supply[:] = self.full_supply
         self.demand[:] = 0
         self.found[0] = 0
+        from puzzlesat.native import eternity_kernel as kernel
+
         kernel.replay(
             np.asarray(prefix, dtype=np.int64),
             self.instance.cols,

@@ -36,6 +36,7 @@ from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution
 from puzzlesat.native import eternity_kernel as kernel
 from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search, Task
+from puzzlesat.native.first_dispatch import without_blas_probe
 
 START_METHOD = "fork" if sys.platform.startswith("linux") else "spawn"
 ALONE_FIRST = 0.2  # seconds this process searches before it starts the others (easy boards end sooner)
@@ -177,7 +178,8 @@ def _work(
     Every message is ``(kind, worker, payload, nodes since the last message)``, one a slice at
     least (``nodes``: the slice's nodes alone), so the coordinator's node count stays current.
     """
-    kernel.warm_up()
+    with without_blas_probe():
+        kernel.warm_up(replay_too=True)
     search = Search(instance, lookup, None, check, arrays)
     board_sent = False
     while not stop.is_set():

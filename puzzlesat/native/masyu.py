@@ -19,7 +19,7 @@ import numpy as np
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, decision_status
 from puzzlesat.core.uniqueness import record_uniqueness
-from puzzlesat.domains.masyu import Instance, solution_from_edges, trivial_answer
+from puzzlesat.domains.masyu import Instance, solution_from_edges
 
 CELL_NODES_PER_SECOND = 5_000_000  # nodes/s times cells, measured: ~10k nodes/s on 16x33
 MAX_DEPTH = 4096
@@ -70,8 +70,6 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     from puzzlesat.native.masyu_kernel import search
 
     start = time.perf_counter()
-    if not instance.circles or instance.rows < 2 or instance.cols < 2:
-        return trivial_answer(instance, start, bool(limits.options.get("unique")))
     clue, inc, far, ea, eb, lines, line_start = arrays(instance)
     want = 2 if limits.options.get("unique") else 1
     cells = instance.rows * instance.cols

@@ -24,6 +24,10 @@ Pruning, each sound, so that exhausting the search is a proof:
 The search is resumable: boards, pending jumps and pagoda values per depth live in arrays
 the caller owns, and the kernel stops after ``budget`` new nodes so the wrapper can watch
 the clock.
+
+The small helpers are plain ``njit`` functions, which LLVM inlines where they are called:
+numba's own ``inline="always"`` added about half a second to a fresh install's first solve
+(0.5 s of the 4 s CPU) and no speed (``benchmarks/first_solve.py``).
 """
 
 from __future__ import annotations
@@ -50,7 +54,7 @@ _WORK = np.uint64(127) << _WORK_SHIFT
 _KEY_HI = (np.uint64(1) << _WORK_SHIFT) - np.uint64(1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _shift(lo, hi, s):  # type: ignore[no-untyped-def]
     """The two-word set moved by ``s`` bits: bit i of the answer is bit i + s of (lo, hi)."""
     if s == 0:
@@ -80,7 +84,7 @@ def generate(lo, hi, full_lo, full_hi, steps, from_masks, out):  # type: ignore[
         out[2 * k + 1] = hi & ohi & thi & from_masks[k, 1]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _bucket(lo, hi, mask):  # type: ignore[no-untyped-def]
     # first slot of the 4-slot bucket; a slot is two words, so a bucket is one 64-byte line
     h = lo * _MUL_LO ^ hi * _MUL_HI
@@ -118,7 +122,7 @@ def insert(lo, hi, work, table, mask):  # type: ignore[no-untyped-def]
     return least // 2, 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def find(lo, hi, table, mask):  # type: ignore[no-untyped-def]
     """The slot holding a position, or -1."""
     base = _bucket(lo, hi, mask)
@@ -138,7 +142,7 @@ def rehash(old, new):  # type: ignore[no-untyped-def]
             insert(old[slot], word & _KEY_HI, np.int64((word & _WORK) >> _WORK_SHIFT), new, mask)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def canonical(lo, hi, sym_tables, chunks):  # type: ignore[no-untyped-def]
     """The least (high word first) image of a position under the symmetries in ``sym_tables``:
     per symmetry and byte of the position, the image of that byte's bits."""
@@ -170,7 +174,7 @@ def pagoda_values(lo, hi, weights, out):  # type: ignore[no-untyped-def]
         out[k] = total
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def set_has(lo, hi, table, mask):  # type: ignore[no-untyped-def]
     """Whether an exact set (open addressing, linear probing; never full) holds a position."""
     slot = _bucket(lo, hi, mask)
@@ -323,10 +327,10 @@ def search(  # type: ignore[no-untyped-def]
     d = state[0]
     nodes = 0
     if d < 0:
-        d = 0
+        d = np.int64(0)  # not a literal 0: one compiled _expand serves both calls
         pagoda_values(board[0, 0], board[0, 1], weights, pagoda[0])
         _expand(
-            0,
+            d,
             board[0, 0],
             board[0, 1],
             full_lo,

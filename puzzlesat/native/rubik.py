@@ -16,22 +16,21 @@ first four moves, grouped into chunks of decreasing predicted work (:func:`plan_
 weighted by the previous iteration's nodes per subtree) and handed out one at a time to
 worker processes forked from this one once the tables are in place, so they share its
 tables' pages (:class:`~puzzlesat.core.processes.TaskPool`; they die with this process).  The
-share of the previous iteration's nodes already covered is shown as a percentage on
-stderr.  An answer is OPTIMAL because every shorter
+share of the previous iteration's nodes already covered is reported as progress
+(:mod:`puzzlesat.core.progress`).  An answer is OPTIMAL because every shorter
 bound was searched to the end.  In QTM the bound grows by 2: a quarter turn changes the
 corner permutation's parity, so every solution's length has the parity of the position's.
 """
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import Limits, Result, Status, progress
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FULL
 from puzzlesat.domains.rubik import METRICS, Cube, Instance, Solution, parity, simplify
 from puzzlesat.native.rubik_cache import TABLE_MEMORY_MB, is_built
@@ -310,15 +309,15 @@ def _worker_run(task: Task) -> Outcome:
 
 def _progress(bound: int, done: float, nodes: int, elapsed: float) -> None:
     rate = nodes / elapsed if elapsed > 0 else 0.0
-    sys.stderr.write(f"\rc rubik ida depth {bound}: {100 * done:5.1f}%  {nodes:,} nodes  {rate / 1e6:.1f} M nodes/s   ")
-    sys.stderr.flush()
+    progress.update(f"c rubik ida depth {bound}", done, f"{nodes:,} nodes  {rate / 1e6:.1f} M nodes/s")
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """Optimal IDA*; see the module docstring.  Options: ``metric``, ``all``, ``extra``,
     ``max_depth``, ``tables`` (``auto``: the largest set under the memory cap, after the small
     one while that is quick enough; ``phase1``, ``phase1x12``, ``phase1x6``, ``full``,
-    ``small``), ``progress`` (bool, default on for long runs)."""
+    ``small``), ``progress`` (bool, default on: report the progress of long searches and
+    table builds, :mod:`puzzlesat.core.progress`)."""
     start = time.perf_counter()
     opts = limits.options
     metric = (opts.get("metric") or "htm").lower()
@@ -463,8 +462,13 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                 if escalate_at is not None and int(this_nodes.sum()) >= escalate_at and i < len(chunks) - 1:
                     iteration_status = BUDGET  # the small set's budget is spent, with subtrees left
                     break
-            if printed:
-                sys.stderr.write("\n")
+            if printed:  # a depth long enough to show stays on record
+                progress.end()
+                rate = stats["nodes"] / max(1e-9, time.perf_counter() - search_start)
+                progress.line(
+                    f"c rubik ida depth {bound}: {100 * done_weight / total_weight:.1f}%  {stats['nodes']:,} nodes  "
+                    f"{rate / 1e6:.1f} M nodes/s"
+                )
             left = limits.remaining(start)
             if iteration_status == BUDGET and deeper is not None and (left is None or left > 0):
                 over_budget = True  # this bound again, on the deeper set
@@ -559,9 +563,9 @@ def _escalate(
     """The searcher of the deeper set ``name``, built now (or its stopped build resumed) since
     the small set is too slow at ``bound``; the bound to go on from, and the seconds it took."""
     if not quiet:
-        sys.stderr.write(
+        progress.line(
             f"c rubik: bound {bound} would take the small tables over {ESCALATE_SECONDS:g} s: building the "
-            f"{name} tables, once (`puzzlesat tables build rubik {name}` builds them ahead)\n"
+            f"{name} tables, once (`puzzlesat tables build rubik {name}` builds them ahead)"
         )
     began = time.perf_counter()
     searcher = make_searcher(cube, metric, name, quiet, None if left is None else time.monotonic() + left)

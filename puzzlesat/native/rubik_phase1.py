@@ -25,7 +25,7 @@ The ``phase1x12`` set stores its table in 2 bits per entry, a window of three di
 above a base (:func:`pack2`, :func:`distance`): 0.42 GB for 1.67 G entries.
 
 Tables are built when first needed, or ahead by ``puzzlesat tables build``, with every core
-(progress and the time left on stderr), in a work folder that lets a stopped build resume
+(progress and the time left reported, :mod:`puzzlesat.core.progress`), in a work folder that lets a stopped build resume
 (:mod:`table_build`); then stored in the cache folder of :mod:`rubik_tables` with a JSON note
 holding their digests (:func:`rubik_tables.file_digest`), checked when loaded and rebuilt
 when damaged.
@@ -36,7 +36,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -46,7 +45,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from puzzlesat.core import PuzzlesatError
+from puzzlesat.core import PuzzlesatError, progress
 from puzzlesat.domains.rubik import SOLVED, Cube, move_cubes
 from puzzlesat.native.memory import compare_and_swap, huge_page_copy
 from puzzlesat.native.rubik_symmetry import axis_symmetries, edge_maps, move_index, symmetry_inverses, ud_symmetries
@@ -697,22 +696,23 @@ def build(
     """
     small = _small_tables(metric, TABLE_SETS[name])
     label = f"c building rubik {metric} {name} tables"
-    progress = Progress(label, quiet, float(ws.state.get("share", 0.0)))
+    bar = Progress(label, quiet, float(ws.state.get("share", 0.0)))
 
     def step(share: float, what: str, **state: Any) -> None:
         ws.state.update(share=share, **state)
-        progress.update(share, what)
+        bar.update(share, what)
         if stop_at is not None and time.monotonic() >= stop_at:
             ws.keep()
-            progress.close()
+            bar.close()
             raise BuildStopped(f"the rubik {name} tables", share)
         if ws.due():
             ws.keep()
 
-    if ws.resumed and not quiet:
-        sys.stderr.write(f"c resuming the build of the rubik {metric} {name} tables in {ws.folder}\n")
+    if not quiet:
+        again = "resuming the build of" if ws.resumed else "building"
+        progress.line(f"c {again} the rubik {metric} {name} tables (once; kept in {cache_dir()})")
     if "classes" not in ws.state:
-        progress.update(0.0, "symmetry classes", force=True)
+        bar.update(0.0, "symmetry classes", force=True)
         syms = ud_symmetries()
         classes = _classes(edge_maps(syms), symmetry_inverses(syms), small["slice_reduced"], small["slice_reps"])
         for key, data in zip(("clsym", "reps", "selfsym"), classes, strict=True):
@@ -762,11 +762,11 @@ def build(
         raise RuntimeError("phase-1 table: a distance does not fit in 4 bits")
     base = deepest - WINDOW if name in TWO_BITS else -1
     if base >= 0:
-        progress.update(_time_share(1.0), "2 bits an entry", force=True)
+        bar.update(_time_share(1.0), "2 bits an entry", force=True)
         phase1 = pack2(phase1, base)
-    corners = _corner_table(small, lambda d: progress.update(_time_share(1.0), f"corners depth {d}"))
-    progress.update(CORNERS_SHARE, "writing the files", force=True)
-    progress.close()
+    corners = _corner_table(small, lambda d: bar.update(_time_share(1.0), f"corners depth {d}"))
+    bar.update(CORNERS_SHARE, "writing the files", force=True)
+    bar.close()
     return small | {"clsym": clsym, "phase1": phase1, "corners": corners}, {"max_depth": deepest, "base": base}
 
 
@@ -856,7 +856,7 @@ def _cached(metric: str, name: str, quiet: bool) -> tuple[str, dict[str, object]
     except (OSError, ValueError):
         pass
     if not status and not quiet:
-        sys.stderr.write(f"c rubik {name} tables in {note.parent} are damaged or outdated: rebuilding\n")
+        progress.line(f"c rubik {name} tables in {note.parent} are damaged or outdated: rebuilding")
     return status, meta if status else {}
 
 
@@ -904,7 +904,7 @@ def _build_and_save(metric: str, name: str, quiet: bool, stop_at: float | None) 
 
     def waiting() -> None:
         if not quiet:
-            sys.stderr.write(f"c waiting for another process that builds the rubik {name} tables in {note.parent}\n")
+            progress.line(f"c waiting for another process that builds the rubik {name} tables in {note.parent}")
 
     try:
         ws = Workspace(work_folder(metric, name), {"metric": metric, "set": name, "version": VERSION}, waiting)
@@ -935,4 +935,7 @@ def _build_and_save(metric: str, name: str, quiet: bool, stop_at: float | None) 
             ) from None
         ws.clear()
     _remove_other_versions(note)
+    if not quiet:
+        took = meta["build_seconds"]
+        progress.line(f"c built the rubik {metric} {name} tables in {took:.0f}s (this run and any before it)")
     return "built", meta

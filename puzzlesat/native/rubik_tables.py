@@ -8,7 +8,7 @@ Table sets (all 4-bit, one array per metric and set):
 - ``small``: two 4-corner PDBs (136,080 entries each) and three 4-edge PDBs (190,080 each);
   built in a second or two, for tests and shallow positions.
 
-Tables are built on first use (progress on stderr), written to the cache folder
+Tables are built on first use (progress reported, :mod:`puzzlesat.core.progress`), written to the cache folder
 (``$PUZZLESAT_CACHE``, else ``$XDG_CACHE_HOME/puzzlesat``, else ``~/.cache/puzzlesat``)
 with a JSON note holding their digest (:func:`file_digest`), checked when loaded, and rebuilt if damaged.
 """
@@ -19,7 +19,6 @@ import hashlib
 import json
 import math
 import os
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from puzzlesat.core import progress
 from puzzlesat.domains.rubik import Cube, move_cubes
 from puzzlesat.native.rubik_symmetry import rotations
 
@@ -197,13 +197,6 @@ def cache_dir() -> Path:
     return Path(base) / "puzzlesat"
 
 
-def _progress(label: str, done: float, extra: str = "") -> None:
-    width = 30
-    fill = int(width * done)
-    sys.stderr.write(f"\r{label} [{'#' * fill}{'.' * (width - fill)}] {100 * done:5.1f}% {extra}")
-    sys.stderr.flush()
-
-
 def build(name: str, metric: str, quiet: bool = False) -> Tables:
     """Build a table set by breadth-first search from the solved cube, one level at a time."""
     from puzzlesat.native import rubik_kernels as k
@@ -218,6 +211,9 @@ def build(name: str, metric: str, quiet: bool = False) -> Tables:
     zeros12 = np.zeros(12, np.int64)
     grand = int(sum(math.perm(int(r[2]), int(r[1])) * int(r[3]) ** int(r[4]) for r in specs))
     filled_before = 0
+    label = f"c building rubik {metric} {name} tables"
+    if not quiet:
+        progress.line(f"{label} (once; kept in {cache_dir()})")
     for j, row in enumerate(specs):
         kind, kk, n, mod, kor, offset = (int(x) for x in row)
         size = math.perm(n, kk) * mod**kor
@@ -234,14 +230,15 @@ def build(name: str, metric: str, quiet: bool = False) -> Tables:
             filled += found
             depth += 1
             if not quiet:
-                _progress(
-                    f"c building rubik {metric} {name} tables",
+                progress.update(
+                    label,
                     (filled_before + filled) / grand,
                     f"pdb {j + 1}/{len(specs)} depth {depth} ({time.perf_counter() - start:.0f}s)",
                 )
         filled_before += size
     if not quiet:
-        sys.stderr.write("\n")
+        progress.end()
+        progress.line(f"c built rubik {metric} {name} tables in {time.perf_counter() - start:.1f}s")
     return Tables(name, metric, specs, tracked, table, time.perf_counter() - start, "built")
 
 
@@ -285,7 +282,7 @@ def load(name: str = "full", metric: str = "htm", quiet: bool = False) -> Tables
     Args:
         name: ``full`` or ``small``.
         metric: ``htm`` or ``qtm``.
-        quiet: no progress on stderr.
+        quiet: no progress reports.
     """
     if name not in TABLE_SETS:
         from puzzlesat.core import BackendUnavailable
@@ -312,7 +309,7 @@ def load(name: str = "full", metric: str = "htm", quiet: bool = False) -> Tables
                 f"cache ({time.perf_counter() - start:.2f}s to check)",
             )
         if not quiet:
-            sys.stderr.write(f"c rubik tables {npy} are damaged or outdated: rebuilding\n")
+            progress.line(f"c rubik tables {npy} are damaged or outdated: rebuilding")
     tables = build(name, metric, quiet)
     try:
         npy.parent.mkdir(parents=True, exist_ok=True)
@@ -333,7 +330,7 @@ def load(name: str = "full", metric: str = "htm", quiet: bool = False) -> Tables
         )
     except OSError as exc:
         if not quiet:
-            sys.stderr.write(f"c could not save rubik tables to {npy}: {exc}\n")
+            progress.line(f"c could not save rubik tables to {npy}: {exc}")
     return tables
 
 

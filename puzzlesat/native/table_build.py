@@ -24,7 +24,6 @@ import fcntl
 import json
 import os
 import shutil
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -33,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from puzzlesat.core import PuzzlesatError
+from puzzlesat.core import PuzzlesatError, progress
 
 STATE = "state.json"
 KEEP_SECONDS = 30.0  # work between two keeps of the working arrays: at most this much is lost to a kill
@@ -186,7 +185,8 @@ class Workspace:
 
 
 class Progress:
-    """A progress bar on stderr with the share done and the time left.
+    """A build's progress, reported (:mod:`puzzlesat.core.progress`) with the share done and the
+    time left.
 
     The time left is what this run took per share done so far, times the share left; the
     caller gives the share as a share of the *time* a build takes (from a profile of a
@@ -209,7 +209,7 @@ class Progress:
         return (time.monotonic() - self.began) * (1.0 - self.share) / gained
 
     def update(self, share: float, what: str, force: bool = False) -> None:
-        """Show ``share`` (0 to 1) done, now doing ``what``; at most twice a second unless forced."""
+        """Report ``share`` (0 to 1) done, now doing ``what``; at most twice a second unless forced."""
         self.share = max(self.share, min(share, 1.0))
         now = time.monotonic()
         if self.quiet or (not force and now - self.shown < 0.5):
@@ -217,18 +217,12 @@ class Progress:
         self.shown = now
         left = self.left_seconds()
         eta = "estimating the time left" if left is None else f"about {format_seconds(left)} left"
-        width = 30
-        fill = int(width * self.share)
-        sys.stderr.write(
-            f"\r{self.label} [{'#' * fill}{'.' * (width - fill)}] {100 * self.share:5.1f}% {what}, {eta}   "
-        )
-        sys.stderr.flush()
+        progress.update(self.label, self.share, f"{what}, {eta}")
 
     def close(self) -> None:
-        """End the bar's line."""
+        """The bar is done."""
         if not self.quiet:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
+            progress.end()
 
 
 def format_seconds(seconds: float) -> str:

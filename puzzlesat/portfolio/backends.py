@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any, Protocol, TextIO
+from typing import Any, Protocol
 
 import psutil
 
 from puzzlesat.core import Puzzle, PuzzlesatError
+from puzzlesat.core.arguments import BACKENDS
 from puzzlesat.portfolio.child import ChildSpec
 from puzzlesat.portfolio.runs import Run
 from puzzlesat.portfolio.supervisor import MIB, Supervisor
-
-BACKENDS = ("local", "ray")
 
 
 def default_memory_mb(children: int) -> int:
@@ -94,13 +93,12 @@ class Pool(Protocol):
         """Close (``interrupted`` on Ctrl-C)."""
 
 
-def open_pool(puzzle: Puzzle, backend: Backend, stream: TextIO | None = None) -> Pool:
+def open_pool(puzzle: Puzzle, backend: Backend) -> Pool:
     """The pool that runs strategies: ``local`` processes or ``ray`` tasks.
 
     Args:
         puzzle: the puzzle (answers are verified against it).
         backend: the engine and its settings.
-        stream: where the Ray backend reports how long connecting took; None for silence.
 
     Raises:
         PuzzlesatError: an unknown backend, an address without ``ray``, or Ray not installed.
@@ -108,7 +106,7 @@ def open_pool(puzzle: Puzzle, backend: Backend, stream: TextIO | None = None) ->
     if backend.name == "ray":
         from puzzlesat.portfolio.ray_backend import RaySupervisor
 
-        return RaySupervisor(puzzle, address=backend.address, stream=stream)
+        return RaySupervisor(puzzle, address=backend.address)  # reports its connection as progress
     if backend.name != "local":
         raise PuzzlesatError(f"unknown backend {backend.name!r}; expected one of: {', '.join(BACKENDS)}")
     if backend.address:

@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TextIO
 
-from puzzlesat.core import Limits, PuzzlesatError, Status, get_puzzle
+from puzzlesat.core import TIME_LIMIT, Limits, PuzzlesatError, Status, get_puzzle, progress
 from puzzlesat.domains import pegsol
 from puzzlesat.domains.pegsol_catalog import (
     Map,
@@ -102,11 +102,25 @@ def catalog(
         results: the compare results file (JSON lines): a problem settled there (solved or
             refuted, under any time limit) is reused, as are the undecided runs made under
             the same time limit and seed; new runs are appended.
-        stream: where the progress lines go.
+        stream: where the progress lines go when no progress callback is installed
+            (:mod:`puzzlesat.core.progress`); None: only to that callback, if any.
 
     Raises:
         InvalidInstanceError: an unknown board or a bad size.
     """
+    with progress.reporting(progress.fallback(stream)):
+        return _catalog(board, rows, cols, limits, backend, strategies, results)
+
+
+def _catalog(
+    board: str,
+    rows: int | None,
+    cols: int | None,
+    limits: Limits | None,
+    backend: Backend | None,
+    strategies: Sequence[str],
+    results: Path | None,
+) -> list[Entry]:
     puzzle = get_puzzle("pegsol")
     limits = limits or Limits(timeout=60.0)
     height, width, cells = board_cells(board, rows, cols)
@@ -144,12 +158,11 @@ def catalog(
     pending = [item for item in pending if item[0] not in reversals]
     searched = len(pending)
     pending = [item for item in pending if not runs[item[0]]]
-    if stream is not None:
-        stream.write(
-            f"c catalog: {len(items)} classes of {sum(p.orbit for _, p, _ in items)} problems, "
-            f"{len(settled)} ruled out by proofs, {len(reversals)} answered by their reverses, "
-            f"{searched - len(pending)} settled in the results file, {len(pending)} to search\n"
-        )
+    progress.line(
+        f"c catalog: {len(items)} classes of {sum(p.orbit for _, p, _ in items)} problems, "
+        f"{len(settled)} ruled out by proofs, {len(reversals)} answered by their reverses, "
+        f"{searched - len(pending)} settled in the results file, {len(pending)} to search"
+    )
     for strategy in strategies:
         if not pending:
             break
@@ -160,7 +173,6 @@ def catalog(
             limits,
             backend,
             results=results,
-            stream=stream,
             answers=True,
         )
         for rec in records:
@@ -220,7 +232,8 @@ def entry(problem: Problem, instance: pegsol.Instance, runs: list[Record]) -> En
         what = f"exhausted search ({rec.strategy}): {nodes} nodes" if nodes else f"{rec.strategy}: {rec.message}"
         return _entry(problem, "impossible", "search", what, rec.time, rec.strategy)
     total = sum(r.elapsed or 0.0 for r in runs)
-    reason = "timeout" if "timeout" in rec.message or rec.time is None else rec.status.lower()
+    timed_out = TIME_LIMIT in rec.message or "timeout" in rec.message  # the older word, in results files
+    reason = "timeout" if timed_out or rec.time is None else rec.status.lower()
     tried = ", ".join(r.strategy for r in runs)
     return _entry(
         problem, "unknown", reason, f"{reason} ({tried}): {rec.message}".rstrip(": "), round(total, 4), rec.strategy

@@ -16,10 +16,10 @@ from __future__ import annotations
 import contextlib
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from puzzlesat.core import PUZZLE_NAMES, Limits, Puzzle, Result, Status, get_puzzle
+from puzzlesat.core import Limits, Puzzle, Result, Status, Strategy, get_puzzle, registry, split_strategy
 
 
 @dataclass(frozen=True)
@@ -37,6 +37,8 @@ class ChildSpec:
         deadline: an absolute :func:`time.time` by which the strategy must answer, or None;
             the strategy's timeout is the smaller of the two budgets.
         memory_mb: the ``RLIMIT_DATA`` cap in MiB, or None.
+        strategy: the strategy itself when a script registered it (the child cannot find it
+            by name), else None.
     """
 
     puzzle: str | Puzzle
@@ -48,25 +50,48 @@ class ChildSpec:
     timeout: float | None = None
     deadline: float | None = None
     memory_mb: int | None = None
+    strategy: Strategy | None = None
 
 
 def puzzle_spec(puzzle: Puzzle) -> str | Puzzle:
-    """How a puzzle travels to a child: by name when registered, else pickled whole."""
-    if puzzle.name in PUZZLE_NAMES:
+    """How a puzzle travels to a child: by name when built in or installed, else pickled whole.
+
+    Raises:
+        PluginError: a script's puzzle that a child process cannot import.
+    """
+    if registry.origin(puzzle.name) != "script":
         with contextlib.suppress(Exception):
             if get_puzzle(puzzle.name) is puzzle:
                 return puzzle.name
+    registry.check_portable(puzzle, f"puzzle {puzzle.name}")
     return puzzle
 
 
-def resolve_puzzle(spec: str | Puzzle) -> Puzzle:
-    """The Puzzle a spec names (registered puzzles travel by name, others pickled)."""
-    return get_puzzle(spec) if isinstance(spec, str) else spec
+def strategy_spec(puzzle: Puzzle, name: str) -> Strategy | None:
+    """The strategy to send a child with ``name``: a script's (checked), None for one it finds itself.
+
+    Raises:
+        PluginError: a script's strategy that a child process cannot import.
+    """
+    method = split_strategy(name)[0].partition(":")[0]
+    strat = registry.script_strategy(puzzle.name, method)
+    if strat is not None:
+        registry.check_portable(strat, f"strategy {method} for {puzzle.name}")
+    return strat
+
+
+def resolve_puzzle(spec: ChildSpec) -> Puzzle:
+    """The Puzzle a spec names (registered puzzles travel by name, others pickled), with the
+    strategy it carries, if any, among its own."""
+    puzzle = get_puzzle(spec.puzzle) if isinstance(spec.puzzle, str) else spec.puzzle
+    if spec.strategy is not None:
+        puzzle = replace(puzzle, strategies=(*puzzle.strategies, spec.strategy))
+    return puzzle
 
 
 def run_child(spec: ChildSpec) -> Result:
     """Import and run the strategy in this process; every failure becomes an ERROR Result."""
-    puzzle = resolve_puzzle(spec.puzzle)
+    puzzle = resolve_puzzle(spec)
     start = time.time()
     budgets = [b for b in (spec.timeout, None if spec.deadline is None else spec.deadline - start) if b is not None]
     timeout = max(0.0, min(budgets)) if budgets else None
@@ -79,7 +104,7 @@ def run_child(spec: ChildSpec) -> Result:
 def load_guarded(spec: ChildSpec) -> Result | None:
     """Import the puzzle and the strategy; None when they loaded, else the ERROR Result."""
     try:
-        puzzle = resolve_puzzle(spec.puzzle)
+        puzzle = resolve_puzzle(spec)
         strat, _ = puzzle.strategy(spec.name)
         strat.load()
     except BaseException as exc:  # noqa: BLE001 - any failure is reported, never raised

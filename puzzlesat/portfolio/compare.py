@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import statistics
 import time
 from collections.abc import Sequence
@@ -25,10 +26,22 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from puzzlesat.core import Limits, ParseError, Puzzle, PuzzlesatError, Result, Status, split_strategy
+from puzzlesat.core import (
+    TIME_LIMIT,
+    Limits,
+    ParseError,
+    Puzzle,
+    PuzzlesatError,
+    Result,
+    Status,
+    certify,
+    progress,
+    split_strategy,
+)
 from puzzlesat.core.text import decode_text
 from puzzlesat.portfolio.backends import Backend, open_pool
-from puzzlesat.portfolio.child import ChildSpec, puzzle_spec
+from puzzlesat.portfolio.child import ChildSpec, puzzle_spec, strategy_spec
+from puzzlesat.portfolio.race import serving
 from puzzlesat.portfolio.report import key_stats
 
 FORMATS = ("markdown", "csv", "json")
@@ -76,39 +89,61 @@ class Record:
             return True
         return self.status == Status.SOLVED.value and not optimisation
 
+    def claim(self, optimisation: bool) -> str:
+        """What this run's "no solution", "optimal" or "unique" rests on ("" when it claims none)."""
+        if not certify.claims(self.status, self.stats, optimisation, self.objective):
+            return ""
+        return certify.basis(self.strategy, self.stats, self.message)
+
     @classmethod
     def from_json(cls, data: Any) -> Record:
-        """A record from one line of a results file.
+        """A record from one line of a results file, every field checked.
 
         Raises:
-            ValueError: not an object with the record's fields, of their types.
+            ValueError: not an object with the record's fields, of their types and ranges,
+                naming the first field that is not.
         """
         if not isinstance(data, dict):
             raise ValueError("not a JSON object")
         for key in ("puzzle", "instance", "strategy", "status"):
             if not isinstance(data.get(key), str):
                 raise ValueError(f"no text field {key!r}")
-        if not isinstance(data.get("answer"), str | None):
-            raise ValueError("field 'answer' is not text")
-        for key in ("time", "elapsed", "objective", "timeout"):
-            if not isinstance(data.get(key), int | float | None) or isinstance(data.get(key), bool):
-                raise ValueError(f"field {key!r} is not a number")
+        if data["status"] not in STATUSES:
+            raise ValueError(f"field 'status' is {data['status']!r}, not one of {', '.join(STATUSES)}")
+        for key in ("answer", "message"):
+            if not isinstance(data.get(key, ""), str | None):
+                raise ValueError(f"field {key!r} is not text")
+        for key in ("time", "elapsed", "timeout"):
+            value = data.get(key)
+            if value is not None and not (_is_number(value) and math.isfinite(value) and value >= 0):
+                raise ValueError(f"field {key!r} is not a number of seconds")
+        for key, low in (("objective", None), ("seed", 0), ("workers", 1)):
+            value = data.get(key, low)
+            if value is not None and not (
+                _is_number(value) and isinstance(value, int) and (low is None or value >= low)
+            ):
+                raise ValueError(f"field {key!r} is not a whole number" + ("" if low is None else f" >= {low}"))
         for key in ("stats", "options"):
             if not isinstance(data.get(key, {}), dict):
                 raise ValueError(f"field {key!r} is not an object")
-        if not isinstance(data.get("workers", 1), int) or isinstance(data.get("workers"), bool):
-            raise ValueError("field 'workers' is not a whole number")
         names = cls.__dataclass_fields__.keys()
         return cls(**{k: v for k, v in data.items() if k in names})
 
 
+STATUSES = tuple(status.value for status in Status)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
 def default_strategies(puzzle: Puzzle) -> list[str]:
     """Every strategy that runs without naming a variant."""
-    return [s.name for s in puzzle.strategies if not s.variants or s.default_variant]
+    return [s.name for s in puzzle.all_strategies() if not s.variants or s.default_variant]
 
 
 def load_results(path: Path) -> list[Record]:
-    """The records of a JSON-lines results file; a torn line (an interrupted write) is skipped.
+    """The records of a JSON-lines results file; a torn record (an interrupted write) is skipped.
 
     Raises:
         ParseError: a folder, an unreadable file, or a line that is not UTF-8, or JSON that is
@@ -129,7 +164,9 @@ def load_results(path: Path) -> list[Record]:
         except ParseError:
             raise
         except json.JSONDecodeError:  # torn by an interrupted write; later runs append after it
-            continue
+            if raw.lstrip().startswith(b'{"'):
+                continue
+            raise ParseError(f"{path}:{lineno}: not a results record (not JSON)") from None
         except ValueError as exc:
             raise ParseError(f"{path}:{lineno}: not a results record ({exc})") from None
     return records
@@ -162,7 +199,8 @@ def compare(
             :func:`~puzzlesat.portfolio.backends.default_memory_mb` for ``jobs`` children).
             Default: local.
         results: a JSON-lines file; existing matching runs are reused, new ones appended.
-        stream: where the progress bar goes; None for silence.
+        stream: where the progress lines go when no progress callback is installed
+            (:mod:`puzzlesat.core.progress`); None: only to that callback, if any.
         answers: keep each verified answer in its record (``Record.answer``, the puzzle's
             output format), e.g. for a catalog that replays them.
 
@@ -171,8 +209,24 @@ def compare(
 
     Raises:
         BackendUnavailable: an unknown strategy name, before anything runs.
+        UnsupportedRequest: no strategy serves the mode the options ask for (those that do
+            not are left out, and a progress line says so).
+        PluginError: a script's strategy or puzzle that a child process cannot import.
         PuzzlesatError: an unknown backend, or Ray not installed.
     """
+    with progress.reporting(progress.fallback(stream)):
+        return _compare(puzzle, instances, strategies, limits, backend, results, answers)
+
+
+def _compare(
+    puzzle: Puzzle,
+    instances: Sequence[tuple[str, Any]],
+    strategies: Sequence[str] | None,
+    limits: Limits | None,
+    backend: Backend | None,
+    results: Path | None,
+    answers: bool,
+) -> list[Record]:
     limits = limits or Limits(timeout=60.0)
     backend = backend or Backend()
     timeout, seed, workers = limits.timeout, limits.seed, limits.workers
@@ -181,6 +235,8 @@ def compare(
     for name in names:
         puzzle.strategy(name)
         puzzle.options([name], split_strategy(name)[1])  # options in the name: declared, well typed
+    names = serving(puzzle, names, limits.options)
+    sent = {name: strategy_spec(puzzle, name) for name in names}
     jobs = backend.jobs
     if backend.name == "local":
         jobs = max(1, jobs or 1)
@@ -194,7 +250,7 @@ def compare(
     wanted = [(path, inst, name) for path, inst in instances for name in names]
     pending = [item for item in wanted if (item[0], item[2]) not in done]
     jobs = max(1, jobs or len(pending))
-    bar = Progress(stream, len(wanted), len(wanted) - len(pending))
+    tally = Tally(len(wanted), len(wanted) - len(pending))
     out = None
     if results is not None and pending:
         results.parent.mkdir(parents=True, exist_ok=True)
@@ -205,7 +261,7 @@ def compare(
     spec_puzzle = puzzle_spec(puzzle)
     try:
         if pending:  # nothing to run: no backend to start (Ray takes seconds to start)
-            with open_pool(puzzle, backend, stream) as sup:
+            with open_pool(puzzle, backend) as sup:
                 queue = list(pending)
                 labels: dict[str, tuple[str, Any, str]] = {}
                 while queue or sup.active:
@@ -221,6 +277,7 @@ def compare(
                             timeout,
                             None,
                             memory_mb,
+                            sent[name],
                         )
                         run = sup.start(f"{len(labels)}", spec)
                         labels[run.label] = (path, inst, name)
@@ -249,10 +306,10 @@ def compare(
                         if out is not None:
                             out.write(json.dumps(asdict(rec)) + "\n")
                             out.flush()
-                        bar.advance(rec, puzzle.optimisation)
-                    bar.draw()
+                        tally.advance(rec, puzzle.optimisation)
+                    tally.report()
     finally:
-        bar.close()
+        tally.close()
         if out is not None:
             out.close()
     return [done[path, name] for path, _, name in wanted if (path, name) in done]
@@ -274,54 +331,39 @@ def _jsonable(stats: dict[str, Any]) -> dict[str, Any]:
     return clean
 
 
-class Progress:
-    """A progress bar on a terminal, or one line per finished run otherwise."""
+class Tally:
+    """A comparison's progress: a line per finished run and the runs done, as progress reports."""
 
-    def __init__(self, stream: TextIO | None, total: int, already: int) -> None:
-        self.stream = stream
-        self.live = bool(stream is not None and hasattr(stream, "isatty") and stream.isatty())
+    def __init__(self, total: int, already: int) -> None:
         self.total = total
         self.count = already
         self.solved = 0
         self.errors = 0
         self.start = time.monotonic()
-        self._last = 0.0
-        if stream is not None and already:
-            stream.write(f"c compare: {already} of {total} runs taken from the results file\n")
+        if already:
+            progress.line(f"c compare: {already} of {total} runs taken from the results file")
 
     def advance(self, rec: Record, optimisation: bool) -> None:
         """Count a finished run."""
         self.count += 1
         self.solved += rec.solved(optimisation)
         self.errors += rec.status == Status.ERROR.value
-        if self.stream is not None and not self.live:
-            took = "-" if rec.time is None else f"{rec.time:.2f}s"
-            self.stream.write(
-                f"c compare {self.count}/{self.total}: {rec.instance} {rec.strategy} "
-                f"{rec.status} {took} {rec.message}".rstrip()
-                + "\n"
-            )
-            self.stream.flush()
-        self._last = 0.0
+        took = "-" if rec.time is None else f"{rec.time:.2f}s"
+        text = f"c compare {self.count}/{self.total}: {rec.instance} {rec.strategy} {rec.status} {took} {rec.message}"
+        progress.line(text.rstrip())
 
-    def draw(self) -> None:
-        """Redraw the bar (terminals only, at most twice a second)."""
-        if not self.live or self.stream is None or time.monotonic() - self._last < 0.5:
-            return
-        self._last = time.monotonic()
-        width = 30
-        filled = int(width * self.count / max(1, self.total))
-        self.stream.write(
-            f"\r[{'#' * filled}{'.' * (width - filled)}] {self.count}/{self.total} runs, "
-            f"{self.solved} solved, {self.errors} errors, {time.monotonic() - self.start:.0f}s\x1b[K"
+    def report(self) -> None:
+        """Report the runs done so far."""
+        progress.update(
+            "compare",
+            self.count / max(1, self.total),
+            f"{self.count}/{self.total} runs, {self.solved} solved, {self.errors} errors, "
+            f"{time.monotonic() - self.start:.0f}s",
         )
-        self.stream.flush()
 
     def close(self) -> None:
-        """Erase the bar."""
-        if self.live and self.stream is not None:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
+        """The comparison is over."""
+        progress.end()
 
 
 # -- tables --------------------------------------------------------------------------------
@@ -351,7 +393,7 @@ def _cell(rec: Record | None, optimisation: bool) -> str:
         return "ERROR"
     if rec.time is None or (rec.timeout is not None and rec.time >= 0.9 * rec.timeout):
         return "timeout"
-    return "timeout" if "timeout" in rec.message else "unknown"
+    return "timeout" if TIME_LIMIT in rec.message or "timeout" in rec.message else "unknown"
 
 
 def par2(records: Sequence[Record], optimisation: bool, timeout: float | None) -> float | None:
@@ -374,11 +416,11 @@ def render(records: Sequence[Record], fmt: str = "markdown", optimisation: bool 
         PuzzlesatError: an unknown format.
     """
     if fmt == "json":
-        return json.dumps([asdict(r) for r in records], indent=1) + "\n"
+        return json.dumps([asdict(r) | {"claim": r.claim(optimisation)} for r in records], indent=1) + "\n"
     if fmt == "csv":
         buf = io.StringIO()
         writer = csv.writer(buf, lineterminator="\n")
-        writer.writerow(["instance", "strategy", "status", "time", "elapsed", "objective", "stats", "message"])
+        writer.writerow(["instance", "strategy", "status", "time", "elapsed", "objective", "stats", "message", "claim"])
         for r in records:
             writer.writerow(
                 [
@@ -390,6 +432,7 @@ def render(records: Sequence[Record], fmt: str = "markdown", optimisation: bool 
                     "" if r.objective is None else r.objective,
                     key_stats(r.stats, limit=len(r.stats)),
                     r.message,
+                    r.claim(optimisation),
                 ]
             )
         return buf.getvalue()
@@ -427,7 +470,20 @@ def render(records: Sequence[Record], fmt: str = "markdown", optimisation: bool 
         + " | ".join(f"{statistics.median(solved_times[s]):.2f}" if solved_times[s] else "" for s in strategies)
         + " |"
     )
+    bases = {s: _bases(per[s], optimisation) for s in strategies}
+    if any(bases.values()):
+        lines.append("| claims rest on | " + " | ".join(bases[s] for s in strategies) + " |")
     return "\n".join(lines) + "\n"
+
+
+def _bases(records: Sequence[Record], optimisation: bool) -> str:
+    """What a strategy's claims rest on, each basis once with its count: ``2 exhausted search``."""
+    counts: dict[str, int] = {}
+    for rec in records:
+        basis = rec.claim(optimisation).split(",")[0].split(" (")[0]
+        if basis:
+            counts[basis] = counts.get(basis, 0) + 1
+    return "; ".join(f"{n} {basis}" for basis, n in counts.items())
 
 
 def cactus_plot(records: Sequence[Record], path: Path, optimisation: bool = False, title: str = "") -> None:

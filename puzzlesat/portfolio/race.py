@@ -18,10 +18,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from puzzlesat.core import BackendUnavailable, Limits, Puzzle, Result, Status
+from puzzlesat.core import BackendUnavailable, Limits, Puzzle, Result, Status, UnsupportedRequest, progress
 from puzzlesat.portfolio.backends import Backend, open_pool
-from puzzlesat.portfolio.child import ChildSpec, puzzle_spec
-from puzzlesat.portfolio.report import StatusLine, describe, format_table, status_text
+from puzzlesat.portfolio.child import ChildSpec, puzzle_spec, strategy_spec
+from puzzlesat.portfolio.report import describe, format_table, status_text
 from puzzlesat.portfolio.runs import Outcome, RaceResult, Run
 
 
@@ -66,12 +66,28 @@ def portfolio_names(puzzle: Puzzle, text: str | None) -> list[str]:
     elif puzzle.portfolio:
         names = list(puzzle.portfolio)
     else:
-        names = [s.name for s in puzzle.strategies if not s.variants or s.default_variant]
+        names = [s.name for s in puzzle.all_strategies() if not s.variants or s.default_variant]
     if not names:
         raise BackendUnavailable(f"no strategies to race for {puzzle.name}")
     for name in names:
         puzzle.strategy(name)  # raises for unknown names before any process starts
     return names
+
+
+def serving(puzzle: Puzzle, names: Sequence[str], options: dict[str, Any]) -> list[str]:
+    """The members that serve these options; the others are left out, in one progress line.
+
+    Raises:
+        UnsupportedRequest: none of them serves the request.
+    """
+    kept, left = puzzle.serving(list(names), options)
+    modes = " ".join("--" + m.replace("_", "-") for m in puzzle.requested_modes(options))
+    left = list(dict.fromkeys(left))
+    if not kept:
+        raise UnsupportedRequest(f"{puzzle.name}: none of {', '.join(left)} serves {modes}")
+    if left:
+        progress.line(f"c left out {', '.join(left)}: not serving {modes}")
+    return kept
 
 
 def _better(a: Result, b: Result | None) -> bool:
@@ -102,8 +118,9 @@ def race(
             ``workers`` is ignored: the members share ``backend.jobs`` cores.  Default: ``Limits()``.
         backend: where the members run, the cores they share (default: the machine's, the
             cluster's with Ray), the memory cap and the losers' SIGTERM grace.  Default: local.
-        stream: where the live status line goes (if a terminal) or one line per finished
-            member; None for silence.
+        stream: where a line per finished member goes when no progress callback is installed
+            (:mod:`puzzlesat.core.progress`: the live status and those lines); None: only to
+            that callback, if any.
 
     Returns:
         A RaceResult; ``result`` has been verified in the parent.  The timeout counts from
@@ -111,6 +128,9 @@ def race(
 
     Raises:
         BackendUnavailable: an unknown strategy name (before any process starts).
+        UnsupportedRequest: no member serves the mode the options ask for (the members that
+            do not serve it are left out, and a progress line says so).
+        PluginError: a script's strategy or puzzle that a child process cannot import.
         PuzzlesatError: an unknown backend, or Ray not installed.
         KeyboardInterrupt: re-raised after every child has been stopped.
     """
@@ -119,14 +139,19 @@ def race(
     names = list(names) if names else portfolio_names(puzzle, None)
     for name in names:
         puzzle.strategy(name)
+    with progress.reporting(progress.fallback(stream)):
+        return _race(puzzle, instance, serving(puzzle, names, limits.options), limits, backend)
+
+
+def _race(puzzle: Puzzle, instance: Any, names: list[str], limits: Limits, backend: Backend) -> RaceResult:
     members = label_members(names, limits.seed)
     spec_puzzle = puzzle_spec(puzzle)
-    line = StatusLine(stream)
+    sent = {name: strategy_spec(puzzle, name) for name in names}
     winner: Run | None = None
     best: Run | None = None
     runs: list[Run] = []
     memory_mb = backend.memory_cap(len(names))
-    with open_pool(puzzle, backend, stream) as sup:
+    with open_pool(puzzle, backend) as sup:
         jobs = backend.jobs or sup.cpus
         workers = share_cores(names, jobs)
         sup.fit(sum(workers))
@@ -135,14 +160,23 @@ def race(
         try:
             for (label, name, member_seed), count in zip(members, workers, strict=True):
                 spec = ChildSpec(
-                    spec_puzzle, instance, name, member_seed, count, dict(limits.options), None, deadline, memory_mb
+                    spec_puzzle,
+                    instance,
+                    name,
+                    member_seed,
+                    count,
+                    dict(limits.options),
+                    None,
+                    deadline,
+                    memory_mb,
+                    sent[name],
                 )
                 runs.append(sup.start(label, spec))
             while sup.active and winner is None:
                 for run in sup.poll(0.2):
                     result = run.result
                     assert result is not None
-                    line.note(f"{run.label}: {describe(result, run.note)} after {time.time() - start:.2f}s")
+                    progress.line(f"c {run.label}: {describe(result, run.note)} after {time.time() - start:.2f}s")
                     if result.status is Status.INFEASIBLE or result.status is Status.OPTIMAL:
                         winner = run
                     elif result.status is Status.SOLVED:
@@ -152,11 +186,11 @@ def race(
                             best = run
                     if winner is not None:
                         break
-                line.update(status_text(runs, start))
+                progress.update(status_text(runs, start))
             if winner is None:
                 winner = best
         finally:
-            line.clear()
+            progress.end()
         decided = time.time()
         sup.close("stopped")
     outcomes = []

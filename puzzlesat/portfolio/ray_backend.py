@@ -40,11 +40,11 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, TextIO
+from typing import Any
 
 import psutil
 
-from puzzlesat.core import Puzzle, PuzzlesatError, Result, Status
+from puzzlesat.core import Puzzle, PuzzlesatError, Result, Status, progress
 from puzzlesat.core.processes import cap_memory
 from puzzlesat.portfolio.child import ChildSpec, load_guarded, run_guarded
 from puzzlesat.portfolio.runs import Run, verified
@@ -220,7 +220,6 @@ class RaySupervisor:
         answer_grace: seconds a task may overrun its timeout before it is cancelled.
         load_allowance: seconds allowed for worker start-up and imports in a run with a
             relative timeout.
-        stream: where the time taken to connect is reported; None for silence.
     """
 
     def __init__(
@@ -230,7 +229,6 @@ class RaySupervisor:
         num_cpus: int | None = None,
         answer_grace: float = 2.0,
         load_allowance: float = 60.0,
-        stream: TextIO | None = None,
     ) -> None:
         self.ray = import_ray()
         self.puzzle = puzzle
@@ -248,15 +246,13 @@ class RaySupervisor:
         self.spread = False
         self.active: list[Run] = []
         self.cancelled: list[RayRun] = []
-        if stream is not None:
-            how = "joined the Ray cluster at " + address if address else "started a local Ray instance"
-            if not self._owned:
-                how = "using the running Ray session"
-            stream.write(
-                f"c ray: {how} ({len(nodes)} node{'s' if len(nodes) != 1 else ''}, {self._cpus} CPUs) "
-                f"in {self.connect_time:.2f}s\n"
-            )
-            stream.flush()
+        how = "joined the Ray cluster at " + address if address else "started a local Ray instance"
+        if not self._owned:
+            how = "using the running Ray session"
+        progress.line(
+            f"c ray: {how} ({len(nodes)} node{'s' if len(nodes) != 1 else ''}, {self._cpus} CPUs) "
+            f"in {self.connect_time:.2f}s"
+        )
 
     def __enter__(self) -> RaySupervisor:
         return self

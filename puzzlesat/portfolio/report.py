@@ -1,14 +1,12 @@
-"""What the portfolio shows: the live status line during a race, the table at its end, and
-the short statistics both of them and ``compare`` print.
+"""What the portfolio shows: the live status of a race (a progress report), the table at its
+end, and the short statistics both of them and ``compare`` print.
 """
 
 from __future__ import annotations
 
-import os
-import sys
 import time
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import Any
 
 from puzzlesat.core import Result, Status
 from puzzlesat.portfolio.runs import RaceResult, Run
@@ -37,50 +35,6 @@ def status_text(runs: Sequence[Run], start: float) -> str:
             state = "starting"
         parts.append(f"{run.label}: {state}")
     return f"portfolio {time.time() - start:6.1f}s | " + " | ".join(parts)
-
-
-class StatusLine:
-    """A live line on a terminal (redrawn in place), or one plain line per event otherwise."""
-
-    def __init__(self, stream: TextIO | None, interval: float = 0.5) -> None:
-        self.stream = stream
-        self.live = bool(stream is not None and hasattr(stream, "isatty") and stream.isatty())
-        self.interval = interval
-        self._last = 0.0
-        self._shown = False
-
-    def update(self, text: str) -> None:
-        """Redraw the live line (terminals only, at most every ``interval`` seconds)."""
-        if not self.live or self.stream is None or time.monotonic() - self._last < self.interval:
-            return
-        self._last = time.monotonic()
-        width = _columns() - 1
-        self.stream.write("\r" + text[:width] + "\x1b[K")
-        self.stream.flush()
-        self._shown = True
-
-    def note(self, text: str) -> None:
-        """A line that stays: printed above the live line."""
-        if self.stream is None:
-            return
-        self.clear()
-        self.stream.write(f"c {text}\n")
-        self.stream.flush()
-        self._last = 0.0
-
-    def clear(self) -> None:
-        """Erase the live line."""
-        if self._shown and self.stream is not None:
-            self.stream.write("\r\x1b[K")
-            self.stream.flush()
-            self._shown = False
-
-
-def _columns() -> int:
-    try:
-        return os.get_terminal_size(sys.stderr.fileno()).columns
-    except (OSError, ValueError):
-        return 100
 
 
 def compact(value: Any) -> str:

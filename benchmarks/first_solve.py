@@ -1,0 +1,114 @@
+"""Time a new user's first solves: each shipped seed instance on empty caches, then warm.
+
+Every run is a whole ``puzzlesat solve PUZZLE FILE`` process with the default strategy, as a
+user types it, timed from outside (wall seconds, and the CPU seconds of the process and its
+children, which a loaded machine inflates less).  The caches are never the user's: each
+instance gets fresh temporary folders for numba's compiled kernels (``NUMBA_CACHE_DIR``, which
+numba then uses instead of the ``__pycache__`` folders beside the sources) and for the
+tables (``PUZZLESAT_CACHE`` and ``XDG_CACHE_HOME``), so the first run compiles and builds
+everything it needs, as after a fresh install, and the warm runs that follow reuse what it
+left there.  The folders are deleted at the end; nothing else is touched.
+
+``--tree DIR`` runs the same commands from another checkout too (e.g. ``main`` before a
+change: ``git worktree add /tmp/before main``), the two interleaved so that both see the same
+load; ``python -c pass`` and ``puzzlesat list`` give the floor any command pays.
+
+Usage:
+    python benchmarks/first_solve.py [--puzzles eternity masyu ...] [--warm 5] [--timeout 120]
+    python benchmarks/first_solve.py --tree /tmp/before
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _runner import print_table  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SEEDS = [
+    ("eternity", "instances/eternity/seed_4x4.txt"),
+    ("masyu", "instances/masyu/seed_7x7.txt"),
+    ("masyu", "instances/masyu/seed_16x33.txt"),
+    ("pegsol", "instances/pegsol/english33_center.txt"),
+    ("blacken", "instances/blacken/seed_7x7.txt"),
+    ("rubik", "instances/rubik/scramble_8_seed1.txt"),
+]
+FLOOR = [("python -c pass", ["-c", "pass"]), ("puzzlesat list", ["-m", "puzzlesat.cli", "list"])]
+
+
+def timed(args: list[str], tree: Path, caches: Path, timeout: float) -> tuple[float, float, int]:
+    """(wall seconds, CPU seconds, exit code) of ``python ARGS`` run in ``tree`` with its caches in ``caches``."""
+    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(caches / "numba"))
+    env.update(PUZZLESAT_CACHE=str(caches / "tables"), XDG_CACHE_HOME=str(caches / "xdg"))
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    try:
+        code = subprocess.run(
+            [sys.executable, *args], cwd=tree, env=env, capture_output=True, timeout=timeout
+        ).returncode
+    except subprocess.TimeoutExpired:
+        code = -1
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, code
+
+
+def cell(wall: float, cpu: float, code: int, timeout: float) -> str:
+    """``wall (cpu)`` seconds, ``> limit`` for a run stopped at the limit, the exit code when not 0."""
+    if code == -1:
+        return f"> {timeout:g}"
+    return f"{wall:.2f} ({cpu:.2f})" + ("" if code == 0 else f" exit {code}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--puzzles", nargs="+", help="only these puzzles' seeds (default: all six)")
+    parser.add_argument("--warm", type=int, default=5, help="warm runs per instance (their median is shown)")
+    parser.add_argument("--timeout", type=float, default=120, help="seconds before a run is stopped")
+    parser.add_argument("--tree", type=Path, action="append", default=[], help="another checkout to time alike")
+    args = parser.parse_args()
+    trees = [ROOT, *(tree.resolve() for tree in args.tree)]
+    seeds = [(p, f) for p, f in SEEDS if not args.puzzles or p in args.puzzles]
+    rows: list[list[str]] = []
+    with tempfile.TemporaryDirectory(prefix="puzzlesat-first-") as tmp:
+        for name, floor_args in FLOOR:
+            row = [name]
+            for t, tree in enumerate(trees):
+                runs = [timed(floor_args, tree, Path(tmp) / f"floor{t}", args.timeout) for _ in range(args.warm)]
+                row += ["", cell(statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs), 0, 0)]
+            rows.append(row)
+        for index, (puzzle, path) in enumerate(seeds):
+            command = ["-m", "puzzlesat.cli", "solve", puzzle, path]
+            row = [f"{puzzle} {Path(path).name}"]
+            for t, tree in enumerate(trees):
+                caches = Path(tmp) / f"{index}-{t}"  # empty: the first run fills it
+                first = timed(command, tree, caches, args.timeout)
+                print(f"c {row[0]} tree {t} first: {cell(*first, args.timeout)}", file=sys.stderr)
+                row.append(cell(*first, args.timeout))
+                if first[2] == -1:  # stopped before its caches were filled: no warm runs to time
+                    row.append("-")
+                    continue
+                warm = [timed(command, tree, caches, args.timeout) for _ in range(args.warm)]
+                wall = statistics.median(r[0] for r in warm)
+                cpu = statistics.median(r[1] for r in warm)
+                row.append(cell(wall, cpu, max(r[2] for r in warm), args.timeout))
+            rows.append(row)
+    header = ["command"]
+    for t, tree in enumerate(trees):
+        label = "this tree" if t == 0 else str(tree)
+        header += [f"first, {label}", f"warm median of {args.warm}, {label}"]
+    print_table("whole-process seconds, wall (CPU), default strategy, empty caches for the first run", header, rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,208 @@
+"""The arguments every verb shares, declared once and checked at the edge.
+
+The command line declares its common flags from these options (``--timeout``, ``--seed``,
+``--workers``, ``--jobs``, ``--memory-limit``) and every function of :mod:`puzzlesat.api`
+checks its arguments with the helpers below before any work, so both refuse the same values
+with one line naming the argument: a wrong type raises :class:`ArgumentTypeError` (a
+TypeError), a wrong value :class:`ArgumentError` or its :class:`OptionError` (ValueErrors).
+"""
+
+from __future__ import annotations
+
+import inspect
+import os
+import typing
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from puzzlesat.core.errors import ArgumentError, ArgumentTypeError
+from puzzlesat.core.options import Option
+
+CORES = len(os.sched_getaffinity(0))
+# below this a child process cannot even load its solver libraries
+MIN_MEMORY_MB = 256
+# seconds (about three years): a longer limit is no limit, and the interval timer and the
+# waits on threads and pipes overflow near 9.2e9 s
+MAX_TIMEOUT = 1e8
+
+TIMEOUT = Option("timeout", float, None, "seconds for the whole command, reading the instance included", low=0.01)
+SEED = Option("seed", int, 0, "random seed (search order, generators)", low=0, high=2**31 - 1)
+WORKERS = Option("workers", int, 1, f"threads or processes of one strategy (at most the {CORES} cores)", low=1)
+JOBS = Option("jobs", int, None, f"cores to share out (default: all {CORES})", low=1)
+MEMORY_LIMIT = Option(
+    "memory_limit",
+    int,
+    None,
+    "memory cap of each process (the solver's, or each --portfolio run's), in MB",
+    low=MIN_MEMORY_MB,
+)
+# where races and comparisons run: local child processes, or Ray tasks
+BACKENDS = ("local", "ray")
+
+
+def kind(value: Any) -> str:
+    """A value's type as a message names it: ``int``, ``NoneType``, ``eternity Instance``."""
+    cls = type(value)
+    module = cls.__module__.rpartition(".")[2]
+    return cls.__name__ if cls.__module__ == "builtins" else f"{module} {cls.__name__}"
+
+
+def typed(name: str, value: Any, kinds: type | tuple[type, ...], expected: str) -> None:
+    """Refuse a value of another type; a bool is not taken for a number.
+
+    Raises:
+        ArgumentTypeError: naming the argument, what it takes and what it got.
+    """
+    allowed = kinds if isinstance(kinds, tuple) else (kinds,)
+    if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
+        raise ArgumentTypeError(f"{name}: expected {expected}, got {kind(value)}")
+
+
+def number(opt: Option, value: Any) -> Any:
+    """A number argument of a library function, checked by its declaration (type and bounds).
+
+    Text is refused (``timeout="10"``): only the command line reads numbers from text.
+
+    Raises:
+        ArgumentTypeError: not an int (a float too for a ``float`` option), or None where the
+            declaration has a default.
+        OptionError: out of the declared bounds, or not finite.
+    """
+    if value is None and opt.default is None:
+        return None
+    if opt.type is float:
+        typed(opt.name, value, (int, float), "a number")
+    else:
+        typed(opt.name, value, int, "an int")
+    return opt.convert(value)
+
+
+def timeout(value: Any, opt: Option = TIMEOUT) -> float | None:
+    """A time limit in seconds: positive and finite, or None; beyond :data:`MAX_TIMEOUT` it is that."""
+    seconds = number(opt, value)
+    return None if seconds is None else min(float(seconds), MAX_TIMEOUT)
+
+
+def cores(name: str, value: int | None, backend: str = "local") -> None:
+    """Refuse more cores than this machine has, for local runs (a Ray cluster may have more).
+
+    Raises:
+        ArgumentError: ``value`` is above :data:`CORES`.
+    """
+    if backend == "local" and value is not None and value > CORES:
+        raise ArgumentError(f"{name} {value}: this machine has {CORES} cores")
+
+
+def text(name: str, value: Any, *, optional: bool = False) -> str | None:
+    """A non-empty string argument (or None when ``optional``)."""
+    if value is None and optional:
+        return None
+    typed(name, value, str, "a str" + (" or None" if optional else ""))
+    if not value:
+        raise ArgumentError(f"{name}: expected a non-empty str")
+    return str(value)
+
+
+def choice(name: str, value: Any, choices: Iterable[str]) -> str:
+    """One of a closed set of names (a format, a backend, a board)."""
+    names = tuple(choices)
+    typed(name, value, str, "a str")
+    if value not in names:
+        raise ArgumentError(f"{name}={value!r}: expected one of: {', '.join(names)}")
+    return str(value)
+
+
+def path(name: str, value: Any) -> Path:
+    """A file name: a str or an ``os.PathLike``, not empty."""
+    typed(name, value, (str, os.PathLike), "a path (str or os.PathLike)")
+    if not str(value) or str(value) == "." or "\x00" in str(value):
+        raise ArgumentError(f"{name}: expected a file name, got {str(value)!r}")
+    return Path(value)
+
+
+def stream(name: str, value: Any) -> Any:
+    """None, or an open text file to write to (something with ``write``)."""
+    if value is not None and not callable(getattr(value, "write", None)):
+        raise ArgumentTypeError(f"{name}: expected an open text file or None, got {kind(value)}")
+    return value
+
+
+def source(name: str, value: Any) -> Any:
+    """Where text comes from: a path, an open text file (something with ``read``) or the text itself."""
+    if isinstance(value, str | os.PathLike) or callable(getattr(value, "read", None)):
+        return value
+    raise ArgumentTypeError(f"{name}: expected a path, an open text file or the text, got {kind(value)}")
+
+
+def writable(target: str | os.PathLike[str] | None) -> None:
+    """Check, before any work, that an output file can be created (its folder exists, it is no folder).
+
+    Raises:
+        ArgumentError: the message names the file and why.
+    """
+    if target is None or not str(target):
+        return
+    out = Path(target)
+    folder = out.parent if str(out.parent) else Path(".")
+    if out.is_dir():
+        raise ArgumentError(f"{target}: cannot write: is a folder")
+    if not folder.is_dir():
+        raise ArgumentError(f"{target}: cannot write: no folder {folder}")
+    if not os.access(out if out.exists() else folder, os.W_OK):
+        raise ArgumentError(f"{target}: cannot write: permission denied")
+
+
+Named = Iterable[tuple[str, "str | os.PathLike[str] | None"]]
+
+
+def distinct(outputs: Named, inputs: Named = ()) -> None:
+    """Refuse an output file that is one of the inputs or another output, before any work.
+
+    Args:
+        outputs: (what names it, path) pairs: ``("--results", "runs.jsonl")``; None: not given.
+        inputs: the same for the files read (``-`` for stdin is skipped).
+
+    Raises:
+        ArgumentError: naming the file and both uses of it.
+    """
+    seen: dict[Any, str] = {}
+    for label, given in inputs:
+        if given is not None and str(given) not in ("", "-"):
+            seen.setdefault(_identity(given), label)
+    for label, given in outputs:
+        if given is None or not str(given):
+            continue
+        key = _identity(given)
+        if key is None:
+            continue
+        if key in seen:
+            raise ArgumentError(f"{given}: both {seen[key]} and {label} name this file")
+        seen[key] = label
+
+
+def _identity(given: str | os.PathLike[str]) -> Any:
+    """What makes two names one file: device and inode when it exists (links included), else
+    the resolved path; None for a device like /dev/null, which many outputs may share."""
+    try:
+        status = os.stat(given)
+    except (OSError, ValueError):  # no such file yet, or a name no file can have (a NUL)
+        return os.path.realpath(given)
+    if not os.path.isfile(given):
+        return None
+    return (status.st_dev, status.st_ino)
+
+
+def declared_types(verify: Any) -> tuple[type | None, type | None]:
+    """The instance and solution classes a puzzle's verifier is annotated with (None: not known).
+
+    The edge of the library checks answers and instances against them, so a wrong object is
+    one line naming the argument rather than an AttributeError from inside a puzzle.
+    """
+    try:
+        hints = typing.get_type_hints(verify)
+        names = list(inspect.signature(verify).parameters)
+    except Exception:  # a plugin's annotations that do not resolve: nothing to check against
+        return None, None
+    found = [hints.get(name) for name in names[:2]] + [None, None]
+    return tuple(cls if isinstance(cls, type) else None for cls in found[:2])  # type: ignore[return-value]

@@ -1,0 +1,238 @@
+"""``--checkpoint FILE`` and ``--resume FILE`` of the best-score search: the best board kept on disk.
+
+A long ``--score`` run rewrites FILE each time its best board improves (at most once every
+:data:`CHECKPOINT_SECONDS`, the last board always; every :data:`REFRESH_SECONDS` and at the
+end again, for the time and nodes so far), atomically: the text goes to a temporary
+file in the same folder, is flushed to the disk (``fsync``) and renamed over FILE, so that
+after a crash, a ``kill -9`` or a power cut FILE holds the last board written, whole.
+
+The file is an answer in the seed's format (``tile rotations`` per cell), which ``check
+--score`` reads as it is, after ``#`` comment lines: one for people, and one
+``# record {...}`` line of JSON with what a resumed run needs (:class:`Record`: the seed, the
+runs and search time so far, the score, and a fingerprint of the instance and its hints).
+
+``--resume FILE`` starts from FILE's board (its score the bound every new board must beat)
+and draws new random orders (its seed and the number of runs before it), so it goes on where
+the last run stopped rather than repeating it.
+
+Beside FILE goes its picture (:func:`picture`: ``best.txt``, ``best.svg``), rewritten with
+each better board, atomically too: a browser reloading it shows the best board so far with
+its mismatched edges in red.  A plain answer file without a record resumes
+too.  The board is checked like any answer: a file of another instance, an illegal board or a
+record that does not fit is one line naming the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from puzzlesat.core import PuzzlesatError
+from puzzlesat.core.text import read_text
+from puzzlesat.domains.eternity import (
+    Instance,
+    Solution,
+    draw_svg,
+    format_solution,
+    max_score,
+    mismatches,
+    parse_solution,
+    verify,
+    write_instance,
+)
+
+CHECKPOINT_SECONDS = 1.0  # at most one write a second (each is a few milliseconds with its fsync)
+REFRESH_SECONDS = 60.0  # the same board written again with the time and nodes so far
+RECORD = "# record "
+
+
+def fingerprint(instance: Instance) -> str:
+    """A short hash of the instance text, hints included: a checkpoint resumes only on its own instance."""
+    return hashlib.sha256(write_instance(instance).encode()).hexdigest()[:16]
+
+
+@dataclass
+class Record:
+    """What a checkpoint says of the runs that wrote it.
+
+    Attributes:
+        instance: :func:`fingerprint` of the instance.
+        score: the board's matched edges (counted again on reading).
+        seed: the first run's ``--seed``.
+        runs: the runs that have written the file (a resumed run adds one).
+        seconds: search time over those runs.
+        nodes: row-scan placements over those runs.
+        workers: the last run's ``--workers``.
+    """
+
+    instance: str
+    score: int
+    seed: int
+    runs: int
+    seconds: float
+    nodes: int
+    workers: int = 1
+
+
+def picture(path: str) -> str:
+    """Where the checkpoint's picture goes: FILE with the suffix ``.svg`` (``best.txt``: ``best.svg``)."""
+    target = Path(path).with_suffix(".svg")
+    return str(target) if target != Path(path) else path + ".svg"
+
+
+def board_text(instance: Instance, board: np.ndarray, record: Record) -> str:
+    """The checkpoint's text: the comment lines, then the board in the seed's format."""
+    solution = as_solution(board)
+    head = (
+        f"# puzzlesat eternity --score checkpoint: {record.score}/{max_score(instance)} after "
+        f"{record.seconds:.0f} s in {record.runs} run(s); check it with: puzzlesat check eternity BOARD THIS --score\n"
+    )
+    return head + RECORD + json.dumps(asdict(record)) + "\n" + format_solution(instance, solution)
+
+
+def as_solution(board: np.ndarray) -> Solution:
+    """A (tile, rotation) array as a Solution."""
+    return Solution(tuple((int(t), int(r)) for t, r in board))
+
+
+def write_atomic(path: str | os.PathLike[str], text: str) -> None:
+    """Replace the file by ``text`` in one step: a temporary file beside it, ``fsync``, rename."""
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "w") as fp:
+            fp.write(text)
+            fp.flush()
+            os.fsync(fp.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
+    with contextlib.suppress(OSError):  # the rename itself reaches the disk with the folder
+        folder = os.open(target.parent if str(target.parent) else ".", os.O_RDONLY)
+        try:
+            os.fsync(folder)
+        finally:
+            os.close(folder)
+
+
+@dataclass
+class Resumed:
+    """A board read back by :func:`read`, with the record of the runs before (None for a plain answer)."""
+
+    board: np.ndarray
+    errors: int
+    record: Record | None
+
+
+def read(instance: Instance, path: str) -> Resumed:
+    """The board of a checkpoint (or of any answer file) to resume from.
+
+    Raises:
+        PuzzlesatError: an unreadable file, a record of another instance, or a board that is
+            not a legal board of this instance (every tile once, grey on the frame, the hints kept).
+    """
+    try:
+        text = read_text(path, path)
+    except OSError as exc:
+        raise PuzzlesatError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    record = None
+    for line in text.splitlines():
+        if line.startswith(RECORD):
+            try:
+                record = Record(**json.loads(line[len(RECORD) :]))
+            except (ValueError, TypeError) as exc:
+                raise PuzzlesatError(f"{path}: a broken record line: {exc}") from None
+    if record is not None and record.instance != fingerprint(instance):
+        raise PuzzlesatError(f"{path}: a checkpoint of another instance (or other hints)")
+    solution = parse_solution(instance, text, path)
+    if solution is None:
+        raise PuzzlesatError(f"{path}: holds no board")
+    problems = verify(instance, solution, matching=False)
+    if problems:
+        raise PuzzlesatError(f"{path}: not a legal board to resume from: {problems[0]}")
+    return Resumed(np.array(solution.placements, dtype=np.int64), len(mismatches(instance, solution)), record)
+
+
+class Checkpoint:
+    """Writes the best board to ``path`` (and its picture to ``svg``) as it improves.
+
+    :meth:`save` writes at once unless the last write is under :data:`CHECKPOINT_SECONDS` old;
+    then the board waits for :meth:`tick` (called between slices of the search) or
+    :meth:`flush` (at the end).  Every :data:`REFRESH_SECONDS` a tick writes the same board
+    again with the search time and nodes so far.  A write that fails (a full disk) is retried
+    at the next tick; :attr:`failed` holds its error.
+    """
+
+    def __init__(
+        self,
+        instance: Instance,
+        path: str | None,
+        svg: str | None,
+        record: Record,
+        nodes: Callable[[], int] = lambda: 0,
+        interval: float = CHECKPOINT_SECONDS,
+    ) -> None:
+        self.instance = instance
+        self.path = path
+        self.svg = svg
+        self.record = record
+        self.nodes = nodes
+        self.interval = interval
+        self.base_seconds = record.seconds
+        self.base_nodes = record.nodes
+        self.started = time.perf_counter()
+        self.last = -float("inf")
+        self.latest: tuple[np.ndarray, int] | None = None
+        self.dirty = False
+        self.failed = ""
+
+    def save(self, board: np.ndarray, errors: int) -> None:
+        """A better board: written now, or at a tick a moment later."""
+        self.latest = (board.copy(), errors)
+        self.dirty = True
+        self.tick()
+
+    def tick(self) -> None:
+        """Write the waiting board if the last write is old enough (or refresh the record)."""
+        since = time.perf_counter() - self.last
+        if (self.dirty and since >= self.interval) or since >= REFRESH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the latest board now, with the record as it stands."""
+        if self.latest is None:
+            return
+        board, errors = self.latest
+        self.last = time.perf_counter()
+        record = self.record
+        record.score = max_score(self.instance) - errors
+        record.seconds = round(self.base_seconds + self.last - self.started, 1)
+        record.nodes = self.base_nodes + self.nodes()
+        try:
+            if self.path:
+                write_atomic(self.path, board_text(self.instance, board, record))
+            if self.svg and self.dirty:
+                write_atomic(self.svg, draw_svg(self.instance, as_solution(board)))
+        except OSError as exc:
+            self.failed = f"cannot write the checkpoint: {exc.strerror or exc}"
+            return
+        self.dirty = False
+        self.failed = ""
+
+    def stats(self) -> dict[str, Any]:
+        """The run's share of the statistics: runs and search time over every run of the file."""
+        return {
+            "runs": self.record.runs,
+            "total_time": round(self.base_seconds + time.perf_counter() - self.started, 1),
+        }

@@ -1,0 +1,95 @@
+"""The row-scan search of native/eternity_kernel.py in plain Python, for the first nodes of a search.
+
+A small board is often solved in a few hundred nodes; the numba kernel costs about half a
+second to import and load even when cached (several seconds to compile on a fresh install),
+far more than the search.  :func:`search` takes the kernel's arguments and leaves the state
+exactly as the kernel would (same nodes, same boards, same resumable state), so a search can
+start here and go on in the kernel where this one stopped.  It serves the decision and count
+searches without the colour-count check (``check`` 0): the wrapper runs the kernel for that.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
+
+
+def search(
+    cols: int,
+    ncolours: int,
+    cell_class: Any,
+    off: Any,
+    cand_tile: Any,
+    cand_east: Any,
+    cand_south: Any,
+    after: Any,
+    used: Any,
+    choice: Any,
+    east: Any,
+    south: Any,
+    placed: Any,
+    depth: Any,
+    budget: int,
+    found: Any,
+    limit: int,
+    floor: int,
+) -> tuple[int, int]:
+    """The kernel's ``search`` with ``check`` 0, on the same numpy arrays (updated in place).
+
+    Returns:
+        (status, nodes), as the kernel returns them.
+    """
+    n = len(cell_class)
+    classes = cell_class.tolist()
+    width = off.shape[1]
+    offsets = off.ravel().tolist()  # off[k, key] is offsets[k * width + key]
+    tile, east_of, south_of, next_of = cand_tile.tolist(), cand_east.tolist(), cand_south.tolist(), after.tolist()
+    use, ch, ea, so, pl = used.tolist(), choice.tolist(), east.tolist(), south.tolist(), placed.tolist()
+    count = int(found[0])
+    d = int(depth[0])
+    nodes = 0
+    status = BUDGET
+    while True:
+        if d == n:
+            if count >= limit:
+                status = FOUND
+                break
+            d -= 1  # counted when it was completed: take the last tile off and go on
+            use[tile[pl[d]]] = 0
+            continue
+        if d < floor:
+            status = EXHAUSTED
+            break
+        west = ea[d - 1] if d % cols else 0
+        north = so[d - cols] if d >= cols else 0
+        base = classes[d] * width + west * ncolours + north
+        i = ch[d]
+        if i < 0:
+            i = offsets[base]
+        stop = offsets[base + 1]
+        while i < stop and use[tile[i]]:
+            i += 1
+        if i < stop:
+            use[tile[i]] = 1
+            pl[d] = i
+            ea[d] = east_of[i]
+            so[d] = south_of[i]
+            ch[d] = next_of[i]
+            d += 1
+            if d < n:
+                ch[d] = -1
+            else:
+                count += 1
+            nodes += 1
+            if nodes >= budget:
+                break
+        else:  # no candidate left here: undo the cell before and try its next candidate
+            ch[d] = -1
+            d -= 1
+            if d >= floor:
+                use[tile[pl[d]]] = 0
+    used[:], choice[:], east[:], south[:], placed[:] = use, ch, ea, so, pl
+    depth[0] = d
+    found[0] = count
+    return status, nodes
