@@ -261,6 +261,15 @@ def worker_task(x: int) -> int:
     return x + _OFFSET[0]
 
 
+def worker_reporting(x: int) -> str:
+    """Report ``x`` and ``x + 1`` before ending with "done"."""
+    from puzzlesat.core.processes import report
+
+    report(x)
+    report(x + 1)
+    return "done"
+
+
 def worker_exit(code: int) -> None:
     """End the worker process at once."""
     os._exit(code)

@@ -67,6 +67,15 @@ def test_task_pool_drops_an_earlier_batch():
             pool.next(timeout=1.5)
 
 
+def test_task_pool_task_reports_news_before_it_ends():
+    with processes.TaskPool(1, name="puzzlesat-test") as pool:  # no init
+        assert [p.name for p in pool.processes] == ["puzzlesat-test-0"]
+        pool.submit(fx.worker_reporting, [4])
+        assert [pool.next(timeout=30) for _ in range(3)] == [4, 5, "done"]
+    with pytest.raises(RuntimeError, match="TaskPool"):
+        processes.report(1)
+
+
 def test_task_pool_reports_a_dead_worker():
     with processes.TaskPool(1, fx.worker_init, (0,)) as pool:
         pool.submit(fx.worker_exit, [3])

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from puzzlesat.core import InvalidInstanceError, Limits, ParseError, PuzzlesatError, Status, run_strategy
+from puzzlesat.core.cache import cache_dir
 from puzzlesat.domains import rubik as rk
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -383,6 +384,16 @@ def test_max_depth_gives_unknown() -> None:
     assert status is Status.UNKNOWN and sol is None
 
 
+@pytest.mark.parametrize("strategy", ["native-ida", "cpsat-bmc", "cnf-bmc:cadical195"])
+def test_max_depth_default_is_the_declared_one(strategy: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the help of --max-depth and every strategy read the one table, per strategy and metric
+    name = strategy.split(":")[0]
+    assert f"{name} {rk.MAX_DEPTH[name][0]} htm / {rk.MAX_DEPTH[name][1]} qtm" in rk.MAX_DEPTH_OPTION.help
+    monkeypatch.setitem(rk.MAX_DEPTH, name, (3, 3))
+    res = run_strategy(rk.PUZZLE, rk.parse("R U F D"), strategy, Limits(timeout=120, options={"tables": "small"}))
+    assert res.status is Status.UNKNOWN and "within 3 moves" in res.message, res.message
+
+
 def test_solved_cube() -> None:
     for name in ("native-ida", "cpsat-bmc", "cnf-bmc:cadical195"):
         status, length, sol = _solve(rk.SOLVED_SINGMASTER, name)
@@ -547,7 +558,7 @@ def test_damaged_tables_are_rebuilt() -> None:
     from puzzlesat.native import rubik_tables
 
     first = rubik_tables.load("small", "htm", quiet=True)
-    npy = rubik_tables.cache_dir() / f"rubik-htm-small-v{rubik_tables.VERSION}.npy"
+    npy = cache_dir() / f"rubik-htm-small-v{rubik_tables.VERSION}.npy"
     assert npy.exists()
     data = bytearray(npy.read_bytes())
     data[-10] ^= 0xFF

@@ -1,19 +1,29 @@
-"""The "raise the horizon" loop of the bounded formulations: a plan of N steps?  N = first, next, ...
+"""The horizon schedules of the bounded formulations: a plan of N steps?  N = first, next, ...
 
-Blacken's ``cnf-steps`` and Rubik's ``cpsat-bmc`` and ``cnf-bmc`` ask a solver whether a plan
-of N steps exists for growing N.  The first plan found is optimal because every horizon
-asked before it was refuted, so the caller passes only horizons whose gaps hold no plan
-(a proven lower bound to start from; QTM lengths keep the corner parity).  The loop knows
-no solver: each formulation answers one horizon in ``try_horizon``.
+Blacken's ``cnf-steps``, Rubik's ``cpsat-bmc`` and ``cnf-bmc`` and pegsol's parallel
+``cnf-plan`` ask a solver whether a plan of N steps exists for growing N, in one of two
+schedules:
+
+- :func:`raise_horizon`, one horizon after the other.  The first plan found is optimal
+  because every horizon asked before it was refuted, so the caller passes only horizons
+  whose gaps hold no plan (a proven lower bound to start from; QTM lengths keep the corner
+  parity);
+- :func:`interleave_horizons`, a window of consecutive horizons at once in equal turns
+  (Rintanen's algorithm B), for questions where a plan within N steps fits every larger
+  horizon: a hard refutation at N does not hold back an easy plan at N + 1.
+
+Neither knows a solver: each formulation answers one horizon (or one turn of it) itself.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from puzzlesat.core import Result, Status
+
+H = TypeVar("H")  # a formulation's solver for one horizon
 
 
 @dataclass(frozen=True)
@@ -74,3 +84,58 @@ def raise_horizon(
     if known is not None:
         return HorizonOutcome(Status.OPTIMAL, known)
     return HorizonOutcome(Status.INFEASIBLE, None, "every horizon refuted")
+
+
+def interleave_horizons(
+    open_horizon: Callable[[int], H],
+    turn: Callable[[H], bool | None],
+    close: Callable[[H], None],
+    horizons: Sequence[int],
+    window: int,
+    time_left: Callable[[], float | None],
+) -> tuple[bool | None, H]:
+    """Run ``window`` consecutive horizons at once, a turn each in order, until one decides.
+
+    A plan within n steps must fit every larger horizon (a shorter plan with its last steps
+    empty), so a refutation at n settles every horizon up to n: those solvers are closed and
+    the next horizons join.
+
+    Args:
+        open_horizon: a solver for horizon n (e.g. its encoding loaded into an incremental solver).
+        turn: runs one turn of a solver (a conflict budget): True, a plan; False, refuted;
+            None, undecided yet.  Read the plan's model here: the solver is closed afterwards.
+        close: frees a solver; called once for every solver opened, before this returns.
+        horizons: increasing and consecutive as far as plans go; the last one decides alone.
+        window: how many horizons run at once (at least 1).
+        time_left: seconds left, or None for no limit; looked at before each turn.
+
+    Returns:
+        (outcome, solver): True and the solver that found a plan; False and the last
+        horizon's solver when it was refuted; None and the solver whose turn found the time
+        used up.
+    """
+    pending = list(horizons)
+    active: list[tuple[int, H]] = []
+    try:
+        while True:
+            while len(active) < window and pending:
+                n = pending.pop(0)
+                active.append((n, open_horizon(n)))
+            for n, solver in active:
+                left = time_left()
+                if left is not None and left <= 0:
+                    return None, solver
+                outcome = turn(solver)
+                if outcome is None:
+                    continue
+                if outcome or n == horizons[-1]:
+                    return outcome, solver
+                for n2, done in active:
+                    if n2 <= n:
+                        close(done)
+                active = [entry for entry in active if entry[0] > n]
+                pending = [n2 for n2 in pending if n2 > n]
+                break
+    finally:
+        for _, solver in active:
+            close(solver)

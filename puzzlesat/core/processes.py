@@ -1,8 +1,8 @@
 """Child processes that die with their parent and are stopped with their whole process tree.
 
 Every process puzzlesat starts goes through :func:`start`: the portfolio's members, the workers
-of the parallel native searches (:class:`TaskPool` for Rubik, plain processes for blacken) and
-the one-shot Kissat child.  A child started here
+of the parallel native searches (:class:`TaskPool` for Rubik, pegsol and blacken; plain
+processes for eternity's work-sharing searchers) and the one-shot Kissat child.  A child started here
 
 1. is a :mod:`multiprocessing` process (*spawn* unless asked otherwise), so its target and
    arguments are pickled, multiprocessing's queues, values and events can be handed to it, and
@@ -225,16 +225,23 @@ class TaskPool:
     The counterpart of ``multiprocessing.Pool(workers, init, initargs).imap_unordered`` whose
     workers die with the parent and are stopped as whole trees; use as a context manager.
     Each :meth:`submit` starts a new batch: the tasks of an earlier batch still queued are
-    skipped and their results dropped.
+    skipped and their results dropped.  A task may also send news before it ends
+    (:func:`report`: a better answer), which :meth:`next` returns like a result.
 
     Args:
         workers: the number of processes.
-        init: run once in each worker with ``initargs`` (e.g. to load tables).
+        init: run once in each worker with ``initargs`` (e.g. to load tables); None for nothing.
         method: ``spawn`` or ``fork``.
+        name: the workers' names, numbered.
     """
 
     def __init__(
-        self, workers: int, init: Callable[..., object], initargs: tuple[Any, ...] = (), method: str = "spawn"
+        self,
+        workers: int,
+        init: Callable[..., object] | None = None,
+        initargs: tuple[Any, ...] = (),
+        method: str = "spawn",
+        name: str = "puzzlesat-worker",
     ) -> None:
         ctx = multiprocessing.get_context(method)
         self.tasks: Any = ctx.Queue()
@@ -244,7 +251,7 @@ class TaskPool:
             start(
                 _serve,
                 (init, initargs, self.tasks, self.results, self.batch),
-                name=f"puzzlesat-worker-{i}",
+                name=f"{name}-{i}",
                 method=method,
             )
             for i in range(workers)
@@ -298,13 +305,27 @@ class TaskPool:
             q.close()
 
 
-def _serve(init: Callable[..., object], initargs: tuple[Any, ...], tasks: Any, results: Any, batch: Any) -> None:
+_REPORTS: tuple[Any, int] | None = None  # in a TaskPool worker: the results queue and the running task's batch
+
+
+def report(value: Any) -> None:
+    """Send ``value`` to the parent now, as one more result of the TaskPool task this worker runs."""
+    if _REPORTS is None:
+        raise RuntimeError("report() is for the tasks of a TaskPool")
+    results, batch = _REPORTS
+    results.put((batch, True, value))
+
+
+def _serve(init: Callable[..., object] | None, initargs: tuple[Any, ...], tasks: Any, results: Any, batch: Any) -> None:
     """A :class:`TaskPool` worker: ``init`` once, then tasks of the current batch until killed."""
-    init(*initargs)
+    global _REPORTS
+    if init is not None:
+        init(*initargs)
     while True:
         task_batch, func, item = tasks.get()
         if task_batch != batch.value:
             continue
+        _REPORTS = (results, task_batch)
         try:
             results.put((task_batch, True, func(item)))
         except Exception as exc:  # noqa: BLE001 - handed to the parent, which raises it

@@ -497,13 +497,16 @@ def _horizons(
 
     First the complete horizon T gets a small conflict budget (:data:`PROBE_CONFLICTS`, with
     CaDiCaL): an invariant such as the parity refutes an impossible board there at once.
-    Then k = the planning graph's first possible number of steps, k + 1, ..., T in turn:
-    UNSAT at k only says that more steps are needed (the near-minimal horizons are the
-    easy ones, measured), UNSAT at T proves impossibility.
+    Then k = the planning graph's first possible number of steps, k + 1, ..., T, in one of
+    the schedules of :mod:`puzzlesat.core.horizon`: one after the other, or with CaDiCaL
+    ``window`` of them at once (:func:`_interleaved`).  UNSAT at k only says that more steps
+    are needed (the near-minimal horizons are the easy ones, measured), UNSAT at T proves
+    impossibility.
 
     Returns:
         (outcome, the encoding of the horizon that decided, model, statistics).
     """
+    from puzzlesat.core.horizon import raise_horizon
     from puzzlesat.encoders.sat import open_solver, solve_once, solver_stats
 
     last = instance.moves_needed
@@ -518,13 +521,21 @@ def _horizons(
     window = int(options.get("window") or DEFAULTS["window"])
     if window > 1 and name.startswith("cadical"):
         return _interleaved(name, instance, options, limits, start, range(first, last + 1), window, conflicts)
-    for k in range(first, last + 1):
-        encoding = encode(instance, {**options, "steps": k})
-        outcome, model, stats = solve_once(name, encoding.cnf.clauses, limits.remaining(start))
+    asked: list[Any] = [encoding, []]  # the encoding of the horizon asked last, and its model
+
+    def try_horizon(k: int) -> Result:
+        nonlocal conflicts
+        asked[0] = encode(instance, {**options, "steps": k})
+        outcome, asked[1], stats = solve_once(name, asked[0].cnf.clauses, limits.remaining(start))
         conflicts += stats.get("conflicts", 0)
-        if outcome is not False or k == last:
-            return outcome, encoding, model, {"conflicts": conflicts}
-    raise AssertionError("unreachable: the loop ends at k = T")
+        return sat_result(outcome, lambda: None)  # decoded by the caller, from the model
+
+    ended = raise_horizon(try_horizon, range(first, last + 1), lambda: limits.remaining(start))
+    return _OUTCOMES.get(ended.status), asked[0], asked[1], {"conflicts": conflicts}
+
+
+# how a schedule of core.horizon ended, as a pysat outcome: a plan, every horizon refuted, or neither
+_OUTCOMES = {Status.OPTIMAL: True, Status.INFEASIBLE: False}
 
 
 def _interleaved(
@@ -537,48 +548,42 @@ def _interleaved(
     window: int,
     conflicts: int,
 ) -> tuple[bool | None, Encoding, list[int], dict[str, int]]:
-    """``window`` consecutive horizons at once, in turns of :data:`SLICE_CONFLICTS` conflicts.
+    """``window`` consecutive horizons at once, in turns of :data:`SLICE_CONFLICTS` conflicts
+    (:func:`~puzzlesat.core.horizon.interleave_horizons`).
 
-    Rintanen's algorithm B with equal shares: a hard UNSAT at k does not hold back an easy
-    SAT at k + 1.  UNSAT at k settles every horizon up to k (a shorter plan fits, its last
-    steps empty), so those solvers stop and the next horizons join.
+    A parallel plan of k steps fits every larger horizon (its last steps empty), so UNSAT
+    at k settles every horizon up to k.
     """
     from pysat.solvers import Solver
 
+    from puzzlesat.core.horizon import interleave_horizons
     from puzzlesat.encoders.sat import solver_stats
 
-    pending = list(horizons)
-    active: list[tuple[int, Encoding, Any]] = []
-    try:
-        while True:
-            while len(active) < window and pending:
-                k = pending.pop(0)
-                encoding = encode(instance, {**options, "steps": k})
-                active.append((k, encoding, Solver(name=name, bootstrap_with=encoding.cnf.clauses)))
-            for k, encoding, solver in active:
-                remaining = limits.remaining(start)
-                if remaining is not None and remaining <= 0:
-                    used = conflicts + sum(solver_stats(s).get("conflicts", 0) for _, _, s in active)
-                    return None, encoding, [], {"conflicts": used}
-                solver.conf_budget(SLICE_CONFLICTS)
-                outcome = solver.solve_limited()
-                if outcome is None:
-                    continue
-                used = conflicts + sum(solver_stats(s).get("conflicts", 0) for _, _, s in active)
-                if outcome:
-                    return True, encoding, solver.get_model() or [], {"conflicts": used}
-                if k == horizons[-1]:
-                    return False, encoding, [], {"conflicts": used}
-                for k2, _, done in active:
-                    if k2 <= k:
-                        conflicts += solver_stats(done).get("conflicts", 0)
-                        done.delete()
-                active = [entry for entry in active if entry[0] > k]
-                pending = [k2 for k2 in pending if k2 > k]
-                break
-    finally:
-        for _, _, solver in active:
-            solver.delete()
+    used = conflicts
+    model: list[int] = []
+
+    def open_horizon(k: int) -> tuple[Encoding, Any]:
+        encoding = encode(instance, {**options, "steps": k})
+        return encoding, Solver(name=name, bootstrap_with=encoding.cnf.clauses)
+
+    def turn(entry: tuple[Encoding, Any]) -> bool | None:
+        nonlocal model
+        solver = entry[1]
+        solver.conf_budget(SLICE_CONFLICTS)
+        outcome = solver.solve_limited()
+        if outcome:
+            model = solver.get_model() or []
+        return outcome
+
+    def close(entry: tuple[Encoding, Any]) -> None:
+        nonlocal used
+        used += solver_stats(entry[1]).get("conflicts", 0)
+        entry[1].delete()
+
+    outcome, (encoding, _) = interleave_horizons(
+        open_horizon, turn, close, horizons, window, lambda: limits.remaining(start)
+    )
+    return outcome, encoding, model if outcome else [], {"conflicts": used}
 
 
 # conflicts a horizon gets in each turn of :func:`_interleaved`

@@ -30,7 +30,9 @@ from puzzlesat.domains.rubik import (
     bounded_answer,
     forbidden_pairs,
     forbidden_triples,
+    max_depth_of,
     metric_moves,
+    metric_of,
     move_cubes,
     parity,
     simplify,
@@ -52,7 +54,7 @@ def encode(instance: Instance, options: dict[str, Any]) -> Encoding:
     from pysat.formula import CNF, IDPool
 
     horizon = int(options.get("horizon", 6))
-    metric = str(options.get("metric", "htm")).lower()
+    metric = metric_of(options)
     if metric not in METRICS:
         raise PuzzlesatError(f"unknown metric {metric!r}; expected htm or qtm")
     moves = metric_moves(metric)
@@ -142,13 +144,13 @@ def start_depth(instance: Instance, metric: str) -> tuple[int, int]:
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """Ask N = 0, 1, 2, ... until SAT; OPTIMAL because every shorter N was UNSAT.
 
-    Options: ``metric``, ``max_depth`` (default 12 HTM / 14 QTM).
+    Options: ``metric``, ``max_depth`` (default: :data:`~puzzlesat.domains.rubik.MAX_DEPTH`).
     """
     start = time.perf_counter()
-    metric = (limits.options.get("metric") or "htm").lower()
+    metric = metric_of(limits.options)
     if metric not in METRICS:
         return Result(Status.ERROR, message=f"unknown metric {metric!r}; expected htm or qtm")
-    max_depth = limits.options.get("max_depth") or (12 if metric == "htm" else 14)
+    max_depth = max_depth_of("cnf-bmc", limits.options, metric)
     first, step = start_depth(instance, metric)
     stats: dict[str, Any] = {"conflicts": 0, "variables": 0, "clauses": 0}
     name = variant or "cadical195"

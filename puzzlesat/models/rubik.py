@@ -26,7 +26,9 @@ from puzzlesat.domains.rubik import (
     bounded_answer,
     forbidden_pairs,
     forbidden_triples,
+    max_depth_of,
     metric_moves,
+    metric_of,
     move_cubes,
     parity,
     simplify,
@@ -128,12 +130,13 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, BmcVa
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """Ask N = 0, 1, 2, ... (QTM: by 2, keeping the parity) until feasible; OPTIMAL since every
-    shorter N was proved infeasible.  Options: ``metric``, ``max_depth`` (default 10 / 12)."""
+    shorter N was proved infeasible.  Options: ``metric``, ``max_depth`` (default:
+    :data:`~puzzlesat.domains.rubik.MAX_DEPTH`)."""
     start = time.perf_counter()
-    metric = (limits.options.get("metric") or "htm").lower()
+    metric = metric_of(limits.options)
     if metric not in METRICS:
         return Result(Status.ERROR, message=f"unknown metric {metric!r}; expected htm or qtm")
-    max_depth = limits.options.get("max_depth") or (10 if metric == "htm" else 12)
+    max_depth = max_depth_of("cpsat-bmc", limits.options, metric)
     first, step = (parity(instance.cube.cp), 2) if metric == "qtm" else (0, 1)
     stats: dict[str, Any] = {"conflicts": 0, "workers": limits.workers}
 

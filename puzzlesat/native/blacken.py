@@ -11,10 +11,11 @@ models through :class:`puzzlesat.domains.blacken_bound.BoundBoard`.  It starts f
 a few greedy plays, so it always holds an answer.
 
 ``native-bb-par`` splits the same search into subtrees (the positions after the first one or
-two moves, in the serial order) handed out to ``limits.workers`` spawned processes through a
-shared counter; the best move count is shared through a ``multiprocessing.Value`` that every
-worker reads between node budgets, so one worker's answer cuts the others' trees (what the
-seed's MPI version did with work stealing).
+two moves, in the serial order), one task each for ``limits.workers`` spawned processes
+(:class:`~puzzlesat.core.processes.TaskPool`); the best move count is shared through a
+``multiprocessing.Value`` that every worker reads between node budgets, so one worker's answer
+cuts the others' trees (what the seed's MPI version did with work stealing), and each better
+answer is reported to this process as it is found.
 
 A small board (at most :data:`PLAIN_WHITES` white stones) starts ``native-bb`` with the same
 kernels run as plain Python (:mod:`puzzlesat.native.plain`) for :data:`PLAIN_NODES` nodes, and
@@ -25,9 +26,7 @@ install, and the seed's 7x7 board is settled in 25 nodes.
 from __future__ import annotations
 
 import multiprocessing as mp
-import queue
 import time
-from multiprocessing.process import BaseProcess
 from typing import Any
 
 import numpy as np
@@ -311,46 +310,47 @@ def solve_bfs(instance: Instance, limits: Limits, variant: str | None = None) ->
     return Result(Status.OPTIMAL, Solution(moves), len(moves), time.perf_counter() - start, {})
 
 
-def _worker(
-    instance: Instance,
-    seed: int,
-    prefixes: list[tuple[Cell, ...]],
-    counter: Any,
-    shared_best: Any,
-    target: int,
-    answers: Any,
-    stop: Any,
+_WORKER: dict[str, Any] = {}  # in a pool worker: its search and what the workers share
+
+
+def _init_worker(
+    instance: Instance, seed: int, prefixes: list[tuple[Cell, ...]], shared_best: Any, target: int, stop: Any
 ) -> None:
-    """A parallel worker: take the next prefix, search its subtree, share what it finds."""
-    search = Search(instance, seed)
-    nodes = 0
-    while not stop.is_set():
-        with counter.get_lock():
-            index = counter.value
-            counter.value += 1
-        if index >= len(prefixes):
-            break
-        if not search.start(prefixes[index], best=shared_best.value, target=target):
-            moves = search.best_moves()
-            if moves is not None:
-                _share(moves, shared_best, answers, target, stop)
-            continue
-        status = BUDGET
-        while status == BUDGET and not stop.is_set():
-            search.set_best(shared_best.value)
-            status = search.run(CHUNK // 4)
-            moves = search.best_moves()
-            if moves is not None and len(moves) < shared_best.value:
-                _share(moves, shared_best, answers, target, stop)
-        nodes += search.nodes
-    answers.put(("done", nodes))
+    """A pool worker's start: one search (its own transposition table) for every subtree it takes."""
+    _WORKER.update(search=Search(instance, seed), prefixes=prefixes, shared_best=shared_best, target=target, stop=stop)
 
 
-def _share(moves: tuple[Cell, ...], shared_best: Any, answers: Any, target: int, stop: Any) -> None:
+def _subtree(index: int) -> tuple[str, int]:
+    """A pool task: search the subtree after prefix ``index``, reporting every better answer.
+
+    Returns:
+        ("done", the nodes searched).
+    """
+    search, shared_best, target, stop = (_WORKER[k] for k in ("search", "shared_best", "target", "stop"))
+    if stop.is_set():
+        return "done", 0
+    if not search.start(_WORKER["prefixes"][index], best=shared_best.value, target=target):
+        moves = search.best_moves()
+        if moves is not None:
+            _share(moves, shared_best, target, stop)
+        return "done", 0
+    status = BUDGET
+    while status == BUDGET and not stop.is_set():
+        search.set_best(shared_best.value)
+        status = search.run(CHUNK // 4)
+        moves = search.best_moves()
+        if moves is not None and len(moves) < shared_best.value:
+            _share(moves, shared_best, target, stop)
+    return "done", int(search.nodes)
+
+
+def _share(moves: tuple[Cell, ...], shared_best: Any, target: int, stop: Any) -> None:
+    from puzzlesat.core.processes import report
+
     with shared_best.get_lock():
         if len(moves) < shared_best.value:
             shared_best.value = len(moves)
-            answers.put(("answer", moves))
+            report(("answer", moves))
     if len(moves) <= target:
         stop.set()
 
@@ -406,60 +406,43 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     if len(prefixes) < 4 * workers:
         prefixes = search.first_moves(2)
     stats["subtrees"] = len(prefixes)
-    from puzzlesat.core import processes
+    from puzzlesat.core.processes import TaskPool, WorkerDied
 
     ctx = mp.get_context("spawn")
-    counter = ctx.Value("q", 0)
     shared_best = ctx.Value("q", cut)
     stop = ctx.Event()
-    answers = ctx.Queue()
-    procs: list[BaseProcess] = []
     finished = 0
     nodes = 0
     timed_out = False
-    try:
-        for i in range(workers):
-            args = (instance, limits.seed + i, prefixes, counter, shared_best, lower, answers, stop)
-            procs.append(processes.start(_worker, args, name=f"puzzlesat-blacken-{i}"))
-        while finished < workers:
-            left = limits.remaining(start)
-            if left is not None and left <= 0:
-                timed_out = True
-                break
-            try:
-                kind, payload = answers.get(timeout=0.05 if left is None else min(0.05, left))
-            except queue.Empty:
-                if stop.is_set() or all(not p.is_alive() for p in procs):
-                    if all(not p.is_alive() for p in procs):
-                        # drain what the children left before they exited
-                        while True:
-                            try:
-                                kind, payload = answers.get_nowait()
-                            except queue.Empty:
-                                break
-                            finished, nodes, best = _take(kind, payload, finished, nodes, best)
-                        if finished < workers and not stop.is_set():
-                            timed_out = True
-                            stats["message"] = "a worker died"
-                        break
-                continue
-            finished, nodes, best = _take(kind, payload, finished, nodes, best)
-            if stop.is_set() and best is not None and len(best) <= lower:
-                break
-    finally:
-        stop.set()
-        end = time.monotonic() + 0.5
-        for proc in procs:
-            proc.join(timeout=max(0.0, end - time.monotonic()))
-        processes.stop_trees(procs, grace=1.0)
-        answers.close()
-        answers.join_thread()
+    # one seed for every worker: it only draws the hash keys of each worker's own table
+    initargs = (instance, limits.seed, prefixes, shared_best, lower, stop)
+    with TaskPool(workers, _init_worker, initargs, name="puzzlesat-blacken") as pool:
+        pool.submit(_subtree, range(len(prefixes)))
+        try:
+            while finished < len(prefixes):
+                left = limits.remaining(start)
+                if left is not None and left <= 0:
+                    timed_out = True
+                    break
+                try:
+                    kind, payload = pool.next(timeout=0.05 if left is None else min(0.05, left))
+                except TimeoutError:
+                    continue
+                except WorkerDied:
+                    timed_out = True
+                    stats["message"] = "a worker died"
+                    break
+                finished, nodes, best = _take(kind, payload, finished, nodes, best)
+                if stop.is_set() and best is not None and len(best) <= lower:
+                    break
+        finally:
+            stop.set()
     stats["nodes"] = nodes
     message = str(stats.pop("message", ""))
     wall = time.perf_counter() - start
     if best is None:
         return Result(Status.UNKNOWN, None, None, wall, stats, message=message or TIME_LIMIT)
-    proven = not timed_out and (finished == workers or len(best) <= lower)
+    proven = not timed_out and (finished == len(prefixes) or len(best) <= lower)
     return Result(
         Status.OPTIMAL if proven else Status.SOLVED,
         Solution(best),

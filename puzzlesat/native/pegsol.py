@@ -236,41 +236,36 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
 
 
 def _split(instance: Instance, limits: Limits, start_time: float) -> Result:
-    """``--workers N``: N processes, worker k searching the first jumps whose code is k mod N
-    (each with its own tables, restarts and endgame).  A solution from any worker ends the
-    search; the board is impossible once every share is exhausted."""
-    import multiprocessing as mp
-    import queue
+    """``--workers N``: N shares on a :class:`~puzzlesat.core.processes.TaskPool`, share k the
+    first jumps whose code is k mod N (each with its own tables, restarts and endgame).  A
+    solution from any share ends the search; the board is impossible once every share is exhausted."""
     from dataclasses import replace
 
-    from puzzlesat.core import processes
+    from puzzlesat.core.processes import TaskPool, WorkerDied
 
     workers = limits.workers
-    ctx = mp.get_context("spawn")
-    answers = ctx.Queue()
-    procs = []
+    shares = [
+        (instance, replace(limits, seed=limits.seed + k, workers=1, options={**limits.options, "share": (k, workers)}))
+        for k in range(workers)
+    ]
     results: list[Result] = []
-    try:
-        for k in range(workers):
-            share = replace(limits, seed=limits.seed + k, workers=1, options={**limits.options, "share": (k, workers)})
-            procs.append(processes.start(_share_worker, (instance, share, answers), name=f"puzzlesat-pegsol-{k}"))
+    with TaskPool(workers, name="puzzlesat-pegsol") as pool:
+        pool.submit(_solve_share, shares)
         while len(results) < workers:
             left = limits.remaining(start_time)
-            if left is not None and left <= -2.0:  # each worker stops itself at the limit
+            if left is not None and left <= -2.0:  # each share stops itself at the limit
                 break
             try:
-                result = answers.get(timeout=0.1)
-            except queue.Empty:
-                if all(not p.is_alive() for p in procs) and answers.empty():
+                result = pool.next(timeout=0.1)
+            except TimeoutError:
+                continue
+            except WorkerDied:  # its share is lost; wait for the others' unless none is left
+                if len(results) + sum(not p.is_alive() for p in pool.processes) >= workers:
                     break
                 continue
             results.append(result)
             if result.status is Status.SOLVED:
                 break
-    finally:
-        processes.stop_trees(procs, grace=0.5)
-        answers.close()
-        answers.join_thread()
     stats: dict[str, Any] = {"workers": workers, "nodes": sum(int(r.stats.get("nodes", 0)) for r in results)}
     elapsed = time.perf_counter() - start_time
     solved = next((r for r in results if r.status is Status.SOLVED), None)
@@ -287,8 +282,9 @@ def _split(instance: Instance, limits: Limits, start_time: float) -> Result:
     return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message=TIME_LIMIT)
 
 
-def _share_worker(instance: Instance, limits: Limits, answers: Any) -> None:
-    answers.put(solve(instance, limits))
+def _solve_share(task: tuple[Instance, Limits]) -> Result:
+    """One share of :func:`_split`, run by a pool worker."""
+    return solve(*task)
 
 
 class _Runner:

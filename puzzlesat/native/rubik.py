@@ -32,7 +32,7 @@ import numpy as np
 
 from puzzlesat.core import Limits, Result, Status, progress
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FULL
-from puzzlesat.domains.rubik import METRICS, Cube, Instance, Solution, parity, simplify
+from puzzlesat.domains.rubik import METRICS, Cube, Instance, Solution, max_depth_of, metric_of, parity, simplify
 from puzzlesat.native.rubik_cache import TABLE_MEMORY_MB, is_built
 from puzzlesat.native.table_build import BuildStopped
 
@@ -320,14 +320,12 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     table builds, :mod:`puzzlesat.core.progress`)."""
     start = time.perf_counter()
     opts = limits.options
-    metric = (opts.get("metric") or "htm").lower()
+    metric = metric_of(opts)
     if metric not in METRICS:
         return Result(Status.ERROR, message=f"unknown metric {metric!r}; expected htm or qtm")
     find_all = bool(opts.get("all")) or bool(opts.get("extra"))
     extra = int(opts.get("extra") or 0)
-    max_depth = opts.get("max_depth")
-    if max_depth is None:
-        max_depth = 20 if metric == "htm" else 26
+    max_depth = max_depth_of("native-ida", opts, metric)
     table_set = opts.get("tables") or "auto"
     deeper: str | None = None  # auto: the set to build once the small one is too slow
     if table_set == "auto":

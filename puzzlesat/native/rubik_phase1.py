@@ -46,10 +46,11 @@ import numpy as np
 from numba import njit, prange
 
 from puzzlesat.core import PuzzlesatError, progress
+from puzzlesat.core.cache import cache_dir
 from puzzlesat.domains.rubik import SOLVED, Cube, move_cubes
 from puzzlesat.native.memory import compare_and_swap, huge_page_copy
 from puzzlesat.native.rubik_symmetry import axis_symmetries, edge_maps, move_index, symmetry_inverses, ud_symmetries
-from puzzlesat.native.rubik_tables import cache_dir, file_digest, file_stamp, move_set
+from puzzlesat.native.rubik_tables import file_digest, file_stamp, move_set
 from puzzlesat.native.table_build import BuildStopped, Progress, Workspace
 
 VERSION = 2  # 1: distances mod 3 in 2 bits

@@ -9,7 +9,7 @@ Table sets (all 4-bit, one array per metric and set):
   built in a second or two, for tests and shallow positions.
 
 Tables are built on first use (progress reported, :mod:`puzzlesat.core.progress`), written to the cache folder
-(``$PUZZLESAT_CACHE``, else ``$XDG_CACHE_HOME/puzzlesat``, else ``~/.cache/puzzlesat``)
+(:func:`puzzlesat.core.cache.cache_dir`)
 with a JSON note holding their digest (:func:`file_digest`), checked when loaded, and rebuilt if damaged.
 """
 
@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from puzzlesat.core import progress
+from puzzlesat.core.cache import cache_dir
 from puzzlesat.domains.rubik import Cube, move_cubes
 from puzzlesat.native.rubik_symmetry import rotations
 
@@ -187,14 +188,6 @@ def _specs(name: str) -> tuple[np.ndarray, np.ndarray, int]:
         tracked[j, :k] = cubies
         offset += size + (size & 1)
     return np.array(rows, np.int64), tracked, offset
-
-
-def cache_dir() -> Path:
-    """The folder where tables are kept."""
-    if os.environ.get("PUZZLESAT_CACHE"):
-        return Path(os.environ["PUZZLESAT_CACHE"])
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "puzzlesat"
 
 
 def build(name: str, metric: str, quiet: bool = False) -> Tables:
