@@ -13,14 +13,23 @@ left there.  The folders are deleted at the end; nothing else is touched.
 change: ``git worktree add /tmp/before main``), the two interleaved so that both see the same
 load; ``python -c pass`` and ``puzzlesat list`` give the floor any command pays.
 
+``--parts`` adds ``--json`` to the first runs and splits their wall time by the strategy's
+own statistics: numba and imports (``compile_time``, or the cube's ``compile_s``: the
+solver's imports, numba's among them, and compiling or loading its kernels), the cube's
+tables (``tables_s``), the search (the cube's ``search_s``, else the result's ``wall_time``)
+and the rest (Python's start-up, the command's imports, reading the instance, the verifier,
+printing).
+
 Usage:
     python benchmarks/first_solve.py [--puzzles eternity masyu ...] [--warm 5] [--timeout 120]
     python benchmarks/first_solve.py --tree /tmp/before
+    python benchmarks/first_solve.py --parts --warm 1
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
 import statistics
@@ -46,21 +55,34 @@ SEEDS = [
 FLOOR = [("python -c pass", ["-c", "pass"]), ("puzzlesat list", ["-m", "puzzlesat.cli", "list"])]
 
 
-def timed(args: list[str], tree: Path, caches: Path, timeout: float) -> tuple[float, float, int]:
-    """(wall seconds, CPU seconds, exit code) of ``python ARGS`` run in ``tree`` with its caches in ``caches``."""
+def timed(args: list[str], tree: Path, caches: Path, timeout: float) -> tuple[float, float, int, str]:
+    """(wall seconds, CPU seconds, exit code, stdout) of ``python ARGS`` run in ``tree``, its caches in ``caches``."""
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(caches / "numba"))
     env.update(PUZZLESAT_CACHE=str(caches / "tables"), XDG_CACHE_HOME=str(caches / "xdg"))
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
+    out = ""
     try:
-        code = subprocess.run(
-            [sys.executable, *args], cwd=tree, env=env, capture_output=True, timeout=timeout
-        ).returncode
+        done = subprocess.run([sys.executable, *args], cwd=tree, env=env, capture_output=True, timeout=timeout)
+        code, out = done.returncode, done.stdout.decode(errors="replace")
     except subprocess.TimeoutExpired:
         code = -1
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, code
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime, code, out
+
+
+def parts(wall: float, out: str) -> list[str]:
+    """A ``--json`` run's wall seconds split: numba, tables, search, the rest (see the docstring)."""
+    try:
+        result = json.loads(out)
+    except ValueError:
+        return ["?"] * 4
+    stats = result.get("stats") or {}
+    numba = float(stats.get("compile_time", stats.get("compile_s", 0.0)))
+    tables = float(stats.get("tables_s", 0.0))
+    search = float(stats.get("search_s", result.get("wall_time") or 0.0))
+    return [f"{numba:.2f}", f"{tables:.2f}", f"{search:.2f}", f"{wall - numba - tables - search:.2f}"]
 
 
 def cell(wall: float, cpu: float, code: int, timeout: float) -> str:
@@ -76,10 +98,12 @@ def main() -> None:
     parser.add_argument("--warm", type=int, default=5, help="warm runs per instance (their median is shown)")
     parser.add_argument("--timeout", type=float, default=120, help="seconds before a run is stopped")
     parser.add_argument("--tree", type=Path, action="append", default=[], help="another checkout to time alike")
+    parser.add_argument("--parts", action="store_true", help="split the first runs' time (--json statistics)")
     args = parser.parse_args()
     trees = [ROOT, *(tree.resolve() for tree in args.tree)]
     seeds = [(p, f) for p, f in SEEDS if not args.puzzles or p in args.puzzles]
     rows: list[list[str]] = []
+    split: list[list[str]] = []
     with tempfile.TemporaryDirectory(prefix="puzzlesat-first-") as tmp:
         for name, floor_args in FLOOR:
             row = [name]
@@ -88,13 +112,17 @@ def main() -> None:
                 row += ["", cell(statistics.median(r[0] for r in runs), statistics.median(r[1] for r in runs), 0, 0)]
             rows.append(row)
         for index, (puzzle, path) in enumerate(seeds):
-            command = ["-m", "puzzlesat.cli", "solve", puzzle, path]
+            command = ["-m", "puzzlesat.cli", "solve", puzzle, path, *(["--json"] if args.parts else [])]
             row = [f"{puzzle} {Path(path).name}"]
             for t, tree in enumerate(trees):
                 caches = Path(tmp) / f"{index}-{t}"  # empty: the first run fills it
                 first = timed(command, tree, caches, args.timeout)
-                print(f"c {row[0]} tree {t} first: {cell(*first, args.timeout)}", file=sys.stderr)
-                row.append(cell(*first, args.timeout))
+                print(f"c {row[0]} tree {t} first: {cell(*first[:3], args.timeout)}", file=sys.stderr)
+                row.append(cell(*first[:3], args.timeout))
+                if args.parts:
+                    split.append(
+                        [row[0], "" if t == 0 else str(tree), cell(*first[:3], args.timeout), *parts(*first[::3])]
+                    )
                 if first[2] == -1:  # stopped before its caches were filled: no warm runs to time
                     row.append("-")
                     continue
@@ -108,6 +136,12 @@ def main() -> None:
         label = "this tree" if t == 0 else str(tree)
         header += [f"first, {label}", f"warm median of {args.warm}, {label}"]
     print_table("whole-process seconds, wall (CPU), default strategy, empty caches for the first run", header, rows)
+    if args.parts:
+        print_table(
+            "where the first run's wall seconds go",
+            ["command", "tree", "whole, wall (CPU)", "numba, imports", "tables", "search", "rest: start-up, I/O"],
+            split,
+        )
 
 
 if __name__ == "__main__":

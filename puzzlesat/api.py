@@ -1,6 +1,6 @@
 """The library's verbs, the same ones the command line offers: load, solve, race, compare,
-catalog, format, check, export, decode, generate; and the registry's: puzzles, strategies,
-register_puzzle, register_strategy, plugin_problems.
+catalog, format, check, export, decode, generate, table_sets and build_tables; and the
+registry's: puzzles, strategies, register_puzzle, register_strategy, plugin_problems.
 
 The command line is a thin client of these functions, so a script gets exactly what the CLI
 prints.  Nothing here imports a solver library until a verb needs it: ``import puzzlesat`` is
@@ -29,6 +29,7 @@ from puzzlesat.core.registry import register_puzzle, register_strategy  # noqa: 
 from puzzlesat.core.text import MAX_FILE_BYTES, decode_text, read_text
 
 if TYPE_CHECKING:
+    from puzzlesat.native.rubik_cache import TableSet
     from puzzlesat.portfolio.catalog import Entry
     from puzzlesat.portfolio.compare import Record
 
@@ -774,6 +775,55 @@ def generate(puzzle: str, seed: int = 0, **params: Any) -> Instance:
     with solver_interrupts():
         data = target.generate(options, seed)
     return Instance(target.name, data, f"generated {puzzle} seed {seed}")
+
+
+TABLE_PUZZLES = ("rubik",)  # the puzzles whose solvers keep tables in the cache folder
+
+
+def table_sets(puzzle: str = "rubik") -> list[TableSet]:
+    """The table sets a puzzle's solver keeps in the cache folder, built, partly built or not.
+
+    Raises:
+        PuzzlesatError: a puzzle that keeps no tables.
+    """
+    _keeps_tables(puzzle)
+    from puzzlesat.native import rubik_cache
+
+    return rubik_cache.statuses()
+
+
+def build_tables(
+    puzzle: str = "rubik",
+    name: str | None = None,
+    metric: str = "htm",
+    *,
+    on_progress: progress.Callback | None = None,
+) -> TableSet:
+    """Build a table set now, ahead of the solves that need it (a stopped build is resumed).
+
+    Args:
+        puzzle: ``rubik``.
+        name: the set; default the one ``tables=auto`` solves grow into (the largest that fits
+            the memory cap: ``phase1`` without one).
+        metric: ``htm`` or ``qtm``.
+        on_progress: called with a :class:`~puzzlesat.core.progress.Progress` as the build
+            goes on (the share done and the time left); the command line draws it.
+
+    Raises:
+        PuzzlesatError: a puzzle that keeps no tables, or a cache folder that cannot be written.
+        OptionError: an unknown set or metric.
+    """
+    _keeps_tables(puzzle)
+    from puzzlesat.native import rubik, rubik_cache
+
+    with progress.reporting(on_progress):
+        return rubik_cache.build(name or rubik.tables_for(rubik.memory_cap_mb()), metric)
+
+
+def _keeps_tables(puzzle: str) -> None:
+    target = get_puzzle(puzzle).name
+    if target not in TABLE_PUZZLES:
+        raise PuzzlesatError(f"{target} keeps no tables; only {', '.join(TABLE_PUZZLES)} does")
 
 
 def read_source(source: Source) -> tuple[str, str]:

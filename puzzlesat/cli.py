@@ -409,6 +409,36 @@ def cmd_decode(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tables(args: argparse.Namespace) -> int:
+    """Show the tables solvers keep in the cache folder, or build a set ahead of the solves that need it."""
+    if args.action == "build":
+        try:
+            done = api.build_tables(args.puzzle, args.set, args.metric, on_progress=DISPLAY)
+        except KeyboardInterrupt:
+            again = " ".join(["puzzlesat tables build", args.puzzle, *([args.set] if args.set else [])])
+            print(f"\nc stopped: `{again}` resumes the build", file=sys.stderr)
+            raise
+        print(
+            f"c {args.puzzle} {done.name} {done.metric} tables built: {done.disk_mb:.0f} MB in {done.path.parent}",
+            file=sys.stderr,
+        )
+        return 0
+    sets = api.table_sets()
+    lines = [
+        f"rubik tables in {sets[0].path.parent} (build times measured: docs/rubik.md, Tables)",
+        f"{'set':10} {'metric':6}  {'state':14} {'on disk':>9} {'search needs':>12}  build time",
+    ]
+    for t in sets:
+        state = f"partial ({100 * t.done:.0f}%)" if t.state == "partial" else t.state
+        took = (
+            "" if t.build_seconds is None else f"{t.build_seconds:.0f} s" + (" so far" if t.state == "partial" else "")
+        )
+        disk = "-" if not t.disk_mb else f"{t.disk_mb:.0f} MB" if t.disk_mb >= 10 else f"{t.disk_mb:.1f} MB"
+        lines.append(f"{t.name:10} {t.metric:6}  {state:14} {disk:>9} {t.search_mb:>9} MB  {took}".rstrip())
+    write_output("\n".join(lines) + "\n", None)
+    return 0
+
+
 # compare's and catalog's flags: the shared declarations, with their own defaults and help
 RUN_TIMEOUT = TIMEOUT._replace(default=60.0, help="seconds per run (default 60)")
 PROBLEM_TIMEOUT = TIMEOUT._replace(default=60.0, help="seconds per problem and strategy (default 60)")
@@ -640,6 +670,16 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         x.add_argument("--output", "-o", required=True)
         add_option_flags(x, (TIMEOUT, *puzzle.instance_options))
         x.set_defaults(func=cmd_export)
+
+    p = sub.add_parser("tables", help="show the tables solvers keep (rubik), or build a set ahead")
+    tables = p.add_subparsers(dest="action", required=True)
+    t = tables.add_parser("list", help="each table set: built, partly built or not, its size and build time")
+    t.set_defaults(func=cmd_tables)
+    t = tables.add_parser("build", help="build a set now (a stopped build resumes); progress and time left")
+    t.add_argument("puzzle", choices=api.TABLE_PUZZLES)
+    t.add_argument("set", nargs="?", help="default: the set solves grow into (phase1 without --memory-limit)")
+    t.add_argument("--metric", choices=("htm", "qtm"), default="htm")
+    t.set_defaults(func=cmd_tables)
 
     p = sub.add_parser("decode", help="read an external SAT solver's answer back into a solution")
     p.add_argument("puzzle")

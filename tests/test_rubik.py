@@ -421,6 +421,99 @@ def test_parallel_split_matches_serial() -> None:
     assert rk.verify(inst, par.solution) == []
 
 
+ESCALATIONS = {
+    "before the first bound": {"ESCALATE_SECONDS": 0.0},
+    "after two bounds": {"_predicted_nodes": lambda done, metric: 0.0 if len(done) < 2 else 1e18},
+    "inside a bound (its node budget)": {"_small_budget": lambda spent, rate: 1000},
+}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("when", ESCALATIONS)
+def test_auto_goes_on_with_the_deeper_set_at_the_same_bound(
+    when: str, workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from puzzlesat.native import rubik as native
+
+    made = []
+    real = native.make_searcher
+
+    def searcher(cube: rk.Cube, metric: str, name: str, quiet: bool = False, stop_at: float | None = None) -> object:
+        made.append(name)
+        return real(cube, metric, "small", quiet, stop_at)  # the deeper set played by the small one: no build
+
+    monkeypatch.setattr(native, "make_searcher", searcher)
+    monkeypatch.setattr(native, "tables_for", lambda cap: "phase1")
+    monkeypatch.setattr(native, "is_built", lambda name, metric: False)
+    monkeypatch.setattr(native, "PARALLEL_FROM", 0)
+    for name, value in ESCALATIONS[when].items():
+        monkeypatch.setattr(native, name, value)
+    for text, extra in (("F2 U' R D2 B L' U2 R' F D", 0), ("R U F' L2 D B' R2 U'", 1)):  # small bounds 7, 6
+        inst = rk.parse(text)
+        opts = {"metric": "htm", "progress": False, "all": bool(extra), "extra": extra}
+        made.clear()
+        grown = native.solve(inst, Limits(timeout=120, workers=workers, options=opts))
+        assert made == ["small", "phase1"] and grown.stats["tables"] == "phase1", (when, made)
+        direct = native.solve(inst, Limits(timeout=120, workers=1, options={**opts, "tables": "small"}))
+        assert grown.status is direct.status is Status.OPTIMAL
+        assert grown.objective == direct.objective
+        assert grown.solution is not None and direct.solution is not None
+        assert set(grown.solution.maneuvers) == set(direct.solution.maneuvers)
+        assert rk.verify(inst, grown.solution) == []
+
+
+def test_a_time_limit_while_building_the_deeper_set_keeps_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    from puzzlesat.native import rubik as native
+    from puzzlesat.native.table_build import BuildStopped
+
+    real = native.make_searcher
+
+    def searcher(cube: rk.Cube, metric: str, name: str, quiet: bool = False, stop_at: float | None = None) -> object:
+        if name != "small":
+            raise BuildStopped(f"the rubik {name} tables", 0.25)
+        return real(cube, metric, name, quiet, stop_at)
+
+    monkeypatch.setattr(native, "make_searcher", searcher)
+    monkeypatch.setattr(native, "tables_for", lambda cap: "phase1")
+    monkeypatch.setattr(native, "is_built", lambda name, metric: False)
+    monkeypatch.setattr(native, "_predicted_nodes", lambda done, metric: 0.0 if len(done) < 1 else 1e18)
+    res = native.solve(rk.parse("R U F' L2 D B' R2 U'"), Limits(timeout=60, options={"progress": False}))
+    assert res.status is Status.UNKNOWN and res.solution is None
+    assert "time limit while building the rubik phase1 tables (25% built; the next build resumes it)" in res.message
+    assert "a deeper search needs" not in res.message
+    assert f"no solution shorter than {res.stats['lower_bound']}" in res.message
+    assert res.stats["deeper_from"] == res.stats["lower_bound"]
+
+
+def test_tables_list_and_build_on_the_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from clirun import run_cli
+
+    monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))
+    before = run_cli("tables", "list")
+    assert before.returncode == 0 and str(tmp_path) in before.stdout
+    assert "small      htm     absent" in before.stdout and "docs/rubik.md" in before.stdout
+    built = run_cli("tables", "build", "rubik", "small")
+    assert built.returncode == 0 and "small htm tables built" in built.stderr
+    after = run_cli("tables", "list").stdout
+    assert "small      htm     built" in after and "phase1     htm     absent" in after
+    for args, message in (
+        (("tables", "build", "rubik", "phase7"), "unknown rubik table set 'phase7'"),
+        (("tables", "build", "masyu"), "invalid choice: 'masyu'"),
+    ):
+        bad = run_cli(*args)
+        assert bad.returncode == 2 and message in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_the_first_solve_needs_no_large_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from clirun import run_cli
+
+    monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))
+    done = run_cli("solve", "rubik", "instances/rubik/scramble_8_seed1.txt")
+    assert done.returncode == 0 and "(8f)" in done.stdout
+    assert "tables=small" in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rubik-htm-small-v1.json", "rubik-htm-small-v1.npy"]
+
+
 def test_plan_chunks_covers_every_subtree_once_in_shrinking_chunks() -> None:
     import numpy as np
 

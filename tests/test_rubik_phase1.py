@@ -126,7 +126,7 @@ def test_two_bit_entries_read_back_as_lower_bounds_exact_in_their_window() -> No
     assert [p1.distance(table, i, -1) for i in range(50)] == exact[:50].tolist()
 
 
-def test_parallel_levels_fill_the_same_entries_as_one_thread() -> None:
+def test_parallel_levels_fill_the_same_entries_as_one_thread_and_when_run_again() -> None:
     x6 = p1._small_tables("htm", 6)
     syms = sy.ud_symmetries()
     clsym, reps, selfsym = p1._classes(
@@ -138,10 +138,24 @@ def test_parallel_levels_fill_the_same_entries_as_one_thread() -> None:
     p1._set4(table, (int(clsym[goal * p1.N_FLIP]) >> 4) * p1.ROW, 0)  # as the build starts
     for depth in range(6):
         serial = table.copy()
-        assert p1._phase1_forward(table, depth, reps, clsym, selfsym, *moves) == _serial_level(
+        assert p1._phase1_forward(table, depth, reps, clsym, selfsym, *moves, 0, p1.FORWARD_CHUNKS) == _serial_level(
             serial, depth, reps, clsym, selfsym, *moves
         )
         assert np.array_equal(table, serial), depth
+    # a build killed inside a group of chunks left part of its claims; the next run redoes the group
+    killed = table.copy()
+    p1._phase1_forward(table, 6, reps, clsym, selfsym, *moves, 0, p1.FORWARD_CHUNKS)
+    p1._phase1_forward(killed, 6, reps, clsym, selfsym, *moves, 0, 40)  # the killed run got this far
+    resumed = p1._phase1_forward(killed, 6, reps, clsym, selfsym, *moves, 32, p1.FORWARD_CHUNKS)  # from group 1
+    assert np.array_equal(killed, table)
+    counts = p1._count4(killed)  # what the resumed build counts: every entry, its own claims or not
+    assert 0 < resumed < counts[7] and counts.sum() == 2 * killed.size
+    # the backward direction (on the first 2000 rows), stopped and resumed by rows
+    whole = table.copy()
+    done = p1._phase1_backward(table, 7, reps, clsym, *moves, 0, 1000)
+    again = p1._phase1_backward(table, 7, reps, clsym, *moves, 500, 2000)
+    assert done + again == p1._phase1_backward(whole, 7, reps, clsym, *moves, 0, 2000) > 0
+    assert np.array_equal(table, whole)
 
 
 def test_the_x6_slice_coordinate_forgets_double_swaps_and_follows_the_moves(small: dict[str, np.ndarray]) -> None:
@@ -334,7 +348,7 @@ def test_loads_check_stamps_once_the_digests_were_checked(tmp_path, monkeypatch)
     from puzzlesat.native.rubik_tables import file_digest
 
     monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))
-    files, note = p1._paths("htm", "phase1")
+    files, note = p1.table_paths("htm", "phase1")
     for k, path in files.items():
         np.save(path, np.arange(3 << 18, dtype=np.int64) * (len(k) + 1))
     note.write_text(json.dumps({"max_depth": 13, "build_seconds": 1.0} | {k: file_digest(p) for k, p in files.items()}))
@@ -342,7 +356,7 @@ def test_loads_check_stamps_once_the_digests_were_checked(tmp_path, monkeypatch)
     assert "stamps" in json.loads(note.read_text())
     assert "stamps" in p1.load("htm", quiet=True).loaded_from
 
-    def rebuild(metric: str, name: str, quiet: bool) -> None:
+    def rebuild(*args: object) -> None:
         raise RuntimeError("rebuilt")
 
     monkeypatch.setattr(p1, "build", rebuild)

@@ -875,9 +875,10 @@ PUZZLE = Puzzle(
             str,
             "auto",
             "native-ida pruning tables, built once and cached; memory of a search (shared by its workers): "
-            "phase1 2.3 GB (tables 1.85 GB, built in 1.5-2 min on 2 cores), phase1x12 0.95 GB (0.55 GB, "
-            "2-bit, 75 s), phase1x6 0.9 GB (0.53 GB, 30 s), full 0.45 GB (Korf's, 87 MB), small; "
-            "auto: the largest that fits --memory-limit",
+            "phase1 2.3 GB (tables 1.85 GB), phase1x12 0.95 GB (0.55 GB, 2-bit), phase1x6 0.9 GB (0.53 GB), "
+            "full 0.45 GB (Korf's, 87 MB), small (0.4 MB); auto: small first, then the largest that fits "
+            "--memory-limit once a position needs it (build times: docs/rubik.md, Tables; "
+            "puzzlesat tables list / build)",
             choices=("auto", "phase1", "phase1x12", "phase1x6", "full", "small"),
         ),
     ),

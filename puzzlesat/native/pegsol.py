@@ -5,11 +5,14 @@ resumable kernel (:mod:`.pegsol_kernel`) in slices of nodes so that the timeout 
 restarts it in other jump orders, adds pagoda cuts learned from the dead positions that cost
 the most, and turns the kernel's jump codes back into moves.  Boards whose bounding box has
 at most 120 cells fit the two-word bitboard (with 8 bits to spare for the table's bookkeeping).
+The first :data:`PLAIN_NODES` nodes run the same search in plain Python
+(:mod:`.pegsol_plain`), so that a board solved in that many never loads numba.
 """
 
 from __future__ import annotations
 
 import random
+import sys
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +37,10 @@ ENDGAME_AT = ENDGAME_STAGES[0][0]  # the first stage (tests set 0 to start with 
 FIRST_TABLE_BITS = 16
 TABLE_BITS = 24
 HARVEST_AT = (1 << 20, 1 << 23)  # node counts at which pagoda cuts are sought
+# nodes searched in plain Python (native/pegsol_plain.py, 50-130k nodes/s) before the kernel
+# loads, in a process that has not loaded it yet: the English central game takes 17,208 of
+# them, a fraction of loading the kernel
+PLAIN_NODES = 1 << 15
 ORDERS = 8
 
 
@@ -108,8 +115,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     from puzzlesat.native.first_dispatch import without_blas_probe
     from puzzlesat.native.pegsol_endgame import build as build_endgame
     from puzzlesat.native.pegsol_endgame import tail
-    from puzzlesat.native.pegsol_kernel import pagoda_values, rehash
     from puzzlesat.native.pegsol_layout import MAX_PAGODAS, Layout, harvest_pagodas
+    from puzzlesat.native.pegsol_plain import Search as PlainSearch
 
     options = limits.options
     layout = Layout.of(instance)
@@ -128,18 +135,35 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     runner = _Runner(layout, instance, depth, bits, maps, sym_depth)
     runner.share[:] = options.get("share") or (0, 1)
     runner.reset()
+    given_plain = options.get("plain_nodes")
+    plain_nodes = int(given_plain) if given_plain is not None else 0 if _kernel_loaded() else PLAIN_NODES
+    if plain_nodes > 0:
+        runner.plain = PlainSearch(runner.constants, runner.sym_tables, sym_depth, runner.share, runner.table)
+    compile_time = 0.0
+    import_time = time.perf_counter() - setup_start
+    search_start = start_time + import_time
+    stats: dict[str, Any] = {}
 
-    # a zero budget returns at once: this call only loads (or compiles) the search kernel; the
-    # import of numba and this call are reported as compile_time, outside wall_time.  The
-    # table's growth and the endgame compile their kernels when a board first needs them
-    # (seconds on a fresh install, which an easy board never pays)
-    compile_start = time.perf_counter()
-    with without_blas_probe():
-        runner.run(order, 0)
+    def load_kernel() -> None:
+        """Hand the search over to the kernel: its table, then a zero budget that only loads
+        (or compiles) it.  numba's import and this call are compile_time, outside wall_time;
+        the table's growth and the endgame compile their kernels when a board first needs
+        them (seconds on a fresh install, which an easy board never pays)."""
+        nonlocal compile_time, search_start
+        began = time.perf_counter()
+        if runner.plain is not None:
+            stats["plain_nodes"] = nodes
+            runner.plain.flush(runner.table)
+            runner.plain = None
+        with without_blas_probe():
+            runner.run(order, 0)
+        spent = time.perf_counter() - began
+        compile_time += spent
+        search_start += spent
+
+    if runner.plain is None:
+        load_kernel()
     endgame_constants = (runner.constants[1], *runner.constants[2:5], runner.sym_tables, layout.chunks())
-    compile_time = time.perf_counter() - compile_start
-    import_time = compile_start - setup_start
-    search_start = start_time + compile_time + import_time
     endgame = None
     meeting = depth >= 2 and not options.get("no_meet")
     stage = 0
@@ -151,7 +175,19 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     harvests = 0
     harvest_lps = 0.0
     while True:
-        if runner.state[1] > (1 << bits) // 2 and bits < max_bits:
+        grow = runner.state[1] > (1 << bits) // 2 and bits < max_bits
+        if runner.plain is not None and (
+            grow
+            or nodes >= plain_nodes
+            or meeting
+            and nodes >= ENDGAME_AT
+            or nodes >= HARVEST_AT[0]
+            and not options.get("no_pagoda")
+        ):
+            load_kernel()
+        if grow:
+            from puzzlesat.native.pegsol_kernel import rehash
+
             bits += 1
             bigger = np.zeros(2 << bits, dtype=np.uint64)
             rehash(runner.table, bigger)
@@ -175,6 +211,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             found = harvest_pagodas(layout, instance, runner.table, runner.weights, goal)
             harvest_lps += time.perf_counter() - began
             if found:
+                from puzzlesat.native.pegsol_kernel import pagoda_values
+
                 runner.add_pagodas(np.array(found, dtype=np.int64)[: MAX_PAGODAS - len(runner.weights)], pagoda_values)
         budget = min(SLICE, max(1024, (1 << bits) // 4))
         if run_budget >= 0:
@@ -194,7 +232,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             order = jump_order(restart_order(run - 1 + limits.seed), layout)
             runner.reset()
     elapsed = time.perf_counter() - search_start
-    stats: dict[str, Any] = {
+    if runner.plain is not None:
+        stats["plain_nodes"] = nodes
+    stats |= {
         "nodes": nodes,
         "nodes_per_second": round(nodes / max(elapsed - harvest_lps, 1e-9)),
         "runs": run,
@@ -233,6 +273,13 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             message="exhaustive search: every line of play fails",
         )
     return Result(outcome, None, wall_time=elapsed, stats=stats, message=TIME_LIMIT)
+
+
+def _kernel_loaded() -> bool:
+    """Whether this process has the search kernel already (an earlier solve loaded it): then
+    the plain start would only slow the search down."""
+    kernel = sys.modules.get("puzzlesat.native.pegsol_kernel")
+    return kernel is not None and bool(kernel.search.overloads)
 
 
 def _split(instance: Instance, limits: Limits, start_time: float) -> Result:
@@ -333,6 +380,7 @@ class _Runner:
         self.meet_depth = -1
         self.endgame = np.zeros(4, dtype=np.uint64)
         self.share = np.array([0, 1], dtype=np.int64)
+        self.plain: Any = None  # a plain-Python search (native/pegsol_plain.py) until the kernel loads
 
     def meet(self, depth: int, endgame: np.ndarray) -> None:
         """Stop at ``depth``: the positions there are decided by the endgame set."""
@@ -357,6 +405,8 @@ class _Runner:
 
     def run(self, order: np.ndarray, budget: int) -> tuple[int, int]:
         """One slice of search in ``order``; returns (status, new nodes)."""
+        if self.plain is not None:
+            return self.plain.run(self.board, self.moves, self.entered, self.chosen, self.state, budget, order)
         from puzzlesat.native.pegsol_kernel import search
 
         status, nodes = search(

@@ -7,6 +7,10 @@ near the leaves, of its inverse, and the corner table (:mod:`rubik_phase1`,
 inverse (``tables=full`` or ``small``: :mod:`rubik_tables`, :mod:`rubik_kernels`).  A cube
 that symmetries fix (the superflip) is searched below one prefix per symmetry class
 (:class:`rubik_prefixes.PrefixReduction`).
+With ``tables=auto`` and the large set not yet built, the search starts on the small set
+(built in a fraction of a second) and builds the large one only when an iteration would take
+the small set more than ``ESCALATE_SECONDS`` in all: it then goes on at the same bound, so the
+answer is still optimal (every shorter bound was searched to the end, on whichever tables).
 With several workers, the iterations from ``parallel_from`` on are cut into subtrees by their
 first four moves, grouped into chunks of decreasing predicted work (:func:`plan_chunks`,
 weighted by the previous iteration's nodes per subtree) and handed out one at a time to
@@ -29,6 +33,9 @@ import numpy as np
 from puzzlesat.core import Limits, Result, Status, progress
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FULL
 from puzzlesat.domains.rubik import METRICS, Cube, Instance, Solution, max_depth_of, metric_of, parity, simplify
+from puzzlesat.native.first_dispatch import without_blas_probe
+from puzzlesat.native.rubik_cache import TABLE_MEMORY_MB, is_built
+from puzzlesat.native.table_build import BuildStopped
 
 if TYPE_CHECKING:
     from puzzlesat.core.processes import TaskPool
@@ -36,8 +43,8 @@ if TYPE_CHECKING:
     from puzzlesat.native.rubik_prefixes import PrefixReduction
     from puzzlesat.native.rubik_tables import MoveSet
 
-# table set -> MiB of memory a search with it needs (tables, plus Python and numba), largest first
-TABLE_MEMORY_MB = {"phase1": 2300, "phase1x12": 950, "phase1x6": 900, "full": 450, "small": 350}
+ESCALATE_SECONDS = 10.0  # tables=auto: search on the small set up to this long, then build the large one
+GROWTH_GUESS = {"htm": 13.0, "qtm": 80.0}  # an iteration's nodes over the last one's, before two are measured
 PREFIX_DEPTH = 3  # subtrees of an iteration searched in this process
 POOL_PREFIX_DEPTH = 4  # subtrees of an iteration split over the workers (43,254 in HTM)
 GUIDE = 4  # a chunk holds at most 1/(GUIDE * workers) of the iteration's predicted work left
@@ -105,16 +112,18 @@ class Searcher(_Prefixed):
         """The first bound searched by the workers."""
         return PARALLEL_FROM
 
-    def __init__(self, cube: Cube, metric: str, table_set: str, quiet: bool = False):
+    def __init__(self, cube: Cube, metric: str, table_set: str, quiet: bool = False, stop_at: float | None = None):
         from puzzlesat.native import rubik_tables
 
         self.metric = metric
         self.moves = rubik_tables.move_set(metric)
-        self.tables = rubik_tables.load(table_set, metric, quiet)
+        with without_blas_probe():  # a build's kernels may be numba's first call in the process
+            self.tables = rubik_tables.load(table_set, metric, quiet)
         self.state = cube_arrays(cube)
         self.sym = rubik_tables.symmetric_lookups(table_set, SYM_LOOKUPS)
         start = time.perf_counter()
-        self.run(np.zeros((0, 0), np.int64), 0, False, 1)  # compile, or load the compiled kernel
+        with without_blas_probe():
+            self.run(np.zeros((0, 0), np.int64), 0, False, 1)  # compile, or load the compiled kernel
         self.compile_seconds = time.perf_counter() - start
 
     def lower_bound(self) -> int:
@@ -160,12 +169,13 @@ class Phase1Searcher(_Prefixed):
         """The first bound searched by the workers (each bound below takes milliseconds)."""
         return HUGE_FROM
 
-    def __init__(self, cube: Cube, metric: str, table_set: str, quiet: bool = False):
+    def __init__(self, cube: Cube, metric: str, table_set: str, quiet: bool = False, stop_at: float | None = None):
         from puzzlesat.native import rubik_phase1, rubik_tables
 
         self.metric = metric
         self.moves = rubik_tables.move_set(metric)
-        self.tables = rubik_phase1.load(metric, quiet, table_set)
+        with without_blas_probe():  # a build's kernels may be numba's first call in the process
+            self.tables = rubik_phase1.load(metric, quiet, table_set, stop_at)
         t = self.tables
         self.axes = t.axis_coordinates(cube)
         self.inverse_axes = t.axis_coordinates(cube.inverse())
@@ -178,7 +188,8 @@ class Phase1Searcher(_Prefixed):
         if self.lower_bound() >= HUGE_FROM - EARLY_COPY:
             self.copying = HugeCopy(t)  # while numba starts and the shallow bounds are searched
         start = time.perf_counter()
-        self.run(np.zeros((0, 0), np.int64), 0, False, 1)  # compile, or load the compiled kernel
+        with without_blas_probe():
+            self.run(np.zeros((0, 0), np.int64), 0, False, 1)  # compile, or load the compiled kernel
         self.compile_seconds = time.perf_counter() - start
 
     def lower_bound(self) -> int:
@@ -254,10 +265,13 @@ class HugeCopy:
         return self.done
 
 
-def make_searcher(cube: Cube, metric: str, table_set: str, quiet: bool = False) -> Searcher | Phase1Searcher:
-    """The searcher for a table set: a phase-1 set (``phase1``, ``phase1x6``) or Korf's ``full`` / ``small``."""
+def make_searcher(
+    cube: Cube, metric: str, table_set: str, quiet: bool = False, stop_at: float | None = None
+) -> Searcher | Phase1Searcher:
+    """The searcher for a table set: a phase-1 set (``phase1``, ``phase1x6``) or Korf's ``full`` / ``small``;
+    a build of its tables stops at ``stop_at`` (:func:`time.monotonic`) with :class:`BuildStopped`."""
     cls = Searcher if table_set in ("full", "small") else Phase1Searcher
-    return cls(cube, metric, table_set, quiet)
+    return cls(cube, metric, table_set, quiet, stop_at)
 
 
 def _worker_adopt(searcher: Searcher | Phase1Searcher) -> None:
@@ -305,9 +319,10 @@ def _progress(bound: int, done: float, nodes: int, elapsed: float) -> None:
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """Optimal IDA*; see the module docstring.  Options: ``metric``, ``all``, ``extra``,
-    ``max_depth``, ``tables`` (``auto``: the largest set under the memory cap; ``phase1``,
-    ``phase1x6``, ``full``, ``small``), ``progress`` (bool, default on: report the progress of
-    long searches and table builds, :mod:`puzzlesat.core.progress`)."""
+    ``max_depth``, ``tables`` (``auto``: the largest set under the memory cap, after the small
+    one while that is quick enough; ``phase1``, ``phase1x12``, ``phase1x6``, ``full``,
+    ``small``), ``progress`` (bool, default on: report the progress of long searches and
+    table builds, :mod:`puzzlesat.core.progress`)."""
     start = time.perf_counter()
     opts = limits.options
     metric = metric_of(opts)
@@ -317,19 +332,21 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     extra = int(opts.get("extra") or 0)
     max_depth = max_depth_of("native-ida", opts, metric)
     table_set = opts.get("tables") or "auto"
+    deeper: str | None = None  # auto: the set to build once the small one is too slow
     if table_set == "auto":
         table_set = tables_for(memory_cap_mb())
+        if table_set != "small" and not is_built(table_set, metric):
+            table_set, deeper = "small", table_set
     quiet = not opts.get("progress", True)
     from puzzlesat.native.rubik_prefixes import PrefixReduction
 
     searcher = make_searcher(instance.cube, metric, table_set, quiet=quiet)
     table_time = time.perf_counter() - start
     step = 2 if metric == "qtm" else 1
-    bound = searcher.lower_bound()
     # a symmetric cube needs one prefix per symmetry class (not with --all)
-    searcher.reduction = None if find_all else PrefixReduction.of(instance.cube, searcher.moves)
-    if metric == "qtm" and bound % 2 != parity(instance.cube.cp):
-        bound += 1
+    reduction = None if find_all else PrefixReduction.of(instance.cube, searcher.moves)
+    searcher.reduction = reduction
+    bound = _first_bound(searcher, instance.cube, metric, 0)
     stats: dict[str, Any] = {
         "nodes": 0,
         "workers": max(1, limits.workers),
@@ -341,6 +358,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     best: int | None = None
     pool: TaskPool | None = None
     last_nodes: np.ndarray | None = None
+    iteration_nodes: list[int] = []  # of the iterations searched to the end on these tables
+    over_budget = False  # an iteration on the small set ran out of its budget
     search_start = time.perf_counter()
     rate = float(RATE_GUESS)
     kernel_nodes, kernel_secs = 0, 0.0
@@ -355,6 +374,23 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             if best is not None and bound > best + extra:
                 break
             use_pool = parallel and bound >= searcher.parallel_from
+            escalate_at = None  # on the small set: a chunk's node budget before the deeper set is built
+            if deeper is not None:
+                spent = time.perf_counter() - search_start
+                speed = rate * (limits.workers if use_pool else 1)
+                if over_budget or spent + _predicted_nodes(iteration_nodes, metric) / speed > ESCALATE_SECONDS:
+                    if pool is not None:
+                        pool.close()
+                        pool = None
+                    stats["deeper_from"] = bound
+                    searcher, bound, secs = _escalate(
+                        instance.cube, metric, deeper, bound, quiet, limits.remaining(start)
+                    )
+                    searcher.reduction = reduction
+                    stats["tables_s"] = round(stats["tables_s"] + secs, 2)
+                    table_set, deeper, last_nodes, iteration_nodes = deeper, None, None, []
+                    continue
+                escalate_at = _small_budget(spent, rate)
             # (not one bound earlier for the weights: in this process, on the mapped files, its
             # 43,254 prefix walks would fault in most of the table's pages)
             depth = POOL_PREFIX_DEPTH if use_pool else PREFIX_DEPTH
@@ -388,6 +424,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             if use_pool and pool is not None:
                 left = limits.remaining(start)
                 cap = 2**62 if left is None else max(1000, int(left * rate * 2))
+                cap = cap if escalate_at is None else min(cap, escalate_at)
                 pool.submit(_worker_run, [(i, rows[c], bound, find_all, cap) for i, c in enumerate(chunks)])
             for i in range(len(chunks)):
                 left = limits.remaining(start)
@@ -402,6 +439,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                         break
                 else:
                     cap = 2**62 if left is None else max(1000, int(left * rate))
+                    if escalate_at is not None:
+                        cap = min(cap, max(1000, escalate_at - int(this_nodes.sum())))
                     out = _local_run(searcher, (i, rows[chunks[i]], bound, find_all, cap))
                 chunk_id, st, sols, count, nodes, _secs = out
                 this_nodes[busiest[chunks[chunk_id]]] = nodes  # in the prefixes' own order
@@ -423,6 +462,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                 if st != EXHAUSTED:
                     iteration_status = st
                     break
+                if escalate_at is not None and int(this_nodes.sum()) >= escalate_at and i < len(chunks) - 1:
+                    iteration_status = BUDGET  # the small set's budget is spent, with subtrees left
+                    break
             if printed:  # a depth long enough to show stays on record
                 progress.end()
                 rate = stats["nodes"] / max(1e-9, time.perf_counter() - search_start)
@@ -430,6 +472,10 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                     f"c rubik ida depth {bound}: {100 * done_weight / total_weight:.1f}%  {stats['nodes']:,} nodes  "
                     f"{rate / 1e6:.1f} M nodes/s"
                 )
+            left = limits.remaining(start)
+            if iteration_status == BUDGET and deeper is not None and (left is None or left > 0):
+                over_budget = True  # this bound again, on the deeper set
+                continue
             if use_pool and iteration_status == EXHAUSTED:
                 pool_wall += time.perf_counter() - iteration_start
                 pool_secs += iteration_secs
@@ -449,10 +495,15 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             if best is not None and not find_all:
                 break
             last_nodes = this_nodes
+            iteration_nodes.append(int(this_nodes.sum()))
             bound += step
         else:
             if best is None:
                 message = f"no solution within {max_depth} moves (--max-depth)"
+    except BuildStopped as exc:
+        message = f"{exc}; no solution shorter than {bound}"
+        stats["lower_bound"] = bound
+        deeper = None  # (the message says which tables)
     finally:
         if pool is not None:
             pool.close()
@@ -467,6 +518,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         # the share of the whole parallel iterations' wall time the workers spent searching
         stats["workers_busy"] = round(pool_secs / (limits.workers * pool_wall), 3)
     stats.update({"tables": table_set, "table_mb": round(searcher.tables.nbytes / 1e6, 1)})
+    if deeper is not None and best is None:
+        message += f" (a deeper search needs the {deeper} tables: puzzlesat tables build rubik {deeper})"
     if best is None:
         return Result(Status.UNKNOWN, None, None, wall, stats, message=message)
     moves = searcher.moves.moves
@@ -483,6 +536,43 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         message = f"solution list cut at {MAX_SOLUTIONS}"
     stats["solutions"] = len(maneuvers)
     return Result(status, solution, solution.length, wall, stats, message=message)
+
+
+def _first_bound(searcher: Searcher | Phase1Searcher, cube: Cube, metric: str, at_least: int) -> int:
+    """The first bound to search: the position's lower bound (in QTM with the parity of its
+    corner permutation), and at least ``at_least`` (every shorter bound was searched)."""
+    bound = searcher.lower_bound()
+    if metric == "qtm" and bound % 2 != parity(cube.cp):
+        bound += 1
+    return max(bound, at_least)
+
+
+def _predicted_nodes(done: list[int], metric: str) -> float:
+    """The nodes of the next iteration, from those of the last ones (none before the first)."""
+    if not done:
+        return 0.0
+    growth = done[-1] / done[-2] if len(done) >= 2 and done[-2] > 0 else GROWTH_GUESS[metric]
+    return done[-1] * max(growth, 2.0)
+
+
+def _small_budget(spent: float, rate: float) -> int:
+    """The nodes the small set may still search, ``spent`` seconds in, before the deeper set is built."""
+    return max(1000, int((ESCALATE_SECONDS - spent) * rate))
+
+
+def _escalate(
+    cube: Cube, metric: str, name: str, bound: int, quiet: bool, left: float | None
+) -> tuple[Searcher | Phase1Searcher, int, float]:
+    """The searcher of the deeper set ``name``, built now (or its stopped build resumed) since
+    the small set is too slow at ``bound``; the bound to go on from, and the seconds it took."""
+    if not quiet:
+        progress.line(
+            f"c rubik: bound {bound} would take the small tables over {ESCALATE_SECONDS:g} s: building the "
+            f"{name} tables, once (`puzzlesat tables build rubik {name}` builds them ahead)"
+        )
+    began = time.perf_counter()
+    searcher = make_searcher(cube, metric, name, quiet, None if left is None else time.monotonic() + left)
+    return searcher, _first_bound(searcher, cube, metric, bound), time.perf_counter() - began
 
 
 def memory_cap_mb() -> int | None:

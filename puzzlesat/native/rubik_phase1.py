@@ -24,9 +24,11 @@ and twist, 88,179,840 entries, one byte each).
 The ``phase1x12`` set stores its table in 2 bits per entry, a window of three distances
 above a base (:func:`pack2`, :func:`distance`): 0.42 GB for 1.67 G entries.
 
-Tables are built on first use with every core (progress reported), stored in the cache
-folder of :mod:`rubik_tables` with a JSON note holding their digests
-(:func:`rubik_tables.file_digest`), checked when loaded and rebuilt when damaged.
+Tables are built when first needed, or ahead by ``puzzlesat tables build``, with every core
+(progress and the time left reported, :mod:`puzzlesat.core.progress`), in a work folder that lets a stopped build resume
+(:mod:`table_build`); then stored in the cache folder of :mod:`rubik_tables` with a JSON note
+holding their digests (:func:`rubik_tables.file_digest`), checked when loaded and rebuilt
+when damaged.
 """
 
 from __future__ import annotations
@@ -35,8 +37,10 @@ import contextlib
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit, prange
@@ -47,6 +51,7 @@ from puzzlesat.domains.rubik import SOLVED, Cube, move_cubes
 from puzzlesat.native.memory import compare_and_swap, huge_page_copy
 from puzzlesat.native.rubik_symmetry import axis_symmetries, edge_maps, move_index, symmetry_inverses, ud_symmetries
 from puzzlesat.native.rubik_tables import file_digest, file_stamp, move_set
+from puzzlesat.native.table_build import BuildStopped, Progress, Workspace
 
 VERSION = 2  # 1: distances mod 3 in 2 bits
 N_TWIST, N_FLIP, N_SLICE, N_CORNERS = 2187, 2048, 11880, 40320
@@ -378,15 +383,17 @@ FORWARD_CHUNKS = 512  # class rows per parallel task: 1/512 of them, one scratch
 
 
 @njit(cache=True, parallel=True)
-def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj):  # noqa: ANN001, ANN202
-    """Fill every empty neighbour of the entries at ``depth`` with ``depth + 1``; in parallel
-    over chunks of class rows.  A neighbour may be in any row, so each is claimed with a
-    compare-and-swap (:func:`_claim4`): the table comes out the same in any order."""
+def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj, first, last):  # noqa: ANN001, ANN202
+    """Fill every empty neighbour of the entries at ``depth`` in chunks ``first`` to ``last - 1``
+    of the class rows with ``depth + 1``; in parallel over the chunks.  A neighbour may be in
+    any row, so each is claimed with a compare-and-swap (:func:`_claim4`): the table comes out
+    the same in any order, and a chunk run again only claims what is still empty."""
     nd = depth + 1
     nm = flip_mv.shape[1]
     ncls = reps.shape[0]
-    found = np.zeros(FORWARD_CHUNKS, np.int64)
-    for chunk in prange(FORWARD_CHUNKS):
+    found = np.zeros(last - first, np.int64)
+    for q in prange(last - first):
+        chunk = first + q
         rows = np.empty(N_TWIST, np.int64)
         new = 0
         for c in range(chunk * ncls // FORWARD_CHUNKS, (chunk + 1) * ncls // FORWARD_CHUNKS):
@@ -417,19 +424,20 @@ def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist
                             for k in range(1, 16):
                                 if (mask >> k) & 1 and _claim4(table, c1 * ROW + twist_conj[t1, k], nd):
                                     new += 1
-        found[chunk] = new
+        found[q] = new
     return found.sum()
 
 
 @njit(cache=True, parallel=True)
-def _phase1_backward(table, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twist_conj):  # noqa: ANN001, ANN202
-    """Give ``depth + 1`` to every empty entry with a neighbour at ``depth``; in parallel
-    over class rows (each writes only its own row's bytes, which no other entry shares)."""
+def _phase1_backward(table, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twist_conj, lo, hi):  # noqa: ANN001, ANN202
+    """Give ``depth + 1`` to every empty entry of class rows ``lo`` to ``hi - 1`` with a
+    neighbour at ``depth``; in parallel over the rows (each writes only its own row's bytes,
+    which no other entry shares)."""
     nd = depth + 1
     nm = flip_mv.shape[1]
-    ncls = reps.shape[0]
-    found = np.zeros(ncls, np.int64)
-    for c in prange(ncls):
+    found = np.zeros(hi - lo, np.int64)
+    for r in prange(hi - lo):
+        c = lo + r
         todo = np.empty(N_TWIST, np.int64)
         n = 0
         for t in range(N_TWIST):
@@ -457,7 +465,7 @@ def _phase1_backward(table, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twi
                     todo[kept] = t
                     kept += 1
             n = kept
-        found[c] = hits
+        found[r] = hits
     return found.sum()
 
 
@@ -649,83 +657,150 @@ def inverse_tables(metric: str, reduced: np.ndarray | None = None) -> np.ndarray
     return out
 
 
-def build(metric: str, name: str = "phase1", quiet: bool = False) -> dict[str, np.ndarray]:
+LEVEL_GROUPS = 16  # steps of a breadth-first level: its work can be kept after each 1/16 of it
+# Where a build's time goes (the phase1 HTM build of docs/rubik.md): the share of the time done
+# once the phase-1 table holds a share of its entries.  The progress bar shows this share, and
+# its estimate of the time left scales the share still to do by this run's own speed.
+TIME_PROFILE = ((0.0, 0.08), (0.0092, 0.12), (0.0986, 0.24), (0.591, 0.65), (0.997, 0.91), (1.0, 0.945))
+CLASSES_SHARE = 0.08  # the move tables and the symmetry classes
+CORNERS_SHARE = 0.965  # the corner table (and the 2-bit packing); then the files are written and checked
+
+
+@njit(cache=True, parallel=True)
+def _count4(table: np.ndarray) -> np.ndarray:
+    """How many entries of a 4-bit table hold each value (a stopped build's counts)."""
+    parts = 64
+    counts = np.zeros((parts, 16), np.int64)
+    n = table.size
+    for p in prange(parts):
+        for b in range(p * n // parts, (p + 1) * n // parts):
+            counts[p, table[b] & 15] += 1
+            counts[p, table[b] >> 4] += 1
+    return counts.sum(axis=0)
+
+
+def _time_share(filled: float) -> float:
+    """:data:`TIME_PROFILE` read at a share of the phase-1 entries filled."""
+    xs, ys = zip(*TIME_PROFILE, strict=True)
+    return float(np.interp(filled, xs, ys))
+
+
+def build(
+    metric: str, name: str, ws: Workspace, quiet: bool = False, stop_at: float | None = None
+) -> tuple[dict[str, np.ndarray], dict[str, int]]:
     """Build the big tables of a table set (:data:`TABLE_SETS`) by breadth-first search from
-    the solved cube."""
-    start = time.perf_counter()
+    the solved cube, in the work folder ``ws``, continuing where a stopped build left it.
+
+    Returns every array of the set, and the table's largest distance and base.  Raises
+    :class:`BuildStopped` once ``stop_at`` (a :func:`time.monotonic` time) has passed, after
+    keeping the work done; Ctrl-C keeps it too.
+    """
     small = _small_tables(metric, TABLE_SETS[name])
-    syms = ud_symmetries()
     label = f"c building rubik {metric} {name} tables"
+    bar = Progress(label, quiet, float(ws.state.get("share", 0.0)))
+
+    def step(share: float, what: str, **state: Any) -> None:
+        ws.state.update(share=share, **state)
+        bar.update(share, what)
+        if stop_at is not None and time.monotonic() >= stop_at:
+            ws.keep()
+            bar.close()
+            raise BuildStopped(f"the rubik {name} tables", share)
+        if ws.due():
+            ws.keep()
+
     if not quiet:
-        progress.line(f"{label} (once; kept in {cache_dir()})")
-        progress.update(label, 0.0, "symmetry classes")
-    reduced = small["slice_reduced"]
-    clsym, reps, selfsym = _classes(edge_maps(syms), symmetry_inverses(syms), reduced, small["slice_reps"])
+        again = "resuming the build of" if ws.resumed else "building"
+        progress.line(f"c {again} the rubik {metric} {name} tables (once; kept in {cache_dir()})")
+    if "classes" not in ws.state:
+        bar.update(0.0, "symmetry classes", force=True)
+        syms = ud_symmetries()
+        classes = _classes(edge_maps(syms), symmetry_inverses(syms), small["slice_reduced"], small["slice_reps"])
+        for key, data in zip(("clsym", "reps", "selfsym"), classes, strict=True):
+            ws.save(key, data)
+        ws.keep(classes=True, share=CLASSES_SHARE)
+        step(CLASSES_SHARE, "symmetry classes")
+    clsym, reps, selfsym = (ws.load(k) for k in ("clsym", "reps", "selfsym"))
     flip_mv, slice_mv, twist_mv, twist_conj = (small[k] for k in ("flip_mv", "slice_mv", "twist_mv", "twist_conj"))
-    goal = int(reduced[slice_of(np.arange(12, dtype=np.int64))])
-    total = reps.shape[0] * N_TWIST
-    phase1 = np.full(reps.shape[0] * ROW_BYTES, 0xFF, np.uint8)
-    c0 = int(clsym[goal * N_FLIP]) >> 4
-    _set4(phase1, c0 * ROW, 0)
-    done, depth, frontier = 1, 0, 1
+    ncls = reps.shape[0]
+    total = ncls * N_TWIST
+    phase1 = ws.array("phase1", ncls * ROW_BYTES, np.uint8, 0xFF)
+    if "level" not in ws.state:
+        goal = int(small["slice_reduced"][slice_of(np.arange(12, dtype=np.int64))])
+        _set4(phase1, (int(clsym[goal * N_FLIP]) >> 4) * ROW, 0)
+        ws.state["level"] = (0, False, 0)
+    # the level in progress (from depth to depth + 1), its direction and its next group of rows
+    depth, backward, group = ws.state["level"]
+    counts = _count4(phase1)  # every entry the kept table holds, some maybe past its note
+    done = total - int(counts[EMPTY] - ncls)  # (each row's pad entry stays empty)
+    new = int(counts[depth + 1])
+    deepest = max(v for v in range(EMPTY) if counts[v])
+    try:
+        while done < total:
+            for g in range(group, LEVEL_GROUPS):
+                if backward:
+                    lo, hi = g * ncls // LEVEL_GROUPS, (g + 1) * ncls // LEVEL_GROUPS
+                    found = _phase1_backward(
+                        phase1, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twist_conj, lo, hi
+                    )
+                else:
+                    lo, hi = g * FORWARD_CHUNKS // LEVEL_GROUPS, (g + 1) * FORWARD_CHUNKS // LEVEL_GROUPS
+                    found = _phase1_forward(
+                        phase1, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj, lo, hi
+                    )
+                new += int(found)
+                done += int(found)
+                step(_time_share(done / total), f"phase 1 depth {depth + 1}", level=(depth, backward, g + 1))
+            if new == 0:
+                raise RuntimeError("phase-1 table: breadth-first search stopped early")
+            depth, group, deepest = depth + 1, 0, max(deepest, depth + 1)  # (a kept table may be ahead)
+            backward, new = new * 4 >= total - done, 0  # backward once few entries are left
+            ws.state["level"] = (depth, backward, 0)
+    except KeyboardInterrupt:
+        ws.keep()  # what the levels did up to the last group (the interrupted one is done again)
+        raise
+    if deepest >= EMPTY:
+        raise RuntimeError("phase-1 table: a distance does not fit in 4 bits")
+    base = deepest - WINDOW if name in TWO_BITS else -1
+    if base >= 0:
+        bar.update(_time_share(1.0), "2 bits an entry", force=True)
+        phase1 = pack2(phase1, base)
+    corners = _corner_table(small, lambda d: bar.update(_time_share(1.0), f"corners depth {d}"))
+    bar.update(CORNERS_SHARE, "writing the files", force=True)
+    bar.close()
+    return small | {"clsym": clsym, "phase1": phase1, "corners": corners}, {"max_depth": deepest, "base": base}
+
+
+def _corner_table(small: dict[str, np.ndarray], shown: Callable[[int], None]) -> np.ndarray:
+    """The exact corner distances (seconds to build: a stopped build starts them again)."""
     corners = np.full(N_CORNERS * N_TWIST, 255, np.uint8)
     corners[0] = 0
-    grand = total + corners.size
-    while done < total:
-        left = total - done
-        if frontier * 4 < left:
-            frontier = _phase1_forward(phase1, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj)
-        else:
-            frontier = _phase1_backward(phase1, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twist_conj)
-        if frontier == 0:
-            raise RuntimeError("phase-1 table: breadth-first search stopped early")
-        done += int(frontier)
-        depth += 1
-        if not quiet:
-            progress.update(label, done / grand, f"phase 1 depth {depth} ({time.perf_counter() - start:.0f}s)")
-    if depth >= EMPTY:
-        raise RuntimeError("phase-1 table: a distance does not fit in 4 bits")
-    max_depth = depth
-    base = max_depth - WINDOW if name in TWO_BITS else -1
-    if base >= 0:
-        phase1 = pack2(phase1, base)
-    cdone, depth, frontier = 1, 0, 1
-    while cdone < corners.size:
-        backward = frontier * 4 >= corners.size - cdone
-        frontier = int(_corner_level(corners, depth, small["corner_mv"], twist_mv, backward))
+    done, depth, frontier = 1, 0, 1
+    while done < corners.size:
+        backward = frontier * 4 >= corners.size - done
+        frontier = int(_corner_level(corners, depth, small["corner_mv"], small["twist_mv"], backward))
         if frontier == 0:
             raise RuntimeError("corner table: breadth-first search stopped early")
-        cdone += frontier
+        done += frontier
         depth += 1
-        if not quiet:
-            progress.update(
-                label, (total + cdone) / grand, f"corners depth {depth} ({time.perf_counter() - start:.0f}s)"
-            )
-    if not quiet:
-        progress.end()
-        progress.line(f"c built rubik {metric} {name} tables in {time.perf_counter() - start:.0f}s")
-    small.update(
-        {
-            "clsym": clsym,
-            "phase1": phase1,
-            "corners": corners,
-            "max_depth": np.array(max_depth),
-            "base": np.array(base),
-            "build_seconds": np.array(time.perf_counter() - start),
-        }
-    )
-    return small
+        shown(depth)
+    return corners
 
 
 BIG = ("clsym", "phase1", "corners")  # mapped from the cache files; the rest is read whole
 SMALL = ("twist_mv", "flip_mv", "slice_mv", "corner_mv", "twist_conj", "axis_moves", "inverse")
 
 
-def _paths(metric: str, name: str) -> tuple[dict[str, Path], Path]:
+def table_paths(metric: str, name: str) -> tuple[dict[str, Path], Path]:
     """The files of a table set and its note; a reduced slice coordinate has its map too."""
     base = cache_dir() / f"rubik-{metric}-{name}-v{VERSION}"
     keys = BIG + SMALL + (("slice_reduced",) if TABLE_SETS[name] != 24 else ())
     return {k: base.with_name(f"{base.name}-{k}.npy") for k in keys}, base.with_suffix(".json")
+
+
+def work_folder(metric: str, name: str) -> Path:
+    """Where a build of a set keeps its work until it is done (:mod:`table_build`)."""
+    return cache_dir() / f"rubik-{metric}-{name}-v{VERSION}.partial"
 
 
 def _write_stamps(note: Path, meta: dict[str, object], files: dict[str, Path]) -> None:
@@ -741,7 +816,7 @@ def _remove_other_versions(note: Path) -> None:
     them); a file that cannot be deleted is left, as it only costs disk space."""
     family = note.stem[: note.stem.rindex("-v") + 2]
     for old in note.parent.glob(family + "*"):
-        if not old.name.startswith(note.stem + "-") and old.name != note.name:
+        if not old.name.startswith((note.stem + "-", note.stem + ".")):
             try:
                 old.unlink()
             except OSError:
@@ -754,66 +829,53 @@ def _stamps_match(meta: dict[str, object], files: dict[str, Path]) -> bool:
     return isinstance(stamps, dict) and all(stamps.get(k) == file_stamp(p) for k, p in files.items())
 
 
-def load(metric: str = "htm", quiet: bool = False, name: str = "phase1") -> Phase1Tables:
+def is_built(metric: str, name: str) -> bool:
+    """Whether the cache holds a finished set (its files and its note; :func:`load` checks them)."""
+    files, note = table_paths(metric, name)
+    try:
+        meta = json.loads(note.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and "max_depth" in meta and all(p.exists() for p in files.values())
+
+
+def _cached(metric: str, name: str, quiet: bool) -> tuple[str, dict[str, object]]:
+    """How a finished set in the cache was checked, and its note; ``""`` if it must be built."""
+    files, note = table_paths(metric, name)
+    start = time.perf_counter()
+    if not (all(p.exists() for p in files.values()) and note.exists()):
+        return "", {}
+    status = ""
+    try:
+        meta = json.loads(note.read_text())
+        if "max_depth" in meta and _stamps_match(meta, files):
+            status = f"cache (stamps checked in {time.perf_counter() - start:.3f}s)"
+        elif "max_depth" in meta and all(meta.get(k) == file_digest(p) for k, p in files.items()):
+            status = f"cache ({time.perf_counter() - start:.2f}s to check the digests)"
+            with contextlib.suppress(OSError):  # a read-only cache: the digests next time too
+                _write_stamps(note, meta, files)
+    except (OSError, ValueError):
+        pass
+    if not status and not quiet:
+        progress.line(f"c rubik {name} tables in {note.parent} are damaged or outdated: rebuilding")
+    return status, meta if status else {}
+
+
+def load(metric: str = "htm", quiet: bool = False, name: str = "phase1", stop_at: float | None = None) -> Phase1Tables:
     """The tables of a set (:data:`TABLE_SETS`) and metric, from the cache or built (and saved) now.
 
     The files' digests (:func:`rubik_tables.file_digest`, which reads every byte) are
     checked once, after the build or on the first load of older notes; each load then
     compares a stamp (:func:`rubik_tables.file_stamp`: size, time, sampled blocks), so
     loading costs milliseconds and touches no page of the big tables.  The big arrays are
-    mapped read-only from the cache files, so processes share their pages.
+    mapped read-only from the cache files, so processes share their pages.  A build goes on
+    where a stopped one left off; ``stop_at`` (a :func:`time.monotonic` time) stops it
+    with :class:`BuildStopped`.
     """
-    files, note = _paths(metric, name)
-    start = time.perf_counter()
-    status = ""
-    meta: dict[str, object] = {}
-    if all(p.exists() for p in files.values()) and note.exists():
-        try:
-            meta = json.loads(note.read_text())
-            ok = "max_depth" in meta and _stamps_match(meta, files)
-            if ok:
-                status = f"cache (stamps checked in {time.perf_counter() - start:.3f}s)"
-            elif "max_depth" in meta and all(meta.get(k) == file_digest(p) for k, p in files.items()):
-                ok = True
-                status = f"cache ({time.perf_counter() - start:.2f}s to check the digests)"
-                with contextlib.suppress(OSError):  # a read-only cache: the digests next time too
-                    _write_stamps(note, meta, files)
-        except (OSError, ValueError):
-            ok = False
-        if not ok and not quiet:
-            progress.line(f"c rubik {name} tables in {note.parent} are damaged or outdated: rebuilding")
+    files, note = table_paths(metric, name)
+    status, meta = _cached(metric, name, quiet)
     if not status:
-        try:  # fail before the build, not after it
-            note.parent.mkdir(parents=True, exist_ok=True)
-            note.write_text("{}")
-        except OSError as exc:
-            raise PuzzlesatError(
-                f"cannot write rubik tables to {note.parent} ({exc.strerror}); "
-                "set PUZZLESAT_CACHE to a writable folder with 2 GB free"
-            ) from None
-        big = build(metric, name, quiet)
-        meta = {
-            "build_seconds": round(float(big["build_seconds"]), 1),
-            "version": VERSION,
-            "metric": metric,
-            "max_depth": int(big["max_depth"]),
-            "base": int(big["base"]),
-        }
-        try:
-            for k, p in files.items():
-                tmp = p.with_suffix(".tmp.npy")
-                np.save(tmp, big[k])
-                os.replace(tmp, p)
-                meta[k] = file_digest(p)
-            del big
-            _write_stamps(note, meta, files)
-            status = "built"
-        except OSError as exc:
-            raise PuzzlesatError(
-                f"could not save rubik tables to {note.parent} ({exc.strerror}); "
-                "set PUZZLESAT_CACHE to a folder with 2 GB free"
-            ) from None
-        _remove_other_versions(note)
+        status, meta = _build_and_save(metric, name, quiet, stop_at)
     a = {k: np.load(p, mmap_mode="r" if k in BIG else None) for k, p in files.items()}
     return Phase1Tables(
         metric,
@@ -834,3 +896,47 @@ def load(metric: str = "htm", quiet: bool = False, name: str = "phase1") -> Phas
         float(meta["build_seconds"]),  # type: ignore[arg-type]
         status,
     )
+
+
+def _build_and_save(metric: str, name: str, quiet: bool, stop_at: float | None) -> tuple[str, dict[str, object]]:
+    """Build a set in its work folder (one process at a time), move its files into the cache
+    and note their digests and stamps."""
+    files, note = table_paths(metric, name)
+
+    def waiting() -> None:
+        if not quiet:
+            progress.line(f"c waiting for another process that builds the rubik {name} tables in {note.parent}")
+
+    try:
+        ws = Workspace(work_folder(metric, name), {"metric": metric, "set": name, "version": VERSION}, waiting)
+        ws.lock()  # fails before the build, not after it
+    except OSError as exc:
+        raise PuzzlesatError(
+            f"cannot write rubik tables to {note.parent} ({exc.strerror}); "
+            "set PUZZLESAT_CACHE to a writable folder with 2 GB free"
+        ) from None
+    with ws:
+        status, meta = _cached(metric, name, True)  # the process waited for may have built it
+        if status:
+            return status, meta
+        try:
+            ws.open()
+            arrays, info = build(metric, name, ws, quiet, stop_at)
+            meta = {"build_seconds": round(ws.seconds, 1), "version": VERSION, "metric": metric, **info}
+            for k, p in files.items():
+                tmp = p.with_suffix(".tmp.npy")
+                np.save(tmp, arrays[k])
+                os.replace(tmp, p)
+                meta[k] = file_digest(p)
+            _write_stamps(note, meta, files)
+        except OSError as exc:
+            raise PuzzlesatError(
+                f"could not save rubik tables to {note.parent} ({exc.strerror}); "
+                "set PUZZLESAT_CACHE to a folder with 2 GB free"
+            ) from None
+        ws.clear()
+    _remove_other_versions(note)
+    if not quiet:
+        took = meta["build_seconds"]
+        progress.line(f"c built the rubik {metric} {name} tables in {took:.0f}s (this run and any before it)")
+    return "built", meta

@@ -235,7 +235,8 @@ def build(name: str, metric: str, quiet: bool = False) -> Tables:
     return Tables(name, metric, specs, tracked, table, time.perf_counter() - start, "built")
 
 
-def _paths(name: str, metric: str) -> tuple[Path, Path]:
+def table_paths(name: str, metric: str) -> tuple[Path, Path]:
+    """The table file of a set and its note."""
     base = cache_dir() / f"rubik-{metric}-{name}-v{VERSION}"
     return base.with_suffix(".npy"), base.with_suffix(".json")
 
@@ -281,7 +282,7 @@ def load(name: str = "full", metric: str = "htm", quiet: bool = False) -> Tables
 
         raise BackendUnavailable(f"unknown table set {name!r}; expected one of: {', '.join(TABLE_SETS)}")
     specs, tracked, total = _specs(name)
-    npy, note = _paths(name, metric)
+    npy, note = table_paths(name, metric)
     if npy.exists() and note.exists():
         start = time.perf_counter()
         try:

@@ -157,6 +157,13 @@ PUZZLE = Puzzle(
                 Option(
                     "sym_depth", int, None, "positions at most this many jumps deep are keyed up to symmetry", low=0
                 ),
+                Option(
+                    "plain_nodes",
+                    int,
+                    None,
+                    "nodes searched in plain Python before the numba kernel loads (default 2**15; 0: none)",
+                    low=0,
+                ),
             ),
         ),
         Strategy(
