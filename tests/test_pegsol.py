@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from puzzlesat import cli
-from puzzlesat.core import Limits, ParseError, Status, run_strategy
+from puzzlesat.core import InvalidInstanceError, Limits, ParseError, Status, run_strategy
 from puzzlesat.domains import pegsol as P
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -189,9 +189,9 @@ def test_generator_options() -> None:
     assert sum(v == P.HOLE for row in a.start for v in row) == 3
     goal = P.generate({"board": "english", "hole": "0,3", "goal": "3,3"}, 0)
     assert goal.goal is not None and goal.goal_pegs == 1 and goal.goal[3][3] == P.PEG
-    with pytest.raises(P.InvalidInstanceError, match="not on the english board"):
+    with pytest.raises(InvalidInstanceError, match="not on the english board"):
         P.generate({"board": "english", "hole": "0,0"}, 0)
-    with pytest.raises(P.InvalidInstanceError, match="unknown board"):
+    with pytest.raises(InvalidInstanceError, match="unknown board"):
         P.generate({"board": "hexagon"}, 0)
 
 

@@ -19,10 +19,10 @@ from typing import Any
 from puzzlesat.domains.pegsol import (
     PEG,
     Instance,
-    _count_proof,
     pagoda_certificate,
     parity_signature,
 )
+from puzzlesat.domains.pegsol.impossible import _count_proof
 
 
 def write_argument(instance: Instance) -> dict[str, Any] | None:

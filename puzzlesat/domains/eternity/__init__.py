@@ -1,0 +1,223 @@
+"""Edge matching (Eternity II): a board of square tiles whose touching edges share a colour.
+
+Conventions: cells are ``(row, col)`` with (0, 0) top-left, numbered ``row * cols + col``.
+A tile lists its edge colours clockwise from the top: N, E, S, W (sides 0..3).  Rotating a
+tile ``r`` clockwise quarter turns puts its listed colour ``(s - r) mod 4`` on side ``s``.
+Colour 0 (grey) lies on the board frame and nowhere else.
+
+Input (the seed's format): ``g c`` then g*g lines ``N E S W``; tile ids are the 0-based line
+order; c counts the colours with grey (the seed) or without it (Heule's benchmark files).
+Rectangles use the header ``rows cols c``.  Output: one ``tile rotations`` line per cell,
+left to right, top to bottom, or ``SOLUTION NOT FOUND``.
+
+Hint pieces (Eternity II's starter and clue pieces) pin a tile to a cell in a given turn.
+They come from a hints file (``--hints FILE``: lines ``TILE ROW COL ROTATION``, see
+:func:`parse_hints`) and belong to the instance: every formulation and the verifier honour
+them, and the instance text carries them after its tiles, in a section opened by a line
+``hints`` (how an exported sidecar keeps them).
+
+Size limits (checked before anything is allocated): at most :data:`MAX_CELLS` cells and
+:data:`MAX_COLOURS` colours, and :data:`MAX_INPUT_CHARS` characters of text.
+
+This package: ``instance`` (tiles, hints, placements, board rotations), ``formats`` (parse
+and format, hints files), ``verify`` (and the score), ``generate``, ``results`` (notes),
+``draw`` (the SVG picture, drawn by ``eternity_svg`` beside it); here the declaration
+:data:`PUZZLE` and every public name.
+"""
+
+from __future__ import annotations
+
+import math
+
+from puzzlesat.core import SAT_SOLVERS, Option, Puzzle, Strategy
+from puzzlesat.domains.eternity.draw import draw_svg
+from puzzlesat.domains.eternity.formats import (
+    HINTS_SECTION,
+    MAX_CELLS,
+    MAX_COLOURS,
+    MAX_INPUT_CHARS,
+    NOT_FOUND,
+    format_solution,
+    hint_problem,
+    parse,
+    parse_hints,
+    parse_solution,
+    read_hints,
+    with_hints,
+    write_instance,
+)
+from puzzlesat.domains.eternity.generate import generate, make_unsolvable
+from puzzlesat.domains.eternity.instance import (
+    GREY,
+    E,
+    Hint,
+    Instance,
+    N,
+    S,
+    Solution,
+    Tile,
+    W,
+    board_rotations,
+    first_corner,
+    placements,
+    rotated,
+)
+from puzzlesat.domains.eternity.results import notes
+from puzzlesat.domains.eternity.verify import max_score, mismatches, score, verify, verify_run
+
+__all__ = [
+    "E",
+    "GREY",
+    "HEULE_OPTIONS",
+    "HINTS_SECTION",
+    "Hint",
+    "Instance",
+    "MAX_CELLS",
+    "MAX_COLOURS",
+    "MAX_INPUT_CHARS",
+    "N",
+    "NOT_FOUND",
+    "PUZZLE",
+    "ROWSCAN_OPTIONS",
+    "S",
+    "SYMMETRY",
+    "Solution",
+    "TABLE_OPTIONS",
+    "Tile",
+    "W",
+    "board_rotations",
+    "draw_svg",
+    "first_corner",
+    "format_solution",
+    "generate",
+    "hint_problem",
+    "make_unsolvable",
+    "max_score",
+    "mismatches",
+    "notes",
+    "parse",
+    "parse_hints",
+    "parse_solution",
+    "placements",
+    "read_hints",
+    "rotated",
+    "score",
+    "verify",
+    "verify_run",
+    "with_hints",
+    "write_instance",
+]
+
+
+SYMMETRY = Option(
+    "symmetry", bool, True, "without hints: one corner tile fixed top-left (square) or in the top row (rectangle)"
+)
+# cnf-heule's clause families (Heule 2008); the defaults are the fastest measured
+HEULE_OPTIONS = (
+    Option("amo", bool, True, "at most one tile per cell and one cell per tile (redundant)"),
+    Option("support", bool, True, "an edge colour implies a tile on each side that shows it"),
+    Option("forbidden", bool, False, "a placed tile forbids the colours it does not show"),
+    SYMMETRY,
+)
+TABLE_OPTIONS = (SYMMETRY,)
+ROWSCAN_OPTIONS = (
+    Option(
+        "colour_check",
+        bool,
+        False,
+        "refuse a tile that leaves more cells needing a (class, north colour) than tiles left to fill them",
+    ),
+    Option("twins", bool, True, "identical pieces tried once per cell (counts multiplied back)"),
+)
+PUZZLE = Puzzle(
+    name="eternity",
+    parse=parse,
+    format=format_solution,
+    parse_solution=parse_solution,
+    verify=verify,
+    generator="puzzlesat.domains.eternity:generate",
+    write_instance=write_instance,
+    strategies=(
+        Strategy(
+            "native-rowscan",
+            "puzzlesat.native.eternity:solve",
+            "numba row-scan backtracker, (west, north) lookup of pre-rotated tiles, seeded restarts; "
+            "--workers N shares one tree between N processes",
+            options=ROWSCAN_OPTIONS,
+            modes=("count", "score", "checkpoint", "resume"),
+        ),
+        Strategy(
+            "cpsat-table",
+            "puzzlesat.models.eternity:solve",
+            "CP-SAT: a table constraint per cell over (tile, N, E, S, W), AllDifferent tiles",
+            model="puzzlesat.models.eternity:build_model",
+            options=TABLE_OPTIONS,
+            modes=("score",),
+        ),
+        Strategy(
+            "cnf-heule",
+            "puzzlesat.encoders.eternity:solve",
+            "Heule 2008 CNF: compatible tile-to-cell vars, one-hot edge colours; any pysat solver",
+            variants=SAT_SOLVERS,
+            default_variant="cadical195",
+            encoder="puzzlesat.encoders.eternity:encode",
+            options=HEULE_OPTIONS,
+            # counting adds a blocking clause per board: Kissat takes no clauses between calls
+            modes=tuple(f"count:{v}" for v in SAT_SOLVERS if "kissat" not in v),
+        ),
+        Strategy(
+            "maxsat-rc2",
+            "puzzlesat.encoders.eternity_maxsat:solve",
+            "weighted CNF, one soft clause per edge (matched); pysat's RC2 proves the best score; small boards",
+            encoder="puzzlesat.encoders.eternity_maxsat:encode",
+            modes=("score",),
+        ),
+    ),
+    # two members for a 2-core machine: measured with benchmarks/portfolio.py
+    portfolio=("native-rowscan", "cnf-heule:cadical195"),
+    instance_options=(Option("hints", str, None, "a hints file: lines 'TILE ROW COL ROTATION' pinning tiles"),),
+    amend=read_hints,
+    solve_options=(
+        Option(
+            "count",
+            bool,
+            False,
+            "count every solution (a board and its rotations once) and print the number",
+        ),
+        Option(
+            "score",
+            bool,
+            False,
+            "maximise matched edges over legal boards; anytime: the best board at the time limit or "
+            "Ctrl-C, 'c score N/MAX' on stderr",
+        ),
+        Option(
+            "checkpoint",
+            str,
+            None,
+            "with --score (native-rowscan): rewrite this file with the best board as it improves "
+            "(atomically), and its picture beside it (FILE.svg)",
+            writes=True,
+        ),
+        Option(
+            "resume",
+            str,
+            None,
+            "with --score (native-rowscan): start from this checkpoint (or board) file and keep it up to date",
+            writes=True,
+        ),
+    ),
+    notes=notes,
+    draw="puzzlesat.domains.eternity:draw_svg",
+    verify_run=verify_run,
+    check_options=(Option("score", bool, False, "accept mismatched edges; print the matched ones (c score N/MAX)"),),
+    check=verify_run,
+    modes=("count", "score", "checkpoint", "resume"),
+    generator_options=(
+        Option("size", int, None, "board size g (g x g), default 4", low=2, high=math.isqrt(MAX_CELLS)),
+        Option("rows", int, None, "rows, for a rectangle (overrides --size)", low=2, high=MAX_CELLS // 2),
+        Option("cols", int, None, "columns, for a rectangle (overrides --size)", low=2, high=MAX_CELLS // 2),
+        Option("frame_colours", int, None, "colours on edges along the frame, default 1", low=1, high=MAX_COLOURS),
+        Option("inner_colours", int, None, "colours on the other inside edges, default 1", low=1, high=MAX_COLOURS),
+    ),
+)

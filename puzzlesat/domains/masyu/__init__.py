@@ -1,0 +1,175 @@
+"""Masyu: one closed loop through cell centres that visits every circle and obeys its rule.
+
+Conventions: cells are ``(row, col)`` with (0, 0) top-left, numbered ``row * cols + col``;
+files use 1-based coordinates, (1 1) = top-left.  The loop moves orthogonally, never enters a
+cell twice, and passes every circled cell.  White circle: straight through, and a turn in at
+least one of the two loop cells next to it.  Black circle: a turn, and straight on through
+the next cell on both arms.
+
+Input (the 2011 Intel threading challenge): ``rows cols``, then two groups, each a line ``B``
+or ``W`` followed by ``row col`` pairs (up to 5 a line), ended by the pair ``0 0``; either
+colour may come first.  Output: ``row col`` of a loop cell, then the moves ``U D L R`` from
+it, 40 a line, back to the start; ``NO SOLUTION`` when no loop exists.
+
+Edges are named by the cell they leave to the right or downwards: ``("h", r, c)`` joins
+(r, c) and (r, c+1), ``("v", r, c)`` joins (r, c) and (r+1, c).
+
+Size limits (checked before any grid is built): at most :data:`MAX_CELLS` cells, sides up
+to :data:`MAX_SIDE`, and :data:`MAX_INPUT_CHARS` characters of text.
+
+This package: ``instance`` (grid, loop, edge names), ``formats`` (parse and format, URLs),
+``verify``, ``generate`` (random loops), ``results`` (presolve and notes), ``draw`` (text);
+here the declaration :data:`PUZZLE` and every public name.  Beside it: ``masyu_rules`` (the
+circle rules as clauses) and ``masyu_svg`` (the picture).
+"""
+
+from __future__ import annotations
+
+import math
+
+from puzzlesat.core import Option, Puzzle, Strategy
+from puzzlesat.domains.masyu.draw import draw_text
+from puzzlesat.domains.masyu.formats import (
+    MAX_CELLS,
+    MAX_INPUT_CHARS,
+    MAX_SIDE,
+    MOVES_PER_LINE,
+    NO_SOLUTION,
+    PZPR_DIGITS,
+    format_solution,
+    from_url,
+    parse,
+    parse_any,
+    parse_solution,
+    to_url,
+    write_instance,
+)
+from puzzlesat.domains.masyu.generate import allowed_clues, random_loop
+from puzzlesat.domains.masyu.instance import (
+    BLACK,
+    EMPTY,
+    STEP,
+    WHITE,
+    Cell,
+    EdgeKey,
+    Instance,
+    Solution,
+    edge_between,
+    edge_cells,
+    loops_of,
+    solution_from_cycle,
+    solution_from_edges,
+)
+from puzzlesat.domains.masyu.results import notes, presolve, trivial_answer
+from puzzlesat.domains.masyu.verify import verify
+
+__all__ = [
+    "BLACK",
+    "Cell",
+    "EMPTY",
+    "EdgeKey",
+    "FULL_SOLVERS",
+    "Instance",
+    "MAX_CELLS",
+    "MAX_INPUT_CHARS",
+    "MAX_SIDE",
+    "MOVES_PER_LINE",
+    "NO_SOLUTION",
+    "PUZZLE",
+    "PZPR_DIGITS",
+    "SOLVERS",
+    "STEP",
+    "Solution",
+    "WHITE",
+    "allowed_clues",
+    "draw_text",
+    "edge_between",
+    "edge_cells",
+    "format_solution",
+    "from_url",
+    "loops_of",
+    "notes",
+    "parse",
+    "parse_any",
+    "parse_solution",
+    "presolve",
+    "random_loop",
+    "solution_from_cycle",
+    "solution_from_edges",
+    "to_url",
+    "trivial_answer",
+    "verify",
+    "write_instance",
+]
+
+
+SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose3", "maplechrono", "minisat22", "cadical300")
+FULL_SOLVERS = ("cadical195", "kissat404", "cadical153", "glucose4", "maplechrono", "minisat22", "cadical300")
+PUZZLE = Puzzle(
+    name="masyu",
+    parse=parse_any,
+    format=format_solution,
+    parse_solution=parse_solution,
+    verify=verify,
+    generator="puzzlesat.encoders.masyu_generator:generate",
+    write_instance=write_instance,
+    strategies=(
+        Strategy(
+            "cnf-lazy",
+            "puzzlesat.encoders.masyu:solve_lazy",
+            "incremental SAT: degree 0/2 and circle clauses, a cut clause for each separate loop",
+            variants=SOLVERS,
+            default_variant="cadical195",
+            modes=("unique",),
+        ),
+        Strategy(
+            "cnf-rank",
+            "puzzlesat.encoders.masyu:solve_rank",
+            "complete CNF: oriented loop with binary ranks (no separate loops); any pysat solver",
+            variants=FULL_SOLVERS,
+            default_variant="cadical195",
+            encoder="puzzlesat.encoders.masyu:encode",
+            options=(
+                Option("symmetry", bool, True, "fix the loop's direction at the first circle"),
+                Option("cuts", bool, False, "add the cut clauses a cnf-lazy run needed (a head start)"),
+            ),
+            modes=("unique",),
+        ),
+        Strategy(
+            "cpsat-lazy",
+            "puzzlesat.models.masyu:solve_lazy",
+            "CP-SAT: degree 0/2 and circle rules, cuts for separate loops added between solves",
+            model="puzzlesat.models.masyu:build_model",
+            modes=("unique",),
+        ),
+        Strategy(
+            "cpsat-circuit",
+            "puzzlesat.models.masyu:solve_circuit",
+            "CP-SAT add_circuit over both arc directions, a self-loop for each skipped cell",
+            model="puzzlesat.models.masyu:build_circuit_model",
+            modes=("unique",),
+        ),
+        Strategy(
+            "native-dfs",
+            "puzzlesat.native.masyu:solve",
+            "numba: propagate circle and degree rules, close no early loop, branch on path ends",
+            modes=("unique",),
+        ),
+    ),
+    portfolio=("cnf-lazy:cadical195", "cnf-lazy:glucose4", "cpsat-lazy"),
+    generator_options=(
+        Option("size", int, None, "grid size (size x size), default 10", low=2, high=math.isqrt(MAX_CELLS)),
+        Option("rows", int, None, "rows (overrides --size)", low=2, high=MAX_SIDE),
+        Option("cols", int, None, "columns (overrides --size)", low=2, high=MAX_SIDE),
+        Option("fill", int, None, "percent of the grid's squares inside the loop (default 50)", low=1, high=100),
+    ),
+    solve_options=(
+        Option("unique", bool, False, "prove the solution unique, or show a second one"),
+        Option("draw", bool, False, "also draw the loop in text on stderr"),
+        Option("url", bool, False, "also print the puzzle's puzz.link URL on stderr"),
+    ),
+    notes=notes,
+    draw="puzzlesat.domains.masyu_svg:draw",
+    presolve=presolve,
+    modes=("unique",),
+)
