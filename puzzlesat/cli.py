@@ -486,6 +486,18 @@ def add_backend_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def cmd_kernels(args: argparse.Namespace) -> int:
+    """Show the kernels compiled ahead of time, or build them now."""
+    if args.action == "build":
+        api.build_kernels(args.names, on_progress=DISPLAY)
+        return 0
+    lines = [f"{'kernels':10} {'state':7} {'on disk':>8}  file"]
+    for k in api.kernel_builds():
+        lines.append(f"{k.name:10} {k.state:7} {k.disk_mb:>5.1f} MB  {k.path}")
+    write_output("\n".join(lines) + "\n", None)
+    return 0
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     """Run every strategy on every instance in separate processes; print a table."""
     check_cores(args)
@@ -680,6 +692,14 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     t.add_argument("set", nargs="?", help="default: the set solves grow into (phase1 without --memory-limit)")
     t.add_argument("--metric", choices=("htm", "qtm"), default="htm")
     t.set_defaults(func=cmd_tables)
+
+    p = sub.add_parser("kernels", help="show the native kernels compiled ahead of time, or build them")
+    kernels = p.add_subparsers(dest="action", required=True)
+    k = kernels.add_parser("list", help="each kernel set: built for this source and these versions, stale or absent")
+    k.set_defaults(func=cmd_kernels)
+    k = kernels.add_parser("build", help="compile kernels now (needs a C compiler): solves then skip numba's JIT")
+    k.add_argument("names", nargs="*", help="default: every set")
+    k.set_defaults(func=cmd_kernels)
 
     p = sub.add_parser("decode", help="read an external SAT solver's answer back into a solution")
     p.add_argument("puzzle")
