@@ -18,11 +18,9 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
-import json
 import os
 import re
 import sys
-import tempfile
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -108,7 +106,7 @@ def versions() -> dict[str, str]:
 
 def key(kernels: KernelSet) -> str:
     """The key of a module built now from these sources for these versions (16 hex digits)."""
-    digest = hashlib.sha256(json.dumps(versions(), sort_keys=True).encode())
+    digest = hashlib.sha256(repr(sorted(versions().items())).encode())
     digest.update(numba_version().encode())  # the git revision too, for a numba built from source
     for module in (__name__, *kernels.sources):
         digest.update(module.encode() + b"\0" + _source(module) + b"\0")
@@ -221,6 +219,8 @@ def build(name: str) -> KernelBuild:
     module = importlib.import_module(kernels.module)
     with without_blas_probe():
         kernels.warm_up(module)
+    import tempfile
+
     target = path(kernels)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
