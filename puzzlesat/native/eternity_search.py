@@ -8,10 +8,9 @@ the top row on a rectangle (the board's rotations map solutions onto each other:
 :func:`~puzzlesat.domains.eternity.first_corner`).  A hinted cell gets a class of its own
 whose one candidate is its hint, and hinted tiles are candidates nowhere else.
 
-:class:`Search` runs the kernel (the module built ahead of time when there is one, else numba's:
-native/aot.py) in slices from the empty board or from a :data:`Task` (a
-partial board), and cuts what it has left into tasks for other processes
-(native/eternity_split.py).
+:class:`Search` runs the kernel (the module built ahead of time when there is one, else
+numba's: native/aot.py) in slices from the empty board or from a :data:`Task` (a partial
+board), and cuts what it has left into tasks for other processes (native/eternity_split.py).
 """
 
 from __future__ import annotations
