@@ -318,10 +318,12 @@ def _progress(bound: int, done: float, nodes: int, elapsed: float) -> None:
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
-    """Optimal IDA*; see the module docstring.  Options: ``metric``, ``all``, ``extra``,
-    ``max_depth``, ``tables`` (``auto``: the largest set under the memory cap, after the small
-    one while that is quick enough; ``phase1``, ``phase1x12``, ``phase1x6``, ``full``,
-    ``small``), ``progress`` (bool, default on: report the progress of long searches and
+    """Optimal IDA*; see the module docstring.  The lengths up to ``plain_depth`` are searched
+    first without numba or tables (:mod:`rubik_plain`), the IDA* goes on from the next one.
+    Options: ``metric``, ``all``, ``extra``, ``max_depth``, ``plain_depth`` (default
+    :data:`rubik_plain.DEPTH`; 0: none), ``tables`` (``auto``: the largest set under the
+    memory cap, after the small one while that is quick enough; ``phase1``, ``phase1x12``,
+    ``phase1x6``, ``full``, ``small``), ``progress`` (bool, default on: report the progress of long searches and
     table builds, :mod:`puzzlesat.core.progress`)."""
     start = time.perf_counter()
     opts = limits.options

@@ -1,7 +1,7 @@
 """The cube's plain path: optimal solutions of short scrambles by bidirectional breadth-first search in numpy.
 
 On a fresh install the IDA* (:mod:`puzzlesat.native.rubik`) first compiles its numba kernels
-(about 12 s) and builds its smallest tables (about 1.4 s); a scramble of a few moves needs
+(about 10 s) and builds its smallest tables (about 1 s); a scramble of a few moves needs
 neither.  This search expands, a whole level at a time, every canonical move sequence (the
 IDA*'s automaton, :func:`rubik_tables.move_set`: no face twice in a row, opposite faces in
 one order, in QTM a half turn as ``X X``) from the position (forward) and from the solved
@@ -15,17 +15,17 @@ complete, as follows.
 The position after the canonical sequence ``a`` from the scramble equals the position after
 the canonical ``t`` from solved exactly when ``a`` followed by ``t`` inverted solves the
 cube.  Lengths ``L`` are tried from 0 up (in QTM those of the corner permutation's parity),
-forward level ``ceil(L / 2)`` against backward level ``floor(L / 2)``: the backward rows
-sorted by their middle word, each forward row looked up with ``searchsorted``, the other two
-words compared.  A canonical solution of length ``L`` is always met that way (its first
-``ceil(L / 2)`` moves are a forward row, and the rest inverted, in canonical order, a
-backward row), so the first length with a match is the optimum, proven by the exhausted
-shorter ones as the IDA* proves it.  A match is rebuilt from each level's parent and move
-columns and put in canonical order (:func:`canonical`); ``--all`` gets every canonical
-solution, as the IDA* finds them.
+forward level ``ceil(L / 2)`` against backward level ``floor(L / 2)``: each level sorted
+once by its rows' middle word, the forward words looked up among the backward ones with
+``searchsorted``, the other two words compared.  A canonical solution of length ``L`` is
+always met that way (its first ``ceil(L / 2)`` moves are a forward row, and the rest
+inverted, in canonical form, a backward row), so the first length with a match is the
+optimum, proven by the exhausted shorter ones as the IDA* proves it.  A match is rebuilt
+from each level's parent and move columns and put in canonical form (:func:`canonical`);
+``--all`` gets every canonical solution, as the IDA* finds them.
 
-Costs (HTM, one core; QTM levels are smaller): level 4 holds 43,254 rows, level 5 577,368
-(14 MB), and every length up to 10 is searched in a few tenths of a second (the figures:
+Costs (HTM, one core; QTM levels grow more slowly): level 4 holds 43,254 rows, level 5
+577,368 (14 MB), and every length up to 10 is searched in 0.2 to 0.4 s (the figures:
 docs/rubik.md); level 6 would hold 7.8 M rows.  The IDA* takes over beyond :data:`DEPTH`.
 """
 
@@ -149,7 +149,7 @@ class Tree:
 
 
 def meetings(forward: Sorted, backward: Sorted) -> np.ndarray:
-    """The pairs (forward row, backward row) with equal rows, as a (k, 2) array."""
+    """The (forward, backward) row indices of the equal rows of two levels, as a (k, 2) array."""
     low = np.searchsorted(backward.keys, forward.keys, "left")
     high = np.searchsorted(backward.keys, forward.keys, "right")
     counts = high - low
