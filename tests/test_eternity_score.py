@@ -83,6 +83,34 @@ def test_native_score_search_keeps_the_hints() -> None:
     assert scored(hinted, "cpsat-table")[1] == score
 
 
+@pytest.mark.parametrize("tail", [0, 2, 5])
+def test_fill_order_places_west_and_north_neighbours_first(tail: int) -> None:
+    instance = unsolvable(5, 0, 6)
+    classes = np.arange(instance.cells)
+    fill = es.FillOrder(instance, classes, tail)
+    assert sorted(fill.cell) == list(range(instance.cells)) and (fill.classes == fill.cell).all()
+    depth = np.argsort(fill.cell)
+    for d, cell in enumerate(fill.cell):
+        r, c = divmod(int(cell), instance.cols)
+        assert fill.west[d] == (depth[cell - 1] if c > 0 else -1) and fill.west[d] < d
+        assert fill.north[d] == (depth[cell - instance.cols] if r > 0 else -1) and fill.north[d] < d
+        assert c == instance.cols - 1 or depth[cell + 1] > d
+        assert r == instance.rows - 1 or depth[cell + instance.cols] > d
+    if tail == 0:
+        assert (fill.cell == np.arange(instance.cells)).all()
+
+
+@pytest.mark.parametrize(("size", "seed", "cols"), [(4, 0, None), (4, 2, None), (3, 0, 5)])
+def test_native_score_search_filling_the_last_rows_by_columns_proves_the_same_optimum(
+    monkeypatch: pytest.MonkeyPatch, size: int, seed: int, cols: int | None
+) -> None:
+    instance = unsolvable(size, seed, cols)
+    plain = scored(instance, "native-rowscan")
+    monkeypatch.setattr(es, "TAIL_COLUMNS", 2)
+    assert scored(instance, "native-rowscan") == plain
+    assert plain[0] is Status.OPTIMAL
+
+
 def test_schedule_allows_errors_late_and_loosens_to_the_complete_one() -> None:
     schedule = es.Schedule(0.25, 2.0)
     allowed = schedule.allowed(16, 8)

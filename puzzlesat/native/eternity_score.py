@@ -56,6 +56,9 @@ SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
 FIRST_SLICE_NODES = 200_000
 SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its best board (measured: docs)
 RESTART_NODES = 20_000_000  # row-scan nodes of a restart (5 M to 80 M measured alike on 16x16)
+TAIL_COLUMNS = 0  # the scan fills the board's last rows, this many, column by column (0: row-major)
+POLISH_KICK = 0  # > 0: the polish is an iterated local search, kicking this many tile swaps at a stall
+POLISH_STALL = 200  # moves without gain that make a stall
 
 
 @dataclass
@@ -138,13 +141,37 @@ class Candidates:
         return off, order
 
 
+class FillOrder:
+    """The order the row scan fills the cells in: row-major, but the last ``tail`` rows column by
+    column (each column top-down, the columns left to right), so that the bottom border row is
+    not left to the end, where few border tiles are left to match the row above (as Blackwood's
+    solver fills its last rows by columns).  Each cell's west and north neighbours come before
+    it, its east and south ones after it, as the kernel needs.
+    """
+
+    def __init__(self, instance: Instance, classes: np.ndarray, tail: int) -> None:
+        rows, cols = instance.rows, instance.cols
+        tail = min(max(tail, 0), rows)
+        head = [r * cols + c for r in range(rows - tail) for c in range(cols)]
+        self.cell = np.array(head + [r * cols + c for c in range(cols) for r in range(rows - tail, rows)])
+        depth = np.empty(instance.cells, dtype=np.int64)
+        depth[self.cell] = np.arange(instance.cells)
+        r, c = self.cell // cols, self.cell % cols
+        self.west = np.where(c > 0, depth[self.cell - 1], -1)
+        self.north = np.where(r > 0, depth[self.cell - cols], -1)
+        self.classes = np.ascontiguousarray(classes[self.cell])
+
+
 class Scan:
     """One row-scan search from the empty board, resumable call after call."""
 
-    def __init__(self, instance: Instance, cands: Candidates, rng: np.random.Generator, allowed: np.ndarray) -> None:
+    def __init__(
+        self, instance: Instance, cands: Candidates, fill: FillOrder, rng: np.random.Generator, allowed: np.ndarray
+    ) -> None:
         n = instance.cells
         self.instance = instance
         self.cands = cands
+        self.fill = fill
         self.off, self.order = cands.arrays(rng)
         self.allowed = allowed
         self.used = np.zeros(n, dtype=np.int64)
@@ -159,9 +186,10 @@ class Scan:
         """(kernel status, nodes) of at most ``budget`` nodes; FOUND lowers ``best[0]``."""
         c = self.cands
         status, nodes = kernel.scan(
-            self.instance.cols,
+            self.fill.west,
+            self.fill.north,
             c.colours,
-            c.classes,
+            self.fill.classes,
             self.off,
             self.order,
             c.tile,
@@ -186,7 +214,9 @@ class Scan:
     def board(self) -> np.ndarray:
         """The last board found, as (tile, rotation) per cell."""
         rows = self.best_placed
-        return np.stack([self.cands.tile[rows], self.cands.rot[rows]], axis=1)
+        board = np.empty((len(rows), 2), dtype=np.int64)
+        board[self.fill.cell] = np.stack([self.cands.tile[rows], self.cands.rot[rows]], axis=1)
+        return board
 
 
 def looks(instance: Instance) -> np.ndarray:
@@ -315,6 +345,8 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
         "best_at": round(best.found_at - start, 3),
         "compile_time": round(compile_time, 3),
     }
+    if search.kicks:
+        stats["kicks"] = search.kicks
     if limits.workers > 1 or pool is not None:
         stats["workers"] = limits.workers
     if search.replaced:
@@ -483,6 +515,27 @@ class Neighbourhoods:
         board[cells, 1] = out % 4
         return int(current - best)
 
+    def kick(self, board: np.ndarray, swaps: int) -> None:
+        """Swap ``swaps`` random pairs of tiles on free cells of one kind, each turned to fit its
+        new cell best: a perturbation that may lose edges, for the moves after it to rebuild."""
+        kinds = [k for k in range(3) if len(self.free_of_kind[k]) >= 2]
+        sizes = np.array([len(self.free_of_kind[k]) for k in kinds], dtype=float)
+        for _ in range(swaps):
+            free = self.free_of_kind[kinds[self.rng.choice(len(kinds), p=sizes / sizes.sum())]]
+            a, b = self.rng.choice(free, 2, replace=False)
+            board[[a, b], 0] = board[[b, a], 0]
+            for cell in (a, b):
+                board[cell, 1] = self.best_turn(board, cell)
+
+    def best_turn(self, board: np.ndarray, cell: int) -> int:
+        """The turn of the tile on ``cell`` that fits its frame and misses fewest neighbours."""
+        nb = self.neighbour[cell]
+        shown = self.look[board[np.maximum(nb, 0), 0], board[np.maximum(nb, 0), 1], (np.arange(4) + 2) % 4]
+        tile_looks = self.look[board[cell, 0]]  # (rotation, side)
+        cost = ((tile_looks != shown[None, :]) & (nb >= 0)[None, :]).sum(axis=1)
+        cost = np.where(self.grey_pattern[board[cell, 0]] == self.rim_pattern[cell], cost, 99)
+        return int(cost.argmin())
+
     def step(self, board: np.ndarray) -> int:
         """One random move, drawn by :attr:`MOVES` weights; the errors it removed."""
         move = self.MOVES[self.rng.choice(len(self.MOVES), p=self.WEIGHTS)]
@@ -504,11 +557,13 @@ class ScoreSearch:
         self.rng = rng
         self.schedule = schedule
         self.cands = Candidates(instance)
+        self.fill = FillOrder(instance, self.cands.classes, TAIL_COLUMNS)
         self.look = looks(instance)
         self.nodes = 0
         self.restarts = 0
         self.lns_moves = 0
         self.lns_gain = 0
+        self.kicks = 0
         self.shared_bound: Callable[[], int] | None = None
         self.checkpoint: eternity_checkpoint.Checkpoint | None = None
         self.replaced = 0  # workers of a pool that died and were replaced
@@ -518,7 +573,7 @@ class ScoreSearch:
         self.on_restart: Callable[[], None] | None = None
         self.proven = False  # a complete scan found nothing better than the best
         n = instance.cells
-        greedy = Scan(instance, self.cands, rng, np.full(n, 2 * n, dtype=np.int64))
+        greedy = Scan(instance, self.cands, self.fill, rng, np.full(n, 2 * n, dtype=np.int64))
         bound = np.array([4 * n], dtype=np.int64)
         status, done = greedy.run(4 * n, bound, double=True)
         assert status == FOUND, "a greedy dive that may leave any edge unmatched always ends"
@@ -561,20 +616,34 @@ class ScoreSearch:
             self.polish(time.perf_counter() - began)
 
     def polish(self, seconds: float) -> None:
-        """Neighbourhood moves on a copy of the best board for ``seconds``."""
+        """Neighbourhood moves on a copy of the best board for ``seconds``; with :data:`POLISH_KICK`
+        an iterated local search: at each stall (:data:`POLISH_STALL` moves without gain) the
+        board is kept if no worse than the last kept one, else put back, then kicked."""
         moves = Neighbourhoods(self.instance, self.look, self.rng)
         board = self.best.board.copy()
         errors = self.best.errors
+        kept, kept_errors = board.copy(), errors
+        idle = 0
         until = time.perf_counter() + seconds
         while errors > 0 and time.perf_counter() < until:
             for _ in range(20):
                 gain = moves.step(board)
                 self.lns_moves += 1
+                idle = 0 if gain else idle + 1
                 if gain:
                     errors -= gain
                     self.lns_gain += gain
             if errors < self.best.errors:
                 self.offer(board.copy(), errors)
+            if POLISH_KICK and idle >= POLISH_STALL:
+                if errors <= kept_errors:
+                    kept, kept_errors = board.copy(), errors
+                else:
+                    board[:], errors = kept, kept_errors
+                moves.kick(board, POLISH_KICK)
+                errors = board_errors(self.instance, self.look, board)
+                self.kicks += 1
+                idle = 0
             self.tick()
 
     def scan(
@@ -588,7 +657,7 @@ class ScoreSearch:
                 return
             bound = np.array([self.bound()], dtype=np.int64)
             allowed = self.schedule.allowed(n, int(bound[0]) - 1)
-            scan = Scan(self.instance, self.cands, self.rng, allowed)
+            scan = Scan(self.instance, self.cands, self.fill, self.rng, allowed)
             complete = self.schedule.complete
             spent = 0
             slice_nodes = FIRST_SLICE_NODES

@@ -1,8 +1,10 @@
 """The numba kernels of the best-score search for edge matching (see native/eternity_score.py).
 
 ``scan``: a row-scan backtracker that may leave edges unmatched where a schedule allows it.
-Cell ``d`` (row-major) takes its candidates in four phases, each a list of turned tiles of
-the cell's frame class keyed by the colours its west and north neighbours show:
+The cells are filled in an order in which each cell's west and north neighbours come before
+it and its east and south ones after it (row-major, or the last rows column by column); the
+cell of depth ``d`` takes its candidates in four phases, each a list of turned tiles of the
+cell's frame class keyed by the colours its west and north neighbours show:
 
 0. both sides match (key ``west * C + north``): no error;
 1. the north side matches, the west one not (key ``north``): one error;
@@ -29,7 +31,8 @@ from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 
 @njit(cache=True)
 def scan(
-    cols,
+    west_of,
+    north_of,
     ncolours,
     cell_class,
     off,
@@ -54,8 +57,10 @@ def scan(
     """Depth-first row scan with scheduled errors, resumable.
 
     Args:
-        cols, ncolours: board width and colour count.
-        cell_class: frame class of each cell (hinted cells have a class holding their hint alone).
+        west_of, north_of: the depth of the cell's west / north neighbour, -1 across the rim.
+        ncolours: colour count.
+        cell_class: frame class of the cell of each depth (hinted cells have a class holding
+            their hint alone).
         off: ``off[p, k, key]..off[p, k, key + 1]`` index ``order[p]`` for phase p, class k.
         order: per phase, indices into the candidate rows ``r_*`` (tile and its four colours).
         allowed: errors allowed once cell ``d`` is placed.
@@ -86,9 +91,8 @@ def scan(
         if d < 0:
             depth[0] = d
             return EXHAUSTED, nodes
-        col = d % cols
-        west = r_east[placed[d - 1]] if col > 0 else 0
-        north = r_south[placed[d - cols]] if d >= cols else 0
+        west = r_east[placed[west_of[d]]] if west_of[d] >= 0 else 0
+        north = r_south[placed[north_of[d]]] if north_of[d] >= 0 else 0
         cap = min(allowed[d], best[0] - 1)
         slack = cap - errors[d]
         k = cell_class[d]
@@ -286,7 +290,8 @@ def warm_up() -> None:
     z = np.zeros(4, dtype=np.int64)
     empty = np.zeros(0, dtype=np.int64)
     scan(
-        2,
+        np.array([-1, 0, -1, 2], dtype=np.int64),
+        np.array([-1, -1, 0, 1], dtype=np.int64),
         2,
         z,
         np.zeros((4, 9, 5), dtype=np.int64),
