@@ -57,8 +57,6 @@ FIRST_SLICE_NODES = 200_000
 SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its best board (measured: docs)
 RESTART_NODES = 20_000_000  # row-scan nodes of a restart (5 M to 80 M measured alike on 16x16)
 TAIL_COLUMNS = 0  # the scan fills the board's last rows, this many, column by column (0: row-major)
-POLISH_KICK = 0  # > 0: the polish is an iterated local search, kicking this many tile swaps at a stall
-POLISH_STALL = 200  # moves without gain that make a stall
 
 
 @dataclass
@@ -345,8 +343,6 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
         "best_at": round(best.found_at - start, 3),
         "compile_time": round(compile_time, 3),
     }
-    if search.kicks:
-        stats["kicks"] = search.kicks
     if limits.workers > 1 or pool is not None:
         stats["workers"] = limits.workers
     if search.replaced:
@@ -515,27 +511,6 @@ class Neighbourhoods:
         board[cells, 1] = out % 4
         return int(current - best)
 
-    def kick(self, board: np.ndarray, swaps: int) -> None:
-        """Swap ``swaps`` random pairs of tiles on free cells of one kind, each turned to fit its
-        new cell best: a perturbation that may lose edges, for the moves after it to rebuild."""
-        kinds = [k for k in range(3) if len(self.free_of_kind[k]) >= 2]
-        sizes = np.array([len(self.free_of_kind[k]) for k in kinds], dtype=float)
-        for _ in range(swaps):
-            free = self.free_of_kind[kinds[self.rng.choice(len(kinds), p=sizes / sizes.sum())]]
-            a, b = self.rng.choice(free, 2, replace=False)
-            board[[a, b], 0] = board[[b, a], 0]
-            for cell in (a, b):
-                board[cell, 1] = self.best_turn(board, cell)
-
-    def best_turn(self, board: np.ndarray, cell: int) -> int:
-        """The turn of the tile on ``cell`` that fits its frame and misses fewest neighbours."""
-        nb = self.neighbour[cell]
-        shown = self.look[board[np.maximum(nb, 0), 0], board[np.maximum(nb, 0), 1], (np.arange(4) + 2) % 4]
-        tile_looks = self.look[board[cell, 0]]  # (rotation, side)
-        cost = ((tile_looks != shown[None, :]) & (nb >= 0)[None, :]).sum(axis=1)
-        cost = np.where(self.grey_pattern[board[cell, 0]] == self.rim_pattern[cell], cost, 99)
-        return int(cost.argmin())
-
     def step(self, board: np.ndarray) -> int:
         """One random move, drawn by :attr:`MOVES` weights; the errors it removed."""
         move = self.MOVES[self.rng.choice(len(self.MOVES), p=self.WEIGHTS)]
@@ -563,7 +538,6 @@ class ScoreSearch:
         self.restarts = 0
         self.lns_moves = 0
         self.lns_gain = 0
-        self.kicks = 0
         self.shared_bound: Callable[[], int] | None = None
         self.checkpoint: eternity_checkpoint.Checkpoint | None = None
         self.replaced = 0  # workers of a pool that died and were replaced
@@ -616,34 +590,20 @@ class ScoreSearch:
             self.polish(time.perf_counter() - began)
 
     def polish(self, seconds: float) -> None:
-        """Neighbourhood moves on a copy of the best board for ``seconds``; with :data:`POLISH_KICK`
-        an iterated local search: at each stall (:data:`POLISH_STALL` moves without gain) the
-        board is kept if no worse than the last kept one, else put back, then kicked."""
+        """Neighbourhood moves on a copy of the best board for ``seconds``."""
         moves = Neighbourhoods(self.instance, self.look, self.rng)
         board = self.best.board.copy()
         errors = self.best.errors
-        kept, kept_errors = board.copy(), errors
-        idle = 0
         until = time.perf_counter() + seconds
         while errors > 0 and time.perf_counter() < until:
             for _ in range(20):
                 gain = moves.step(board)
                 self.lns_moves += 1
-                idle = 0 if gain else idle + 1
                 if gain:
                     errors -= gain
                     self.lns_gain += gain
             if errors < self.best.errors:
                 self.offer(board.copy(), errors)
-            if POLISH_KICK and idle >= POLISH_STALL:
-                if errors <= kept_errors:
-                    kept, kept_errors = board.copy(), errors
-                else:
-                    board[:], errors = kept, kept_errors
-                moves.kick(board, POLISH_KICK)
-                errors = board_errors(self.instance, self.look, board)
-                self.kicks += 1
-                idle = 0
             self.tick()
 
     def scan(
