@@ -49,6 +49,7 @@ from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution, max_score
 from puzzlesat.native import eternity_checkpoint
 from puzzlesat.native import eternity_score_kernel as kernel
+from puzzlesat.native.eternity_arrays import Rows, ScanState
 from puzzlesat.native.eternity_search import Lookup
 from puzzlesat.native.first_dispatch import without_blas_probe
 
@@ -110,17 +111,13 @@ class Candidates:
         lookup = Lookup(instance, symmetry=instance.square)
         c = instance.colours
         self.colours = c
-        self.classes = lookup.classes
         self.nclasses = lookup.nclasses
         rows = lookup.rows  # class, west * C + north, tile, rotation, east, south
         self.cls = rows[:, 0]
         west, north = rows[:, 1] // c, rows[:, 1] % c
-        self.tile = np.ascontiguousarray(rows[:, 2])
         self.rot = np.ascontiguousarray(rows[:, 3])
-        self.north = np.ascontiguousarray(north)
-        self.east = np.ascontiguousarray(rows[:, 4])
-        self.south = np.ascontiguousarray(rows[:, 5])
-        self.west = np.ascontiguousarray(west)
+        tile, east, south = (np.ascontiguousarray(rows[:, i]) for i in (2, 4, 5))
+        self.rows = Rows(instance.cols, c, lookup.classes, tile, np.ascontiguousarray(north), east, south, west)
         self.keys = (west * c + north, north, west, np.zeros_like(west))
 
     def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -143,50 +140,24 @@ class Scan:
 
     def __init__(self, instance: Instance, cands: Candidates, rng: np.random.Generator, allowed: np.ndarray) -> None:
         n = instance.cells
-        self.instance = instance
         self.cands = cands
-        self.off, self.order = cands.arrays(rng)
-        self.allowed = allowed
-        self.used = np.zeros(n, dtype=np.int64)
-        self.phase = np.zeros(n, dtype=np.int64)
-        self.choice = np.full(n, -1, dtype=np.int64)
-        self.placed = np.zeros(n, dtype=np.int64)
-        self.errors = np.zeros(n + 1, dtype=np.int64)
-        self.depth = np.zeros(1, dtype=np.int64)
-        self.best_placed = np.zeros(n, dtype=np.int64)
+        off, order = cands.arrays(rng)
+        used, phase, placed, best_placed = (np.zeros(n, dtype=np.int64) for _ in range(4))
+        choice = np.full(n, -1, dtype=np.int64)
+        errors = np.zeros(n + 1, dtype=np.int64)
+        self.state = ScanState(
+            off, order, allowed, used, phase, choice, placed, errors, np.zeros(1, dtype=np.int64), best_placed
+        )
 
     def run(self, budget: int, best: np.ndarray, double: bool = False) -> tuple[int, int]:
         """(kernel status, nodes) of at most ``budget`` nodes; FOUND lowers ``best[0]``."""
-        c = self.cands
-        status, nodes = kernel.scan(
-            self.instance.cols,
-            c.colours,
-            c.classes,
-            self.off,
-            self.order,
-            c.tile,
-            c.north,
-            c.east,
-            c.south,
-            c.west,
-            self.allowed,
-            int(double),
-            self.used,
-            self.phase,
-            self.choice,
-            self.placed,
-            self.errors,
-            self.depth,
-            best,
-            self.best_placed,
-            max(1, budget),
-        )
+        status, nodes = kernel.scan(self.cands.rows, self.state, best, int(double), max(1, budget))
         return int(status), int(nodes)
 
     def board(self) -> np.ndarray:
         """The last board found, as (tile, rotation) per cell."""
-        rows = self.best_placed
-        return np.stack([self.cands.tile[rows], self.cands.rot[rows]], axis=1)
+        rows = self.state.best_placed
+        return np.stack([self.cands.rows.tile[rows], self.cands.rot[rows]], axis=1)
 
 
 def looks(instance: Instance) -> np.ndarray:

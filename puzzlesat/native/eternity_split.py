@@ -35,6 +35,7 @@ from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution
 from puzzlesat.native import eternity_kernel as kernel
+from puzzlesat.native.eternity_arrays import Table
 from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search, Task
 from puzzlesat.native.first_dispatch import without_blas_probe
 
@@ -73,9 +74,9 @@ def solve(
     def finish(status: Status, message: str = "") -> Result:
         stats.update(nodes=sum(per_worker), tasks=handed, worker_nodes="/".join(map(str, per_worker)))
         if check:
-            stats["pruned"] = pruned + int(search.pruned[0]) * searching
+            stats["pruned"] = pruned + search.pruned * searching
         if counting:
-            stats["solutions"] = (found + int(search.found[0]) * searching) * lookup.labelings
+            stats["solutions"] = (found + search.found * searching) * lookup.labelings
         done = status in (Status.SOLVED, Status.INFEASIBLE)
         wall = time.perf_counter() - start
         count = stats.get("solutions") if done else None
@@ -87,7 +88,7 @@ def solve(
         while outstanding:
             if not procs and time.perf_counter() - start >= ALONE_FIRST:
                 for i in range(1, workers):
-                    args = (i, instance, lookup, search.arrays, check, counting, tasks, results, idle, queued, stop)
+                    args = (i, instance, lookup, search.table, check, counting, tasks, results, idle, queued, stop)
                     procs.append(processes.start(_work, args, name=f"puzzlesat-eternity-{i}", method=START_METHOD))
             if searching:  # a slice of this process's own task
                 status, done = search.run(SLICE_NODES, limit=COUNT_LIMIT if first and counting else 1)
@@ -97,8 +98,8 @@ def solve(
                     if not counting:
                         return finish(Status.SOLVED)
                 elif status == EXHAUSTED:
-                    found += int(search.found[0])
-                    pruned += int(search.pruned[0])
+                    found += search.found
+                    pruned += search.pruned
                     outstanding -= 1
                     searching = False
                     with idle.get_lock():
@@ -120,7 +121,6 @@ def solve(
                     with queued.get_lock():
                         queued.value -= 1
                     search.start(task)
-                    search.pruned[0] = 0
                     searching = True
             while True:  # the workers' messages
                 try:
@@ -164,7 +164,7 @@ def _work(
     worker: int,
     instance: Instance,
     lookup: Lookup,
-    arrays: tuple[np.ndarray, ...],
+    table: Table,
     check: bool,
     counting: bool,
     tasks: Any,
@@ -180,7 +180,7 @@ def _work(
     """
     with without_blas_probe():
         kernel.warm_up(replay_too=True)
-    search = Search(instance, lookup, None, check, arrays)
+    search = Search(instance, lookup, None, check, table)
     board_sent = False
     while not stop.is_set():
         task: Task | None = None
@@ -198,7 +198,6 @@ def _work(
         with queued.get_lock():
             queued.value -= 1
         search.start(task)
-        search.pruned[0] = 0
         nodes = 0
         while not stop.is_set():
             status, done = search.run(SLICE_NODES, limit=COUNT_LIMIT if board_sent and counting else 1)
@@ -210,7 +209,7 @@ def _work(
                     stop.wait()
                     return
             elif status == EXHAUSTED:
-                results.put(("done", worker, (int(search.found[0]), int(search.pruned[0])), nodes))
+                results.put(("done", worker, (search.found, search.pruned), nodes))
                 break
             else:  # a piece for an idle searcher, or only the nodes so far
                 piece = search.split() if idle.value > queued.value else None
