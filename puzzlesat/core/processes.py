@@ -308,10 +308,6 @@ class TaskPool:
                 raise value
             return value
 
-    def alive(self) -> bool:
-        """True while some worker runs."""
-        return any(p.is_alive() for p in self.processes)
-
     def close(self) -> None:
         """Stop every worker with its tree; queued tasks are dropped."""
         stop_trees(self.processes)

@@ -330,7 +330,7 @@ def scan_in_processes(search: ScoreSearch, seeds: list[Any], until: float | None
                 except TimeoutError:
                     continue
                 except processes.WorkerDied:  # the others scan on
-                    if not pool.alive():
+                    if not any(process.is_alive() for process in pool.processes):
                         break
                     continue
                 if message[0] == "board":

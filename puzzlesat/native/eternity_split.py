@@ -5,10 +5,10 @@ restarts), cut into tasks: a task is a partial board (the candidates placed on c
 0..p-1) and the first candidate to try on cell p (:data:`~puzzlesat.native.eternity_search.Task`).
 
 1. This process searches alone for :data:`ALONE_FIRST` seconds (most boards end there), then
-   hands what is left of its search (:meth:`~puzzlesat.native.eternity_search.Search.remaining`)
-   to ``workers`` processes of a :class:`~puzzlesat.core.processes.TaskPool` (they die with
+   starts ``workers`` processes, a :class:`~puzzlesat.core.processes.TaskPool` (they die with
    it; forked on Linux, so that they start at once with the compiled kernel, spawned
-   elsewhere), one task each, and watches them.
+   elsewhere), searches on until one of them is ready, hands them what is left of its search
+   (:meth:`~puzzlesat.native.eternity_search.Search.remaining`, as tasks) and watches them.
 2. Work stealing keeps the shares even however lopsided the tree: between two slices of its
    search, a worker that sees the pool :func:`~puzzlesat.core.processes.hungry` (more workers
    idle than tasks queued) gives away the untried candidates of the shallowest cell of its
@@ -52,7 +52,7 @@ def solve(
     The workers are stopped with their process trees before this returns, whatever happens.
     """
     began = time.perf_counter()
-    with without_blas_probe():  # the task kernel too, here: forked workers start with it
+    with without_blas_probe():  # the task kernel too, here: forked workers start with it loaded
         kernel.warm_up(replay_too=True)
     start = time.perf_counter()
     compile_time += start - began
@@ -76,7 +76,8 @@ def solve(
             message += f"; {stats['solutions']} solutions found before it"
         return Result(status, tally.first if done else None, wall_time=wall, stats=stats, count=count, message=message)
 
-    while time.perf_counter() - start < ALONE_FIRST:  # 1. alone
+    def alone() -> Result | None:
+        """A slice of this process's search; the answer when it ends the search."""
         status, done = search.run(SLICE_NODES, limit=COUNT_LIMIT if tally.first and counting else 1)
         tally.alone += done
         if status == FOUND:
@@ -90,11 +91,21 @@ def solve(
         if left is not None and left <= 0:
             tally.task_done(search.found, search.pruned)
             return finish(Status.UNKNOWN, "time limit")
-    tally.task_done(search.found, search.pruned)
-    tasks = search.remaining()
+        return None
+
+    while time.perf_counter() - start < ALONE_FIRST:  # 1. alone
+        if (answer := alone()) is not None:
+            return answer
     initargs = (instance, lookup, search.table, check, counting)
     pool = processes.TaskPool(limits.workers, _start_worker, initargs, method=START_METHOD, name="puzzlesat-eternity")
     with pool:
+        while not pool.hungry():  # on alone while the workers start and load their kernels
+            if (answer := alone()) is not None:
+                return answer
+            if not all(process.is_alive() for process in pool.processes):
+                return finish(Status.ERROR, "a worker ended before its first task")
+        tally.task_done(search.found, search.pruned)
+        tasks = search.remaining()
         tally.nodes = {process.pid or 0: 0 for process in pool.processes}
         pool.submit(_search_task, tasks)
         outstanding = tally.handed = len(tasks)
