@@ -136,8 +136,7 @@ def write_output(text: str, path: str | None) -> None:
 
 def given_options(args: argparse.Namespace) -> dict[str, Any]:
     """The puzzle's flags the user set, and the ``-O KEY=VALUE`` pairs."""
-    flags = {opt.name: getattr(args, opt.name) for opt in getattr(args, "puzzle_solve_options", ())}
-    return {**{k: v for k, v in flags.items() if v is not None}, **parse_pairs(getattr(args, "option", []))}
+    return flag_values(args, args.puzzle.solve_options) | parse_pairs(args.option)
 
 
 def flag_values(args: argparse.Namespace, options: tuple[Option, ...]) -> dict[str, Any]:
@@ -148,13 +147,13 @@ def flag_values(args: argparse.Namespace, options: tuple[Option, ...]) -> dict[s
 
 def load(args: argparse.Namespace, path: str) -> api.Instance:
     """The instance named on the command line, completed by the puzzle's instance flags (``--hints``)."""
-    return api.load(args.puzzle, source(path), **flag_values(args, core.get_puzzle(args.puzzle).instance_options))
+    return api.load(args.puzzle, source(path), **flag_values(args, args.puzzle.instance_options))
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     """Show puzzles and their strategies (``-v``: with their modes and options); a plugin that
     fails to load is one line on stderr, the others are listed."""
-    puzzles = [core.get_puzzle(args.puzzle)] if args.puzzle else core.available_puzzles()
+    puzzles = [args.puzzle] if args.puzzle else core.available_puzzles()
     for puzzle in puzzles:
         plugin = registry.origin(puzzle.name)
         print(
@@ -222,7 +221,7 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
     FEASIBLE for a best-score board) exits with 3 and says so on stderr: the seed's format
     ("The result is N.") has no room for it.
     """
-    puzzle = core.get_puzzle(instance.puzzle)
+    puzzle = instance.puzzle
     unproven = (puzzle.optimisation and result.status is Status.SOLVED) or result.status is Status.FEASIBLE
     if args.json:
         data = result.to_json(puzzle, instance.data)
@@ -269,7 +268,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     options = given_options(args)
     written = {"--output": args.output, "--svg": args.svg}
     picture_first(args)
-    for opt in core.get_puzzle(args.puzzle).solve_options:
+    for opt in args.puzzle.solve_options:
         if opt.writes:
             written[opt.flag] = options.get(opt.name)
     outputs(args, written, [("the instance", args.file)])
@@ -305,10 +304,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             certify=args.certify,
             **options,
         )
-    puzzle = core.get_puzzle(instance.puzzle)
-    if puzzle.notes is not None and result.solution is not None:
-        own = {opt.name for opt in puzzle.solve_options}  # a strategy's options are not the hook's
-        show(puzzle.notes(instance.data, result, puzzle.options([], {k: v for k, v in options.items() if k in own})))
+    own = {opt.name for opt in instance.puzzle.solve_options}  # a strategy's options are not the notes'
+    show(api.notes(instance, result, **{k: v for k, v in options.items() if k in own}))
     if args.svg:
         write_output(api.draw(instance, result), args.svg)
     return report(instance, result, args)
@@ -318,8 +315,8 @@ def picture_first(args: argparse.Namespace) -> None:
     """Before any work: ``--svg FILE`` can be written, and the puzzle can draw itself."""
     if args.svg:
         writable(args.svg)
-        if core.get_puzzle(args.puzzle).draw is None:
-            raise PuzzlesatError(f"--svg: {args.puzzle} has no picture")
+        if args.puzzle.draw is None:
+            raise PuzzlesatError(f"--svg: {args.puzzle.name} has no picture")
 
 
 def show(lines: list[str]) -> None:
@@ -336,7 +333,7 @@ def check_cores(args: argparse.Namespace) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Verify a solution file against an instance file."""
-    puzzle = core.get_puzzle(args.puzzle)
+    puzzle = args.puzzle
     options = flag_values(args, puzzle.check_options)
     written = {opt.flag: options.get(opt.name) for opt in puzzle.check_options if opt.writes}
     outputs(args, {**written, "--svg": args.svg}, [("the instance", args.instance), ("the solution", args.solution)])
@@ -351,8 +348,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     for problem in problems:
         print(f"{name}: {problem}", file=sys.stderr)
     if not problems:
-        if puzzle.notes is not None and not proof:
-            show(puzzle.notes(instance.data, Result(Status.SOLVED, solution), puzzle.options([], {}) | options))
+        if not proof:
+            show(api.notes(instance, solution, **options))
         print("OK", file=sys.stderr)
     return 1 if problems else 0
 
@@ -360,8 +357,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_generate(args: argparse.Namespace) -> int:
     """Generate an instance in the puzzle's input format."""
     outputs(args, {"--output": args.output})
-    params = {opt.name: getattr(args, opt.name) for opt in args.generator_options}
-    instance = api.generate(args.puzzle, args.seed, **{k: v for k, v in params.items() if v is not None})
+    params = flag_values(args, args.puzzle.generator_options)
+    instance = api.generate(args.puzzle, args.seed, **params)
     write_output(instance.text, args.output)
     return 0
 
@@ -379,7 +376,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         )
         print(
             f"c an UNSAT answer is certified with its text DRAT proof: kissat --no-binary {done.path} PROOF > OUT; "
-            f"puzzlesat decode {args.puzzle} OUT --map {done.sidecar} --proof PROOF",
+            f"puzzlesat decode {args.puzzle.name} OUT --map {done.sidecar} --proof PROOF",
             file=sys.stderr,
         )
     else:
@@ -565,6 +562,14 @@ def add_option_flags(
             parser.add_argument(*flags, dest=opt.name, type=option_type(opt), default=opt.default, help=opt.help)
 
 
+def puzzle_named(name: str) -> core.Puzzle:
+    """The ``type=`` of a puzzle argument: the Puzzle it names, looked up once, here."""
+    try:
+        return core.get_puzzle(name)
+    except PuzzlesatError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def puzzles_needed(argv: list[str], verb: str) -> list[core.Puzzle]:
     """The puzzles whose subparsers ``verb`` needs for this command line.
 
@@ -584,7 +589,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("list", help="show puzzles and strategies")
-    p.add_argument("puzzle", nargs="?")
+    p.add_argument("puzzle", nargs="?", type=puzzle_named)
     p.add_argument("--verbose", "-v", action="store_true", help="also each strategy's options")
     p.set_defaults(func=cmd_list)
 
@@ -606,10 +611,10 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         add_limit_flags(s)
         add_portfolio_flags(s)
         add_option_flags(s, puzzle.instance_options + tuple(mode_help(puzzle, o) for o in puzzle.solve_options))
-        s.set_defaults(func=cmd_solve, puzzle_solve_options=puzzle.solve_options)
+        s.set_defaults(func=cmd_solve, puzzle=puzzle)
 
     p = sub.add_parser("compare", help="run strategies side by side on instances; print a table")
-    p.add_argument("puzzle")
+    p.add_argument("puzzle", type=puzzle_named)
     p.add_argument("files", nargs="+", help="instance files")
     p.add_argument(
         "--strategies",
@@ -649,7 +654,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         c.add_argument("solution")
         c.add_argument("--svg", metavar="FILE", help="also draw the instance and the answer checked into this SVG file")
         add_option_flags(c, puzzle.instance_options + puzzle.check_options)
-        c.set_defaults(func=cmd_check)
+        c.set_defaults(func=cmd_check, puzzle=puzzle)
 
     p = sub.add_parser("generate", help="generate an instance")
     gen = p.add_subparsers(dest="puzzle", required=True)
@@ -657,7 +662,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         g = gen.add_parser(puzzle.name)
         add_option_flags(g, (*puzzle.generator_options, SEED))
         g.add_argument("--output", "-o")
-        g.set_defaults(func=cmd_generate, generator_options=puzzle.generator_options)
+        g.set_defaults(func=cmd_generate, puzzle=puzzle)
 
     p = sub.add_parser("export", help="write the DIMACS CNF or WCNF (+ JSON sidecar) or the CP-SAT model")
     export = p.add_subparsers(dest="puzzle", required=True)
@@ -669,7 +674,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         x.add_argument("--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (list -v)")
         x.add_argument("--output", "-o", required=True)
         add_option_flags(x, (TIMEOUT, *puzzle.instance_options))
-        x.set_defaults(func=cmd_export)
+        x.set_defaults(func=cmd_export, puzzle=puzzle)
 
     p = sub.add_parser("tables", help="show the tables solvers keep (rubik), or build a set ahead")
     tables = p.add_subparsers(dest="action", required=True)
@@ -682,7 +687,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     t.set_defaults(func=cmd_tables)
 
     p = sub.add_parser("decode", help="read an external SAT solver's answer back into a solution")
-    p.add_argument("puzzle")
+    p.add_argument("puzzle", type=puzzle_named)
     p.add_argument("answer", help="the solver's output (s and v lines), or -")
     p.add_argument("--map", required=True, help="the .json sidecar written by export")
     p.add_argument("--proof", metavar="FILE", help="the solver's DRAT proof of an UNSATISFIABLE answer, to check")

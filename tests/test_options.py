@@ -14,6 +14,7 @@ import puzzlesat
 from puzzlesat import core
 from puzzlesat.core import Limits, Option, OptionError, PuzzlesatError
 from puzzlesat.core.options import defaults, parse_pairs, resolve
+from puzzlesat.core.run_options import for_strategies
 from puzzlesat.encoders.dimacs import clause_count
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,18 +108,18 @@ def test_a_race_hands_each_member_only_its_own_options() -> None:
     result = core.run_strategy(puzzle, board.data, "native-rowscan", Limits(options={"forbidden": True}))
     assert result.status.value == "SOLVED"
     with pytest.raises(OptionError):
-        puzzle.options(["native-rowscan"], {"forbidden": True})
-    assert puzzle.options(["native-rowscan", "cnf-heule"], {"forbidden": "1"})["forbidden"] is True
+        for_strategies(puzzle, ["native-rowscan"], {"forbidden": True})
+    assert for_strategies(puzzle, ["native-rowscan", "cnf-heule"], {"forbidden": "1"})["forbidden"] is True
 
 
 def test_a_race_leaves_each_member_its_own_defaults() -> None:
     # cnf-plan declares ordering as 0/1/2, cpsat-plan as a switch: a race fills in neither
     puzzle = core.get_puzzle("pegsol")
     race = ["cnf-plan:cadical195", "cpsat-plan"]
-    assert "ordering" not in puzzle.options(race, {})
+    assert "ordering" not in for_strategies(puzzle, race, {})
     small = puzzle.parse((ROOT / "instances" / "pegsol" / "rect6x4_hole_3_2.txt").read_text())
     for name in race:
-        result = core.run_strategy(puzzle, small, name, Limits(timeout=30, options=puzzle.options(race, {})))
+        result = core.run_strategy(puzzle, small, name, Limits(timeout=30, options=for_strategies(puzzle, race, {})))
         assert result.status.value != "ERROR", result.message
 
 

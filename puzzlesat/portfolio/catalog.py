@@ -28,7 +28,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TextIO
 
-from puzzlesat.core import TIME_LIMIT, Limits, PuzzlesatError, Status, get_puzzle, progress
+from puzzlesat.core import TIME_LIMIT, Limits, Puzzle, PuzzlesatError, Status, progress
 from puzzlesat.domains import pegsol
 from puzzlesat.domains.pegsol_catalog import (
     Map,
@@ -81,6 +81,7 @@ def problem_name(board: str, rows: int, cols: int, problem: Problem) -> str:
 
 
 def catalog(
+    puzzle: Puzzle,
     board: str,
     rows: int | None = None,
     cols: int | None = None,
@@ -94,6 +95,7 @@ def catalog(
     """Settle every problem of the board, one per symmetry class, in row-major order.
 
     Args:
+        puzzle: peg solitaire's Puzzle, whose strategies the chain names.
         board: ``english``, ``french``, ``german``, ``diamond`` or ``rect``.
         rows, cols: a rect board's size.
         limits: each run's ``timeout`` (None: no limit) and ``seed``.  Default 60 s.
@@ -107,12 +109,16 @@ def catalog(
 
     Raises:
         InvalidInstanceError: an unknown board or a bad size.
+        BackendUnavailable: a strategy of the chain that the puzzle does not have (before any run).
     """
+    for name in strategies:
+        puzzle.strategy(name)
     with progress.reporting(progress.fallback(stream)):
-        return _catalog(board, rows, cols, limits, backend, strategies, results)
+        return _catalog(puzzle, board, rows, cols, limits, backend, strategies, results)
 
 
 def _catalog(
+    puzzle: Puzzle,
     board: str,
     rows: int | None,
     cols: int | None,
@@ -121,7 +127,6 @@ def _catalog(
     strategies: Sequence[str],
     results: Path | None,
 ) -> list[Entry]:
-    puzzle = get_puzzle("pegsol")
     limits = limits or Limits(timeout=60.0)
     height, width, cells = board_cells(board, rows, cols)
     items = [
