@@ -189,12 +189,12 @@ def solve(
     name = strategy_name(puzzle, strategy)
     limits = Limits(
         timeout=check_arg.timeout(timeout),
-        seed=check_arg.number(check_arg.SEED, seed),
-        workers=check_arg.number(check_arg.WORKERS, workers),
+        seed=check_arg.declared(check_arg.SEED, seed),
+        workers=check_arg.declared(check_arg.WORKERS, workers),
         options=for_strategies(puzzle, [name], options),
     )
-    backend = check_arg.choice("backend", backend, check_arg.BACKENDS)
-    if check_arg.text("address", address, optional=True) and backend == "local":
+    backend = check_arg.declared(check_arg.BACKEND, backend)
+    if check_arg.declared(check_arg.ADDRESS, address) and backend == "local":
         raise ArgumentError("address: needs backend='ray'")
     check_arg.cores("workers", limits.workers, backend)
     if certify is not None:
@@ -261,7 +261,7 @@ def race(
 
     puzzle = instance_puzzle(instance)
     names = strategy_names(puzzle, strategies)
-    limits = Limits(timeout=check_arg.timeout(timeout), seed=check_arg.number(check_arg.SEED, seed), options=options)
+    limits = Limits(timeout=check_arg.timeout(timeout), seed=check_arg.declared(check_arg.SEED, seed), options=options)
     out = io.StringIO() if check_arg.stream("stream", stream) is None else stream
     pool = backend_of(backend, address, jobs, memory_limit)
     with progress.reporting(on_progress):
@@ -294,7 +294,7 @@ class Comparison:
         """The table ``puzzlesat compare`` prints: ``markdown``, ``csv`` or ``json``."""
         from puzzlesat.portfolio import compare as comparing
 
-        check_arg.choice("format", format, comparing.FORMATS)
+        check_arg.declared(check_arg.TABLE_FORMAT, format)
         return comparing.render(self.records, format, self.puzzle.optimisation)
 
     def plot(self, path: str | os.PathLike[str]) -> None:
@@ -384,8 +384,8 @@ def compare(
     names = strategy_names(target, strategies)
     limits = Limits(
         timeout=check_arg.timeout(timeout),
-        seed=check_arg.number(check_arg.SEED, seed),
-        workers=check_arg.number(check_arg.WORKERS, workers),
+        seed=check_arg.declared(check_arg.SEED, seed),
+        workers=check_arg.declared(check_arg.WORKERS, workers),
         options=options,
     )
     pool = backend_of(backend, address, jobs, memory_limit)
@@ -408,6 +408,7 @@ def compare(
 CATALOG_PUZZLES = ("pegsol",)
 """The puzzles :func:`catalog` knows the problems of."""
 CATALOG_BOARDS = ("english", "french", "german", "diamond", "rect")
+CATALOG_BOARD = core.Option("board", str, "english", "the board", choices=CATALOG_BOARDS)
 CATALOG_ROWS = core.Option("rows", int, None, "rows of a rect board", low=1)
 CATALOG_COLS = core.Option("cols", int, None, "columns of a rect board", low=1)
 
@@ -436,7 +437,7 @@ class Catalog:
         """The table ``puzzlesat catalog`` prints: ``markdown``, ``csv`` or ``json``."""
         from puzzlesat.portfolio import catalog as cataloguing
 
-        check_arg.choice("format", format, cataloguing.FORMATS)
+        check_arg.declared(check_arg.TABLE_FORMAT, format)
         return cataloguing.render(self.entries, format)
 
 
@@ -481,10 +482,10 @@ def catalog(
     target = get_puzzle(puzzle)
     if target.name not in CATALOG_PUZZLES:
         raise ArgumentError(f"no catalog for {target.name}; catalogs exist for: {', '.join(CATALOG_PUZZLES)}")
-    check_arg.choice("board", board, CATALOG_BOARDS)
-    rows, cols = check_arg.number(CATALOG_ROWS, rows), check_arg.number(CATALOG_COLS, cols)
+    check_arg.declared(CATALOG_BOARD, board)
+    rows, cols = check_arg.declared(CATALOG_ROWS, rows), check_arg.declared(CATALOG_COLS, cols)
     names = strategy_names(target, strategies) or cataloguing.CHAIN
-    limits = Limits(timeout=check_arg.timeout(timeout), seed=check_arg.number(check_arg.SEED, seed))
+    limits = Limits(timeout=check_arg.timeout(timeout), seed=check_arg.declared(check_arg.SEED, seed))
     pool = backend_of("local", None, jobs, memory_limit)
     results_path, stream = results_file(results, []), check_arg.stream("stream", stream)
     with progress.reporting(on_progress):
@@ -613,6 +614,13 @@ def draw(instance: Instance, answer: Result | Any = None, source: str = "<soluti
 
 
 EXPORT_FORMATS = ("dimacs", "wcnf", "cpsat")
+EXPORT_FORMAT = core.Option(
+    "format",
+    str,
+    "dimacs",
+    "DIMACS CNF and its sidecar, weighted CNF for MaxSAT solvers, or the CP-SAT model",
+    choices=EXPORT_FORMATS,
+)
 
 
 class Export(NamedTuple):
@@ -660,7 +668,7 @@ def export(
     strat, _ = puzzle.strategy(name)
     resolved = for_strategies(puzzle, [name], options)
     target = check_arg.path("path", path)
-    check_arg.choice("format", format, EXPORT_FORMATS)
+    check_arg.declared(EXPORT_FORMAT, format)
     check_arg.writable(target)
     if format != "cpsat":
         check_arg.writable(str(target) + ".json")
@@ -804,7 +812,7 @@ def generate(puzzle: str | Puzzle, seed: int = 0, **params: Any) -> Instance:
         InvalidInstanceError: parameters that no instance fits, naming them.
     """
     target = get_puzzle(puzzle)
-    seed = check_arg.number(check_arg.SEED, seed)
+    seed = check_arg.declared(check_arg.SEED, seed)
     options = resolve_options(target.generator_options, params, f"{target.name} generator")
     with solver_interrupts():
         data = target.generate(options, seed)
@@ -812,9 +820,12 @@ def generate(puzzle: str | Puzzle, seed: int = 0, **params: Any) -> Instance:
 
 
 TABLE_PUZZLES = ("rubik",)  # the puzzles whose solvers keep tables in the cache folder
+TABLE_METRIC = core.Option(
+    "metric", str, "htm", "the cube's metric: half turns or quarter turns", choices=("htm", "qtm")
+)
 
 
-def table_sets(puzzle: str = "rubik") -> list[TableSet]:
+def table_sets(puzzle: str | Puzzle = "rubik") -> list[TableSet]:
     """The table sets a puzzle's solver keeps in the cache folder, built, partly built or not.
 
     Raises:
@@ -827,7 +838,7 @@ def table_sets(puzzle: str = "rubik") -> list[TableSet]:
 
 
 def build_tables(
-    puzzle: str = "rubik",
+    puzzle: str | Puzzle = "rubik",
     name: str | None = None,
     metric: str = "htm",
     *,
@@ -848,13 +859,16 @@ def build_tables(
         OptionError: an unknown set or metric.
     """
     _keeps_tables(puzzle)
+    metric = check_arg.declared(TABLE_METRIC, metric)
+    if name is not None:
+        check_arg.text("name", name)
     from puzzlesat.native import rubik, rubik_cache
 
     with progress.reporting(on_progress):
         return rubik_cache.build(name or rubik.tables_for(rubik.memory_cap_mb()), metric)
 
 
-def _keeps_tables(puzzle: str) -> None:
+def _keeps_tables(puzzle: str | Puzzle) -> None:
     target = get_puzzle(puzzle).name
     if target not in TABLE_PUZZLES:
         raise PuzzlesatError(f"{target} keeps no tables; only {', '.join(TABLE_PUZZLES)} does")
@@ -931,11 +945,11 @@ def backend_of(backend: Any, address: Any, jobs: Any, memory_limit: Any) -> Any:
     """The :class:`~puzzlesat.portfolio.backends.Backend` of a race or a comparison, its arguments checked."""
     from puzzlesat.portfolio.backends import Backend
 
-    name = check_arg.choice("backend", backend, check_arg.BACKENDS)
-    check_arg.text("address", address, optional=True)
-    cores = check_arg.number(check_arg.JOBS, jobs)
+    name = check_arg.declared(check_arg.BACKEND, backend)
+    check_arg.declared(check_arg.ADDRESS, address)
+    cores = check_arg.declared(check_arg.JOBS, jobs)
     check_arg.cores("jobs", cores, name)
-    return Backend(name, address, jobs=cores, memory_mb=check_arg.number(check_arg.MEMORY_LIMIT, memory_limit))
+    return Backend(name, address, jobs=cores, memory_mb=check_arg.declared(check_arg.MEMORY_LIMIT, memory_limit))
 
 
 def results_file(results: Any, inputs: Iterable[str]) -> Path | None:

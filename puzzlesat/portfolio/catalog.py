@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TextIO
 
 from puzzlesat.core import TIME_LIMIT, Limits, Puzzle, PuzzlesatError, Status, progress
+from puzzlesat.core.arguments import TABLE_FORMATS
 from puzzlesat.domains import pegsol
 from puzzlesat.domains.pegsol_catalog import (
     Map,
@@ -42,7 +43,7 @@ from puzzlesat.domains.pegsol_catalog import (
     reversed_solution,
 )
 from puzzlesat.portfolio.backends import Backend
-from puzzlesat.portfolio.compare import FORMATS, Record, compare, load_results
+from puzzlesat.portfolio.compare import Record, compare, load_results
 
 CHAIN = ("native-dfs", "cnf-plan:cadical195")
 CSV_COLUMNS = ("start", "finish", "verdict", "evidence", "seconds")
@@ -278,7 +279,7 @@ def render(entries: Sequence[Entry], fmt: str = "markdown") -> str:
             writer.writerow([e.start, e.finish, e.verdict, e.evidence, "" if e.seconds is None else e.seconds])
         return buf.getvalue()
     if fmt != "markdown":
-        raise PuzzlesatError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+        raise PuzzlesatError(f"unknown format {fmt!r}; expected one of: {', '.join(TABLE_FORMATS)}")
     counts = summary(entries)
     lines = ["| count | classes | problems |", "|---|---:|---:|"]
     lines.append(f"| all | {counts['orbits']} | {counts['problems']} |")

@@ -37,14 +37,13 @@ from puzzlesat.core import (
     certify,
     progress,
 )
+from puzzlesat.core.arguments import TABLE_FORMATS
 from puzzlesat.core.run_options import for_run, for_strategies
 from puzzlesat.core.text import decode_text
 from puzzlesat.portfolio.backends import Backend, open_pool
 from puzzlesat.portfolio.child import ChildSpec, puzzle_spec, strategy_spec
 from puzzlesat.portfolio.race import serving
 from puzzlesat.portfolio.report import key_stats
-
-FORMATS = ("markdown", "csv", "json")
 
 
 @dataclass
@@ -439,7 +438,7 @@ def render(records: Sequence[Record], fmt: str = "markdown", optimisation: bool 
             )
         return buf.getvalue()
     if fmt != "markdown":
-        raise PuzzlesatError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+        raise PuzzlesatError(f"unknown format {fmt!r}; expected one of: {', '.join(TABLE_FORMATS)}")
     strategies = list(dict.fromkeys(r.strategy for r in records))
     short = _short_names(records)
     table: dict[tuple[str, str], Record] = {(r.instance, r.strategy): r for r in records}
