@@ -10,13 +10,22 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from puzzlesat.core.options import resolve
-from puzzlesat.core.types import Puzzle, split_strategy
+from puzzlesat.core.options import Option, resolve
+from puzzlesat.core.types import Puzzle, Strategy, split_strategy
+
+
+def served(puzzle: Puzzle, strategy: Strategy, variant: str | None) -> tuple[Option, ...]:
+    """The options a run of ``strategy`` (with ``variant``) serves: its own, then the puzzle's
+    solve options but for the modes it does not serve (:attr:`Strategy.modes`)."""
+    modes = [o for o in puzzle.solve_options if o.name not in puzzle.modes or strategy.serves(o.name, variant)]
+    return strategy.options + tuple(modes)
 
 
 def for_strategies(puzzle: Puzzle, names: Sequence[str], given: Mapping[str, Any]) -> dict[str, Any]:
     """Check the options given for a run of these strategies; each must be declared by one of
-    them or be one of the puzzle's solve options.
+    them or be one of the puzzle's solve options.  An unknown one is refused naming those
+    they serve (:func:`served`); a mode none of them serves is not unknown: the engine
+    refuses the run that asks for it (:class:`~puzzlesat.core.UnsupportedRequest`).
 
     Returns, for one strategy, every option it and the puzzle declare, defaults filled in.
     For several (a race, a comparison), the puzzle's solve options with their defaults and
@@ -28,10 +37,12 @@ def for_strategies(puzzle: Puzzle, names: Sequence[str], given: Mapping[str, Any
         BackendUnavailable: an unknown strategy or variant.
         OptionError: a key none of them declares (naming the valid keys), or a bad value.
     """
-    strats = [puzzle.strategy(name)[0] for name in names]
+    picked = [puzzle.strategy(name) for name in names]
+    strats = [strat for strat, _ in picked]
     declared = {opt.name: opt for s in strats for opt in s.options} | {o.name: o for o in puzzle.solve_options}
-    label = f"{puzzle.name} {', '.join(s.name for s in strats)}"
-    resolved = resolve(declared.values(), given, label)
+    label = f"{puzzle.name} {', '.join(split_strategy(name)[0] for name in names)}"
+    listed = {opt.name for strat, variant in picked for opt in served(puzzle, strat, variant)}
+    resolved = resolve(declared.values(), given, label, listed)
     if len(strats) == 1:
         return resolved
     shared = {o.name for o in puzzle.solve_options}
