@@ -837,9 +837,21 @@ PUZZLE = Puzzle(
         Strategy(
             "native-ida",
             "puzzlesat.native.rubik:solve",
-            "optimal IDA* in numba: phase-1 tables on three axes + corner table (Reid, Kociemba; "
-            "or Korf's pattern databases with -O tables=full), split by first moves over --workers",
-            options=(Option("progress", bool, True, "report the progress of long searches and table builds"),),
+            "optimal: solutions up to 10 moves (12 in QTM) by bidirectional breadth-first search in numpy "
+            "(no tables, nothing to compile), longer ones by IDA* in numba: phase-1 tables on three axes + corner "
+            "table (Reid, Kociemba; or Korf's pattern databases with -O tables=full), split by first moves over "
+            "--workers",
+            options=(
+                Option("progress", bool, True, "report the progress of long searches and table builds"),
+                Option(
+                    "plain_depth",
+                    int,
+                    None,
+                    "the longest solution the breadth-first search looks for before the IDA* "
+                    "(default 10 htm / 12 qtm; 0: none)",
+                    low=0,
+                ),
+            ),
             modes=("all", "extra"),
         ),
         Strategy(

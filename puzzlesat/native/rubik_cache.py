@@ -3,7 +3,9 @@
 Every set is built once per metric into the cache folder (:func:`rubik_tables.cache_dir`):
 the phase-1 sets by :mod:`rubik_phase1` (a stopped build is resumed), Korf's by
 :mod:`rubik_tables`.  ``puzzlesat tables list`` and ``puzzlesat tables build rubik [SET]``
-call :func:`statuses` and :func:`build`.
+call :func:`statuses` and :func:`build`.  :mod:`rubik_phase1` (and numba with it) is imported
+only when a phase-1 set is asked about: the solver imports this module, and a short scramble
+is solved without numba (:mod:`rubik_plain`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 
 from puzzlesat.core import OptionError
 from puzzlesat.domains.rubik import METRICS
-from puzzlesat.native import rubik_phase1, rubik_tables
+from puzzlesat.native import rubik_tables
 from puzzlesat.native.table_build import read_state
 
 # table set -> MiB of memory a search with it needs (tables, plus Python and numba), largest first
@@ -69,6 +71,8 @@ def status(name: str, metric: str) -> TableSet:
             return TableSet(name, metric, "absent", 0.0, need, 0.0, None, note)
         seconds = _noted_seconds(note)
         return TableSet(name, metric, "built", _megabytes([npy, note]), need, 1.0, seconds, note)
+    from puzzlesat.native import rubik_phase1
+
     files, note = rubik_phase1.table_paths(metric, name)
     if is_built(name, metric):
         seconds = _noted_seconds(note)
@@ -99,6 +103,8 @@ def is_built(name: str, metric: str) -> bool:
     """Whether the cache holds the finished set (its load still checks it)."""
     if name in rubik_tables.TABLE_SETS:
         return all(p.exists() for p in rubik_tables.table_paths(name, metric))
+    from puzzlesat.native import rubik_phase1
+
     return rubik_phase1.is_built(metric, name)
 
 
@@ -108,5 +114,7 @@ def build(name: str, metric: str, quiet: bool = False) -> TableSet:
     if name in rubik_tables.TABLE_SETS:
         rubik_tables.load(name, metric, quiet)
     else:
+        from puzzlesat.native import rubik_phase1
+
         rubik_phase1.load(metric, quiet, name)
     return status(name, metric)
