@@ -104,7 +104,7 @@ def test_python_unknown_option_raises() -> None:
         ("eternity", "maxsat-rc2", "score"),
         ("eternity", "cnf-heule:kissat404", "amo, forbidden, support, symmetry"),  # Kissat cannot count
         ("rubik", "cpsat-bmc", "canonical, horizon, max_depth, metric, tables"),
-        ("rubik", "native-ida", "all, extra, max_depth, metric, progress, tables"),
+        ("rubik", "native-ida", "all, extra, max_depth, metric, plain_depth, progress, tables"),
         ("masyu", "cpsat-lazy", "draw, unique, url"),
     ],
 )
