@@ -40,10 +40,15 @@ Source = str | os.PathLike[str] | TextIO
 StrategyArg = str | Strategy
 
 
-@dataclass(frozen=True, init=False)
-class Instance:
+class _InstanceFields(NamedTuple):
+    puzzle: Puzzle
+    data: Any
+    source: str
+
+
+class Instance(_InstanceFields):
     """A parsed instance that carries its puzzle: every verb takes the puzzle from it, never
-    looking a name up again.
+    looking a name up again.  A named tuple: immutable, cheap to make and to send.
 
     Attributes:
         puzzle: the :class:`~puzzlesat.core.Puzzle` (given a name, it is looked up once, here).
@@ -51,14 +56,10 @@ class Instance:
         source: where it came from, as error messages and tables name it.
     """
 
-    puzzle: Puzzle
-    data: Any
-    source: str
+    __slots__ = ()
 
-    def __init__(self, puzzle: Puzzle | str, data: Any, source: str = "<text>") -> None:
-        object.__setattr__(self, "puzzle", get_puzzle(puzzle))
-        object.__setattr__(self, "data", data)
-        object.__setattr__(self, "source", source)
+    def __new__(cls, puzzle: Puzzle | str, data: Any, source: str = "<text>") -> Instance:
+        return super().__new__(cls, get_puzzle(puzzle), data, source)
 
     def __repr__(self) -> str:
         return f"Instance({self.puzzle.name!r}, {self.data!r}, {self.source!r})"

@@ -10,6 +10,7 @@ the argument: a wrong type raises :class:`ArgumentTypeError` (a TypeError), a wr
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import typing
@@ -205,8 +206,17 @@ def declared_types(verify: Any) -> tuple[type | None, type | None]:
     """The instance and solution classes a puzzle's verifier is annotated with (None: not known).
 
     The edge of the library checks answers and instances against them, so a wrong object is
-    one line naming the argument rather than an AttributeError from inside a puzzle.
+    one line naming the argument rather than an AttributeError from inside a puzzle.  Read
+    once per verifier: every verb asks (solve, then format and notes of its answer).
     """
+    try:
+        return _annotated(verify)
+    except TypeError:  # a plugin's verifier that cannot be a cache key: read it each time
+        return _annotated.__wrapped__(verify)
+
+
+@functools.cache
+def _annotated(verify: Any) -> tuple[type | None, type | None]:
     try:
         hints = typing.get_type_hints(verify)
         names = list(inspect.signature(verify).parameters)
