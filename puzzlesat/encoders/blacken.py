@@ -187,7 +187,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     from pysat.formula import IDPool
     from pysat.solvers import Solver  # incremental: Kissat is not among the variants
 
-    from puzzlesat.domains.blacken_bound import move_lower_bound
+    from puzzlesat.domains.blacken.bound import move_lower_bound
 
     start = time.perf_counter()
     if not instance.whites:

@@ -1,7 +1,7 @@
 """CNF formulations of Masyu: the local rules as clauses, lazy loop cuts, and a complete encoding.
 
 The local rules (every cell has degree 0 or 2, the circle rules) are written once, as
-clauses over named literals, in :mod:`puzzlesat.domains.masyu_rules`; both the pysat
+clauses over named literals, in :mod:`puzzlesat.domains.masyu.rules`; both the pysat
 encodings here and the CP-SAT models in :mod:`puzzlesat.models.masyu` read them.
 
 ``cnf-lazy`` gives the local rules to an incremental solver; each model that splits into
@@ -35,7 +35,7 @@ from puzzlesat.domains.masyu import (
     solution_from_cycle,
     solution_from_edges,
 )
-from puzzlesat.domains.masyu_rules import Grid, Key, Lit, circle_clauses, degree_clauses, rule_clauses, used
+from puzzlesat.domains.masyu.rules import Grid, Key, Lit, circle_clauses, degree_clauses, rule_clauses, used
 from puzzlesat.encoders.dimacs import Encoding, cnf_stats
 from puzzlesat.encoders.sat import refute, sat_result, solve_limited, solve_once
 

@@ -352,7 +352,7 @@ def _symmetry(cnf: Any, game: Instance, first: list[int], jump: JumpFn) -> None:
     a in S with a <= g(b).  In the sequential form S is the first jump, which must be the
     smallest of its orbit.
     """
-    from puzzlesat.domains.pegsol_catalog import symmetries
+    from puzzlesat.domains.pegsol.catalog import symmetries
 
     jumps = game.jumps()
     index = {j: k for k, j in enumerate(jumps)}

@@ -129,7 +129,7 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, StepV
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """``cpsat-steps``: minimise the active steps; OPTIMAL when CP-SAT proves it."""
     del variant
-    from puzzlesat.domains.blacken_bound import move_lower_bound
+    from puzzlesat.domains.blacken.bound import move_lower_bound
 
     start = time.perf_counter()
     if not instance.whites:

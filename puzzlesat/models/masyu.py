@@ -1,7 +1,7 @@
 """CP-SAT models of Masyu: the local rules with lazy loop cuts, and an add_circuit model.
 
 Both read the local rules (degree 0 or 2, circle rules) from
-:func:`puzzlesat.domains.masyu_rules.rule_clauses`, as the CNF formulations do, so they
+:func:`puzzlesat.domains.masyu.rules.rule_clauses`, as the CNF formulations do, so they
 cannot drift apart.  ``cpsat-lazy`` solves, splits the answer into loops, adds a cut per loop and
 solves again (CP-SAT is not incremental: each round starts afresh, with the last answer as
 a hint).  ``cpsat-circuit`` states connectivity directly with ``add_circuit`` over both
@@ -17,7 +17,7 @@ from typing import Any
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.uniqueness import record_uniqueness
 from puzzlesat.domains.masyu import Instance, Solution, edge_cells, loops_of, solution_from_cycle
-from puzzlesat.domains.masyu_rules import Grid, Key, Lit, cut_clause, rule_clauses
+from puzzlesat.domains.masyu.rules import Grid, Key, Lit, cut_clause, rule_clauses
 from puzzlesat.models.cpsat import CpSatRun, solve_model
 
 

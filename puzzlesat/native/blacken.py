@@ -4,10 +4,10 @@
 flip, cut at the best answer found, stop at the lower bound) with a transposition table, a
 partial-order reduction (two moves next to disjoint sets of white components commute, so only
 one order is searched) and two lower bounds: the packing bound of
-:func:`puzzlesat.domains.blacken_bound_kernel.bound` and the component bound of
-:func:`puzzlesat.domains.blacken_bound_kernel.split_bound` (every white component solved
+:func:`puzzlesat.domains.blacken.bound_kernel.bound` and the component bound of
+:func:`puzzlesat.domains.blacken.bound_kernel.split_bound` (every white component solved
 alone, exactly and memoised, a move next to m components costing 1/m), shared with the step
-models through :class:`puzzlesat.domains.blacken_bound.BoundBoard`.  It starts from the best of
+models through :class:`puzzlesat.domains.blacken.bound.BoundBoard`.  It starts from the best of
 a few greedy plays, so it always holds an answer.
 
 ``native-bb-par`` splits the same search into subtrees (the positions after the first one or
@@ -34,7 +34,7 @@ import numpy as np
 from puzzlesat.core import TIME_LIMIT, Limits, Result, Status
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED
 from puzzlesat.domains.blacken import BFS_POSITIONS, Cell, Instance, Solution, bfs_optimum, greedy
-from puzzlesat.domains.blacken_bound import MEMO_BITS, SPLIT_WORK, BoundBoard
+from puzzlesat.domains.blacken.bound import MEMO_BITS, SPLIT_WORK, BoundBoard
 
 CHUNK = 100_000
 POR = True  # partial-order reduction of commuting moves
@@ -186,7 +186,7 @@ class Search(BoundBoard):
         """Go on with the compiled kernels (compiled now or loaded from numba's cache); the seconds that took."""
         took = warm_up()
         if self.plain:
-            from puzzlesat.domains import blacken_bound_kernel as bk
+            from puzzlesat.domains.blacken import bound_kernel as bk
             from puzzlesat.native import blacken_kernel as kern
 
             self.kern, self.bk, self.plain = kern, bk, False

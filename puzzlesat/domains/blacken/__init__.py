@@ -25,9 +25,9 @@ characters of text.
 
 This package: ``instance`` (board, moves, simple bounds), ``formats`` (parse and format, the
 final board in text), ``verify``, ``search`` (breadth-first and greedy answers),
-``generate``; here the declaration :data:`PUZZLE` and every public name.  Beside it:
-``blacken_bound`` and its numba kernel ``blacken_bound_kernel`` (the move lower bound) and
-``blacken_svg`` (the picture).
+``generate``, ``bound`` and its numba kernel ``bound_kernel`` (the move lower bound the
+formulations share), ``svg`` (the picture); here the declaration :data:`PUZZLE` and every
+public name.
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ PUZZLE = Puzzle(
     verify=verify,
     generator="puzzlesat.domains.blacken:generate",
     write_instance=write_instance,
-    draw="puzzlesat.domains.blacken_svg:draw",
+    draw="puzzlesat.domains.blacken.svg:draw",
     strategies=(
         Strategy(
             "native-bb",

@@ -21,8 +21,8 @@ Size limits (checked before anything is allocated): at most :data:`MAX_CELLS` ce
 
 This package: ``instance`` (tiles, hints, placements, board rotations), ``formats`` (parse
 and format, hints files), ``verify`` (and the score), ``generate``, ``results`` (notes),
-``draw`` (the SVG picture, drawn by ``eternity_svg`` beside it); here the declaration
-:data:`PUZZLE` and every public name.
+``draw`` (the SVG picture of a board and an answer), ``svg`` (the drawing of tiles, loaded
+when a picture is asked for); here the declaration :data:`PUZZLE` and every public name.
 """
 
 from __future__ import annotations

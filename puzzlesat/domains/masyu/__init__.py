@@ -18,9 +18,10 @@ Size limits (checked before any grid is built): at most :data:`MAX_CELLS` cells,
 to :data:`MAX_SIDE`, and :data:`MAX_INPUT_CHARS` characters of text.
 
 This package: ``instance`` (grid, loop, edge names), ``formats`` (parse and format, URLs),
-``verify``, ``generate`` (random loops), ``results`` (presolve and notes), ``draw`` (text);
-here the declaration :data:`PUZZLE` and every public name.  Beside it: ``masyu_rules`` (the
-circle rules as clauses) and ``masyu_svg`` (the picture).
+``verify``, ``generate`` (random loops), ``results`` (presolve and notes), ``draw`` (text),
+``rules`` (the degree and circle rules as clauses, which the CNF and CP-SAT formulations
+share) and ``svg`` (the picture, loaded when one is asked for); here the declaration
+:data:`PUZZLE` and every public name.
 """
 
 from __future__ import annotations
@@ -169,7 +170,7 @@ PUZZLE = Puzzle(
         Option("url", bool, False, "also print the puzzle's puzz.link URL on stderr"),
     ),
     notes=notes,
-    draw="puzzlesat.domains.masyu_svg:draw",
+    draw="puzzlesat.domains.masyu.svg:draw",
     presolve=presolve,
     modes=("unique",),
 )

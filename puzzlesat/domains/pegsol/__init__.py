@@ -23,9 +23,10 @@ and columns, at most :data:`MAX_CELLS` board cells, and :data:`MAX_INPUT_CHARS` 
 
 This package: ``instance`` (boards, moves, :class:`Board`), ``formats`` (parse and format),
 ``verify``, ``impossible`` (the three proofs), ``reach`` (jumps each plan step may play),
-``generate`` (named and random boards), ``results`` (presolve); here the declaration
-:data:`PUZZLE` and every public name.  Beside it: ``pegsol_catalog`` (named boards),
-``pegsol_proof`` (impossibility arguments as data) and ``pegsol_svg`` (the picture).
+``generate`` (named and random boards), ``results`` (presolve),
+``catalog`` (a board's problems up to symmetry), ``certificates`` (impossibility proofs as
+files, re-checked without a solver), ``svg`` (the picture); here the declaration
+:data:`PUZZLE` and every public name.
 """
 
 from __future__ import annotations
@@ -139,7 +140,7 @@ PUZZLE = Puzzle(
     verify=verify,
     generator="puzzlesat.domains.pegsol:generate",
     write_instance=write_instance,
-    draw="puzzlesat.domains.pegsol_svg:draw",
+    draw="puzzlesat.domains.pegsol.svg:draw",
     strategies=(
         Strategy(
             "native-dfs",
@@ -206,6 +207,6 @@ PUZZLE = Puzzle(
     solve_options=(
         Option("no_proofs", bool, False, "skip the impossibility proofs (counts, parity, pagoda) before search"),
     ),
-    write_argument="puzzlesat.domains.pegsol_proof:write_argument",
-    check_argument="puzzlesat.domains.pegsol_proof:check_argument",
+    write_argument="puzzlesat.domains.pegsol.certificates:write_argument",
+    check_argument="puzzlesat.domains.pegsol.certificates:check_argument",
 )

@@ -95,7 +95,7 @@ class Instance:
     goal: Matrix | None = None
 
     def _repr_svg_(self) -> str:
-        """The picture a notebook shows (:mod:`puzzlesat.domains.pegsol_svg`)."""
+        """The picture a notebook shows (:mod:`puzzlesat.domains.pegsol.svg`)."""
         return load_target("puzzlesat.domains.pegsol:PUZZLE").draw_svg(self)  # type: ignore[no-any-return]
 
     @property

@@ -1,7 +1,7 @@
 """The blacken lower bound on moves, shared by the native search and the CNF and CP-SAT step models.
 
 A :class:`BoundBoard` holds an instance as the flat padded board of
-:mod:`puzzlesat.domains.blacken_bound_kernel` and the arrays of its two bounds: the packing
+:mod:`puzzlesat.domains.blacken.bound_kernel` and the arrays of its two bounds: the packing
 bound (white stones whose line ends are disjoint need distinct moves) and the component
 bound (every white component solved alone, exactly and memoised, a move next to m
 components costing 1/m).  The native branch and bound extends it with its search state;
@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from puzzlesat.core import InvalidInstanceError
-from puzzlesat.domains.blacken import DIRECTIONS, Cell, Instance, components
+from puzzlesat.domains.blacken.instance import DIRECTIONS, Cell, Instance, components
 
 MEMO_BITS = 21
 SPLIT_WORK = 200_000  # moves tried when one component's exact value is first computed
@@ -31,7 +31,7 @@ class BoundBoard:
     """
 
     def __init__(self, instance: Instance, memo_bits: int = MEMO_BITS, split: bool = True) -> None:
-        from puzzlesat.domains import blacken_bound_kernel as bk
+        from puzzlesat.domains.blacken import bound_kernel as bk
 
         self.bk: Any = bk
         self.instance = instance
