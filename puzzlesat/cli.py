@@ -9,7 +9,6 @@ input or usage, 3 an answer that is not proven optimal (blacken, rubik, eternity
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -225,6 +224,8 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
     puzzle = core.get_puzzle(instance.puzzle)
     unproven = (puzzle.optimisation and result.status is Status.SOLVED) or result.status is Status.FEASIBLE
     if args.json:
+        import json  # here: a command without --json does not load it
+
         data = result.to_json(puzzle, instance.data)
         if result.certificates:
             from puzzlesat.core import certify

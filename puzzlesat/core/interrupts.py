@@ -11,7 +11,6 @@ KeyboardInterrupt.  The command line then exits with 130 under every strategy.
 from __future__ import annotations
 
 import signal
-import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -29,6 +28,8 @@ def stop_on_interrupt(stop: Callable[[], None]) -> Iterator[bool]:
         True when armed; False (nothing done) off the main thread, when SIGINT is ignored or
         not Python's, or when a wakeup file is already in use (an asyncio loop).
     """
+    import socket  # here: only a CP-SAT solve needs it, and every command imports this module
+
     armed = threading.current_thread() is threading.main_thread() and sigint_handled()
     receive, send = socket.socketpair()
     send.setblocking(False)

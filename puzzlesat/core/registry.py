@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import importlib
 import os
-import pickle
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
+from typing import Any, NamedTuple
 
 from puzzlesat.core import types
 from puzzlesat.core.errors import BackendUnavailable, PluginError
@@ -46,9 +45,9 @@ _groups: set[str] | None = None
 _named: list[Named] | None = None  # the plugins $PUZZLESAT_PLUGINS names, once imported
 
 
-@dataclass(frozen=True)
-class Named:
-    """A plugin that ``$PUZZLESAT_PLUGINS`` names, shaped like an installed one's entry point."""
+class Named(NamedTuple):
+    """A plugin that ``$PUZZLESAT_PLUGINS`` names, shaped like an installed one's entry point
+    (a NamedTuple: cheaper to define than a dataclass, and every command imports this module)."""
 
     group: str
     name: str
@@ -305,6 +304,8 @@ def check_portable(obj: Any, what: str) -> None:
     Raises:
         PluginError: one line saying which function cannot be sent and why.
     """
+    import pickle  # here: only a race or a comparison with a script's objects needs it
+
     main_file = getattr(sys.modules.get("__main__"), "__file__", None)
     for fn in _functions(obj):
         module, qual = getattr(fn, "__module__", None), getattr(fn, "__qualname__", "")
