@@ -179,6 +179,10 @@ def get_puzzle(name: str) -> Puzzle:
         raise PluginError(_problem(label, f"cannot be imported: {type(exc).__name__}: {exc}", ep)) from None
     if not isinstance(puzzle, Puzzle) or puzzle.name != name:
         raise PluginError(_problem(label, f"is not a puzzlesat.Puzzle named {name!r}", ep))
+    try:
+        puzzle.strategies  # noqa: B018 - the strategies it names by module:attr, imported now
+    except PluginError as exc:
+        raise PluginError(_problem(label, str(exc), ep)) from None
     _plugin_puzzles[name] = puzzle
     _origins[name, ""] = label
     return puzzle
@@ -252,7 +256,8 @@ def register_puzzle(puzzle: Puzzle) -> Puzzle:
     """Add a puzzle defined in a script; registering an equal one again does nothing.
 
     Raises:
-        PluginError: not a Puzzle, or its name is taken.
+        PluginError: not a Puzzle, its name is taken, or a strategy it names (``module:attr``)
+            cannot be imported.
     """
     if not isinstance(puzzle, Puzzle):
         raise PluginError(f"register_puzzle: expected a puzzlesat.Puzzle, got {type(puzzle).__name__}")
@@ -260,6 +265,7 @@ def register_puzzle(puzzle: Puzzle) -> Puzzle:
         return puzzle
     if puzzle.name in BUILTIN or puzzle.name in _script_puzzles or puzzle.name in _puzzle_entry_points():
         raise PluginError(f"register_puzzle: puzzle name {puzzle.name!r} is taken")
+    puzzle.strategies  # noqa: B018 - the strategies it names by module:attr: a PluginError now, not later
     _script_puzzles[puzzle.name] = puzzle
     return puzzle
 
