@@ -34,6 +34,15 @@ def test_a_command_loads_only_its_puzzle() -> None:
     )
 
 
+def test_listing_every_strategy_loads_no_solver() -> None:
+    """``list -v`` reads every declaration, so it imports every formulation module: none may load a
+    solver library or numpy at its top (they are imported in the functions that need them)."""
+    quiet = "import contextlib, io\nfrom puzzlesat import cli\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+    loaded = loaded_after(quiet + "    cli.main(['list', '-v'])")
+    assert "puzzlesat.native.rubik" in loaded and "puzzlesat.models.eternity" in loaded
+    assert not {"ortools", "pysat", "numba", "numpy", "scipy"} & {name.split(".")[0] for name in loaded}
+
+
 def test_plugins_are_looked_for_only_when_a_command_needs_them() -> None:
     # a built-in puzzle's command never lists the entry points; `list` lists them cheaply, and
     # imports importlib.metadata (about 12 ms) only when some package declares a puzzlesat group

@@ -25,16 +25,33 @@ install, and the seed's 7x7 board is settled in 25 nodes.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import time
 from typing import Any
 
-import numpy as np
-
-from puzzlesat.core import TIME_LIMIT, Limits, Result, Status
+from puzzlesat.core import TIME_LIMIT, Limits, Result, Status, Strategy
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED
 from puzzlesat.domains.blacken import BFS_POSITIONS, Cell, Instance, Solution, bfs_optimum, greedy
 from puzzlesat.domains.blacken.bound import MEMO_BITS, SPLIT_WORK, BoundBoard
+
+BRANCH_AND_BOUND = Strategy(
+    "native-bb",
+    "puzzlesat.native.blacken:solve",
+    "numba depth-first branch and bound: moves ordered by flips, transposition table, "
+    "partial order of commuting moves, exact per-component lower bound; proves optimality",
+    puzzle="blacken",
+)
+PARALLEL = Strategy(
+    "native-bb-par",
+    "puzzlesat.native.blacken:solve_parallel",
+    "the native search split into subtrees over --workers processes, best bound shared",
+    puzzle="blacken",
+)
+BFS = Strategy(
+    "bfs",
+    "puzzlesat.native.blacken:solve_bfs",
+    "breadth-first search over positions in pure Python: the reference for small boards",
+    puzzle="blacken",
+)
 
 CHUNK = 100_000
 POR = True  # partial-order reduction of commuting moves
@@ -65,6 +82,8 @@ class Search(BoundBoard):
         split: bool = True,
         plain: bool = False,
     ) -> None:
+        import numpy as np  # here, not at the top: listing the strategies imports this module
+
         super().__init__(instance, memo_bits, split)
         from puzzlesat.native import blacken_kernel as kern
 
@@ -252,6 +271,8 @@ def warm_up() -> float:
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """``native-bb``: the serial branch and bound; OPTIMAL when the tree is exhausted."""
+    import numpy as np
+
     del variant
     plain = len(instance.whites) <= PLAIN_WHITES
     compile_time = 0.0 if plain else warm_up()
@@ -406,9 +427,11 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     if len(prefixes) < 4 * workers:
         prefixes = search.first_moves(2)
     stats["subtrees"] = len(prefixes)
+    import multiprocessing
+
     from puzzlesat.core.processes import TaskPool, WorkerDied
 
-    ctx = mp.get_context("spawn")
+    ctx = multiprocessing.get_context("spawn")
     shared_best = ctx.Value("q", cut)
     stop = ctx.Event()
     finished = 0

@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from puzzlesat.core import SAT_SOLVERS, Option, Puzzle, Strategy
+from puzzlesat.core import Option, Puzzle
 from puzzlesat.domains.rubik.cube import (
     CORNER_COLOURS,
     CORNER_FACELETS,
@@ -92,7 +92,6 @@ from puzzlesat.domains.rubik.notation import (
     singmaster_to_facelets,
 )
 from puzzlesat.domains.rubik.options import (
-    BMC_OPTIONS,
     HORIZON,
     MAX_DEPTH,
     MAX_DEPTH_OPTION,
@@ -105,7 +104,6 @@ from puzzlesat.domains.rubik.verify import verify
 
 __all__ = [
     "B",
-    "BMC_OPTIONS",
     "CORNER_COLOURS",
     "CORNER_FACELETS",
     "CORNER_NAMES",
@@ -182,31 +180,11 @@ PUZZLE = Puzzle(
     generator="puzzlesat.domains.rubik:generate",
     write_instance=write_instance,
     draw="puzzlesat.domains.rubik.svg:draw",
+    # each declared beside its formulation, read on first use; the default first
     strategies=(
-        Strategy(
-            "native-ida",
-            "puzzlesat.native.rubik:solve",
-            "optimal IDA* in numba: phase-1 tables on three axes + corner table (Reid, Kociemba; "
-            "or Korf's pattern databases with -O tables=full), split by first moves over --workers",
-            options=(Option("progress", bool, True, "report the progress of long searches and table builds"),),
-            modes=("all", "extra"),
-        ),
-        Strategy(
-            "cpsat-bmc",
-            "puzzlesat.models.rubik:solve",
-            "CP-SAT bounded model 'solvable in N moves?', N = 0, 1, 2, ... (shallow positions)",
-            model="puzzlesat.models.rubik:build_model",
-            options=BMC_OPTIONS,
-        ),
-        Strategy(
-            "cnf-bmc",
-            "puzzlesat.encoders.rubik:solve",
-            "CNF bounded model 'solvable in N moves?', N = 0, 1, 2, ...; any pysat solver",
-            variants=SAT_SOLVERS,
-            default_variant="cadical195",
-            encoder="puzzlesat.encoders.rubik:encode",
-            options=(HORIZON,),
-        ),
+        "puzzlesat.native.rubik:STRATEGY",
+        "puzzlesat.models.rubik:STRATEGY",
+        "puzzlesat.encoders.rubik:STRATEGY",
     ),
     portfolio=("native-ida", "cnf-bmc:cadical195"),
     generator_options=(

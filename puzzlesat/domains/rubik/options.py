@@ -8,7 +8,8 @@ from typing import Any
 from puzzlesat.core import Option
 from puzzlesat.domains.rubik.maneuvers import METRICS
 
-# the bounded models solve by raising N themselves: this one is for export
+# the option of both bounded models (cpsat-bmc, cnf-bmc); they solve by raising N themselves:
+# this one is for export
 HORIZON = Option("horizon", int, 6, "export: the question 'solvable in N moves?'", low=0)
 METRIC = Option("metric", str, "htm", "htm (half turns count 1) or qtm (half turns count 2)", choices=METRICS)
 # the longest maneuver each strategy looks for when --max-depth is not given, (htm, qtm):
@@ -38,7 +39,3 @@ def max_depth_of(strategy: str, options: dict[str, Any], metric: str) -> int:
         return int(given)
     htm, qtm = MAX_DEPTH[strategy]
     return qtm if metric == "qtm" else htm
-
-
-# cpsat-bmc's options (models/rubik.py)
-BMC_OPTIONS = (HORIZON, Option("canonical", bool, True, "only canonical move sequences (redundant)"))
