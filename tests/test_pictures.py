@@ -202,7 +202,7 @@ def test_progress_is_a_bar_on_a_terminal_and_lines_elsewhere() -> None:
 def test_no_carriage_return_into_a_pipe(tmp_path: Path) -> None:
     env = {**os.environ, "PUZZLESAT_CACHE": str(tmp_path / "cache")}
     proc = subprocess.run(
-        [sys.executable, "-m", "puzzlesat.cli", "solve", "rubik", "-", "-O", "tables=small"],
+        [sys.executable, "-m", "puzzlesat.cli", "solve", "rubik", "-", "-O", "tables=small", "-O", "plain_depth=0"],
         input="R U F' D2\n",
         capture_output=True,
         text=True,
@@ -236,7 +236,7 @@ def test_the_library_reports_progress_and_prints_nothing(
     monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))  # the small tables, built afresh
     seen: list[progress.Progress] = []
     cube = api.load("rubik", "R U F' D2")
-    result = api.solve(cube, "native-ida", tables="small", on_progress=seen.append)
+    result = api.solve(cube, "native-ida", tables="small", plain_depth=0, on_progress=seen.append)
     assert result.status is Status.OPTIMAL and result.objective == 4
     lines = [e.text for e in seen if e.kind == progress.LINE]
     assert lines[0].startswith("c building rubik htm small tables") and lines[-1].startswith("c built rubik")

@@ -43,9 +43,21 @@ if TYPE_CHECKING:
 STRATEGY = Strategy(
     "native-ida",
     "puzzlesat.native.rubik:solve",
-    "optimal IDA* in numba: phase-1 tables on three axes + corner table (Reid, Kociemba; "
-    "or Korf's pattern databases with -O tables=full), split by first moves over --workers",
-    options=(Option("progress", bool, True, "report the progress of long searches and table builds"),),
+    "optimal: solutions up to 10 moves (12 in QTM) by bidirectional breadth-first search in numpy "
+    "(no tables, nothing to compile), longer ones by IDA* in numba: phase-1 tables on three axes + corner "
+    "table (Reid, Kociemba; or Korf's pattern databases with -O tables=full), split by first moves over "
+    "--workers",
+    options=(
+        Option("progress", bool, True, "report the progress of long searches and table builds"),
+        Option(
+            "plain_depth",
+            int,
+            None,
+            "the longest solution the breadth-first search looks for before the IDA* "
+            "(default 10 htm / 12 qtm; 0: none)",
+            low=0,
+        ),
+    ),
     modes=("all", "extra"),
     puzzle="rubik",
 )
@@ -337,15 +349,14 @@ def _progress(bound: int, done: float, nodes: int, elapsed: float) -> None:
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
-    """Optimal IDA*; see the module docstring.  Options: ``metric``, ``all``, ``extra``,
-    ``max_depth``, ``tables`` (``auto``: the largest set under the memory cap, after the small
-    one while that is quick enough; ``phase1``, ``phase1x12``, ``phase1x6``, ``full``,
-    ``small``), ``progress`` (bool, default on: report the progress of long searches and
+    """Optimal IDA*; see the module docstring.  The lengths up to ``plain_depth`` are searched
+    first without numba or tables (:mod:`rubik_plain`), the IDA* goes on from the next one.
+    Options: ``metric``, ``all``, ``extra``, ``max_depth``, ``plain_depth`` (default
+    :data:`rubik_plain.DEPTH`; 0: none), ``tables`` (``auto``: the largest set under the
+    memory cap, after the small one while that is quick enough; ``phase1``, ``phase1x12``,
+    ``phase1x6``, ``full``, ``small``), ``progress`` (bool, default on: report the progress of long searches and
     table builds, :mod:`puzzlesat.core.progress`)."""
     import numpy as np
-
-    from puzzlesat.native import rubik_cache
-    from puzzlesat.native.table_build import BuildStopped
 
     start = time.perf_counter()
     opts = limits.options
@@ -355,6 +366,19 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     find_all = bool(opts.get("all")) or bool(opts.get("extra"))
     extra = int(opts.get("extra") or 0)
     max_depth = max_depth_of("native-ida", opts, metric)
+    step = 2 if metric == "qtm" else 1
+    # short solutions first, by the plain search (no numba, no tables: rubik_plain)
+    from puzzlesat.native import rubik_plain
+
+    deadline = None if limits.timeout is None else start + limits.timeout
+    plain = rubik_plain.first(instance.cube, metric, opts, max_depth, extra if find_all else -1, deadline)
+    found, best = list(plain.found), plain.best
+    if plain.settles(extra, max_depth) or limits.remaining(start) == 0:
+        wall = time.perf_counter() - start
+        return _answer(found, best, plain.moves, metric, wall, plain.stats(), plain.message(extra, max_depth))
+    from puzzlesat.native import rubik_cache
+    from puzzlesat.native.table_build import BuildStopped
+
     table_set = opts.get("tables") or "auto"
     deeper: str | None = None  # auto: the set to build once the small one is too slow
     if table_set == "auto":
@@ -365,21 +389,19 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     from puzzlesat.native.rubik_prefixes import PrefixReduction
 
     searcher = make_searcher(instance.cube, metric, table_set, quiet=quiet)
-    table_time = time.perf_counter() - start
-    step = 2 if metric == "qtm" else 1
+    table_time = time.perf_counter() - start - plain.seconds
     # a symmetric cube needs one prefix per symmetry class (not with --all)
     reduction = None if find_all else PrefixReduction.of(instance.cube, searcher.moves)
     searcher.reduction = reduction
-    bound = _first_bound(searcher, instance.cube, metric, 0)
+    bound = _first_bound(searcher, instance.cube, metric, plain.next_length)
     stats: dict[str, Any] = {
         "nodes": 0,
         "workers": max(1, limits.workers),
         "lower_bound": bound,
         "tables_s": round(table_time - searcher.compile_seconds, 2),
         "compile_s": round(searcher.compile_seconds, 2),
+        "plain_s": round(plain.seconds, 3),
     }
-    found: list[tuple[int, ...]] = []
-    best: int | None = None
     pool: TaskPool | None = None
     last_nodes: np.ndarray | None = None
     iteration_nodes: list[int] = []  # of the iterations searched to the end on these tables
@@ -391,7 +413,6 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     # iteration cut short, the chunks still running report nothing)
     pool_wall, pool_secs = 0.0, 0.0
     parallel = limits.workers > 1
-    status = Status.UNKNOWN
     message = ""
     try:
         while bound <= max_depth:
@@ -544,9 +565,22 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     stats.update({"tables": table_set, "table_mb": round(searcher.tables.nbytes / 1e6, 1)})
     if deeper is not None and best is None:
         message += f" (a deeper search needs the {deeper} tables: puzzlesat tables build rubik {deeper})"
+    return _answer(found, best, searcher.moves.moves, metric, wall, stats, message)
+
+
+def _answer(
+    found: list[tuple[int, ...]],
+    best: int | None,
+    moves: tuple[tuple[int, int], ...],
+    metric: str,
+    wall: float,
+    stats: dict[str, Any],
+    message: str,
+) -> Result:
+    """The result of a search that found the move sequences ``found`` (indices into ``moves``), shortest
+    ``best`` long (None: none found)."""
     if best is None:
         return Result(Status.UNKNOWN, None, None, wall, stats, message=message)
-    moves = searcher.moves.moves
     maneuvers = []
     seen = set()
     for row in sorted(found, key=len):
@@ -555,11 +589,10 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             seen.add(man)
             maneuvers.append(man)
     solution = Solution(tuple(maneuvers), metric)
-    status = Status.OPTIMAL
     if len(found) >= MAX_SOLUTIONS:
         message = f"solution list cut at {MAX_SOLUTIONS}"
     stats["solutions"] = len(maneuvers)
-    return Result(status, solution, solution.length, wall, stats, message=message)
+    return Result(Status.OPTIMAL, solution, solution.length, wall, stats, message=message)
 
 
 def _first_bound(searcher: Searcher | Phase1Searcher, cube: Cube, metric: str, at_least: int) -> int:

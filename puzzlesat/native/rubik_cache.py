@@ -3,7 +3,10 @@
 Every set is built once per metric into the cache folder (:func:`rubik_tables.cache_dir`):
 the phase-1 sets by :mod:`rubik_phase1` (a stopped build is resumed), Korf's by
 :mod:`rubik_tables`.  ``puzzlesat tables list`` and ``puzzlesat tables build rubik [SET]``
-call :func:`statuses` and :func:`build`.
+call :func:`statuses` and :func:`build`.  :mod:`rubik_phase1` (and numba with it) and
+:mod:`rubik_tables` are imported only when a set is asked about: the solver imports this
+module when a position needs the tables, and a short scramble is solved without numba
+(:mod:`rubik_plain`).
 """
 
 from __future__ import annotations
