@@ -32,8 +32,12 @@ def measure(args: list[str], checkout: Path) -> tuple[float, float]:
     path = os.pathsep.join(filter(None, [str(checkout), os.environ.get("PYTHONPATH", "")]))
     env = {**os.environ, "PYTHONPATH": path}
     start = time.perf_counter()
-    child = subprocess.Popen(
-        [sys.executable, "-m", "puzzlesat.cli", *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    child = subprocess.Popen(  # run in the checkout: ``-m`` puts the working folder first on the path
+        [sys.executable, "-m", "puzzlesat.cli", *args],
+        cwd=checkout,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start

@@ -1,5 +1,6 @@
 """The library's verbs, the same ones the command line offers: load, solve, race, compare,
-catalog, format, check, export, decode, generate, table_sets and build_tables; and the
+catalog, format, check, export, decode, generate, table_sets, build_tables, kernel_builds and
+build_kernels; and the
 registry's: puzzles, strategies, register_puzzle, register_strategy, plugin_problems.
 
 The command line is a thin client of these functions, so a script gets exactly what the CLI
@@ -29,6 +30,7 @@ from puzzlesat.core.registry import register_puzzle, register_strategy  # noqa: 
 from puzzlesat.core.text import MAX_FILE_BYTES, decode_text, read_text
 
 if TYPE_CHECKING:
+    from puzzlesat.native.aot import KernelBuild
     from puzzlesat.native.rubik_cache import TableSet
     from puzzlesat.portfolio.catalog import Entry
     from puzzlesat.portfolio.compare import Record
@@ -818,6 +820,38 @@ def build_tables(
 
     with progress.reporting(on_progress):
         return rubik_cache.build(name or rubik.tables_for(rubik.memory_cap_mb()), metric)
+
+
+def kernel_builds() -> list[KernelBuild]:
+    """The kernels compiled ahead of time (:mod:`puzzlesat.native.aot`): built, stale or absent."""
+    from puzzlesat.native import aot
+
+    return aot.statuses()
+
+
+def build_kernels(names: Sequence[str] = (), *, on_progress: progress.Callback | None = None) -> list[KernelBuild]:
+    """Compile kernels ahead of time into the cache folder (every set by default; about
+    :data:`~puzzlesat.native.aot.BUILD_SECONDS` seconds each): a solve then loads them without
+    numba, and falls back on numba's JIT when they are absent or stale.
+
+    Args:
+        names: the sets (``eternity``); default every one.
+        on_progress: told a line as each set's build starts and ends.
+
+    Raises:
+        PuzzlesatError: an unknown set, no C compiler, or a cache folder that cannot be written.
+    """
+    from puzzlesat.native import aot
+
+    for name in names:
+        aot.kernel_set(name)  # every name checked before anything is built
+    built = []
+    with progress.reporting(on_progress):
+        for name in names or aot.KERNEL_SETS:
+            progress.line(f"c building the {name} kernels (about {aot.BUILD_SECONDS} s)")
+            built.append(aot.build(name))
+            progress.line(f"c {name} kernels built: {built[-1].path}")
+    return built
 
 
 def _keeps_tables(puzzle: str) -> None:

@@ -9,6 +9,8 @@ input or usage, 3 an answer that is not proven optimal (blacken, rubik, eternity
 from __future__ import annotations
 
 import argparse
+import atexit
+import gc
 import os
 import sys
 import time
@@ -224,13 +226,13 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
     puzzle = core.get_puzzle(instance.puzzle)
     unproven = (puzzle.optimisation and result.status is Status.SOLVED) or result.status is Status.FEASIBLE
     if args.json:
-        import json  # here: a command without --json does not load it
-
         data = result.to_json(puzzle, instance.data)
         if result.certificates:
             from puzzlesat.core import certify
 
             data["certificate"] = certify.block(result.certificates)
+        import json
+
         write_output(json.dumps(data) + "\n", args.output)
     elif result.status.is_final or result.status is Status.FEASIBLE:
         write_output(api.format(instance, result), args.output)
@@ -487,6 +489,18 @@ def add_backend_flags(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def cmd_kernels(args: argparse.Namespace) -> int:
+    """Show the kernels compiled ahead of time, or build them now."""
+    if args.action == "build":
+        api.build_kernels(args.names, on_progress=DISPLAY)
+        return 0
+    lines = [f"{'kernels':10} {'state':7} {'on disk':>8}  file"]
+    for k in api.kernel_builds():
+        lines.append(f"{k.name:10} {k.state:7} {k.disk_mb:>5.1f} MB  {k.path}")
+    write_output("\n".join(lines) + "\n", None)
+    return 0
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     """Run every strategy on every instance in separate processes; print a table."""
     check_cores(args)
@@ -682,6 +696,14 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     t.add_argument("--metric", choices=("htm", "qtm"), default="htm")
     t.set_defaults(func=cmd_tables)
 
+    p = sub.add_parser("kernels", help="show the native kernels compiled ahead of time, or build them")
+    kernels = p.add_subparsers(dest="action", required=True)
+    k = kernels.add_parser("list", help="each kernel set: built for this source and these versions, stale or absent")
+    k.set_defaults(func=cmd_kernels)
+    k = kernels.add_parser("build", help="compile kernels now (needs a C compiler): solves then skip numba's JIT")
+    k.add_argument("names", nargs="*", help="default: every set")
+    k.set_defaults(func=cmd_kernels)
+
     p = sub.add_parser("decode", help="read an external SAT solver's answer back into a solution")
     p.add_argument("puzzle")
     p.add_argument("answer", help="the solver's output (s and v lines), or -")
@@ -692,8 +714,23 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     return parser
 
 
+def command_process() -> None:
+    """Settings for a process that runs one command and ends (not a call from Python code).
+
+    numpy's OpenBLAS starts threads at import that spin a while, waiting for work: about 50 ms
+    of CPU, a third of a small warm solve; nothing here multiplies float matrices, so one
+    thread (in the processes this one starts too) unless the user sets more.  At exit, the
+    objects still alive are frozen, so that the interpreter's last garbage collections skip
+    them (about 13 ms with numpy loaded; the system takes the memory back).
+    """
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    atexit.register(gc.freeze)  # the first registered runs last
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of the ``puzzlesat`` console script."""
+    """Entry point of the ``puzzlesat`` console script (``argv`` None: the process's command line)."""
+    if argv is None:
+        command_process()
     try:
         argv = sys.argv[1:] if argv is None else argv
         args = build_parser(argv).parse_args(argv)

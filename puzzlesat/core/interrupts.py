@@ -28,7 +28,7 @@ def stop_on_interrupt(stop: Callable[[], None]) -> Iterator[bool]:
         True when armed; False (nothing done) off the main thread, when SIGINT is ignored or
         not Python's, or when a wakeup file is already in use (an asyncio loop).
     """
-    import socket  # here: only a CP-SAT solve needs it, and every command imports this module
+    import socket  # here: a command that runs no CP-SAT search does not load it (2 ms)
 
     armed = threading.current_thread() is threading.main_thread() and sigint_handled()
     receive, send = socket.socketpair()

@@ -34,7 +34,7 @@ import numpy as np
 from puzzlesat.core import Limits, Result, Status
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution
-from puzzlesat.native import eternity_kernel as kernel
+from puzzlesat.native import aot
 from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search, Task
 from puzzlesat.native.first_dispatch import without_blas_probe
 
@@ -178,8 +178,11 @@ def _work(
     Every message is ``(kind, worker, payload, nodes since the last message)``, one a slice at
     least (``nodes``: the slice's nodes alone), so the coordinator's node count stays current.
     """
-    with without_blas_probe():
-        kernel.warm_up(replay_too=True)
+    if aot.load("eternity") is None:
+        from puzzlesat.native import eternity_kernel
+
+        with without_blas_probe():
+            eternity_kernel.warm_up(replay_too=True)
     search = Search(instance, lookup, None, check, arrays)
     board_sent = False
     while not stop.is_set():
