@@ -87,8 +87,11 @@ def _declared_groups() -> set[str]:
             except OSError:
                 continue
             for entry in entries:
+                path = os.path.join(entry.path, "entry_points.txt")
+                if not os.path.exists(path):  # most packages declare none: cheaper than a failed open
+                    continue
                 try:
-                    with open(os.path.join(entry.path, "entry_points.txt"), encoding="utf-8") as fh:
+                    with open(path, encoding="utf-8") as fh:
                         text = fh.read()
                 except OSError:
                     continue

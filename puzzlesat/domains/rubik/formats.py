@@ -96,7 +96,7 @@ def format_solution(instance: Instance, solution: Solution | None) -> str:
 
 
 # ASCII digits only (``\d`` would also match '３'), no more than an int64 holds
-_LENGTH_RE = re.compile(r"\(\s*([0-9]{1,18})\s*([fhqFHQ]|htm|qtm)\*?\s*\)\s*$")
+_LENGTH_RE = r"\(\s*([0-9]{1,18})\s*([fhqFHQ]|htm|qtm)\*?\s*\)\s*$"  # compiled on first use (re's cache)
 
 
 def parse_solution(instance: Instance, text: str, source: str = "<solution>") -> Solution | None:
@@ -111,7 +111,7 @@ def parse_solution(instance: Instance, text: str, source: str = "<solution>") ->
     claimed: list[tuple[int, str] | None] = []
     metric = "htm"
     for lineno, line in content_lines(text):
-        match = _LENGTH_RE.search(line)
+        match = re.search(_LENGTH_RE, line)
         if match:
             metric = "qtm" if match.group(2).lower() in ("q", "qtm") else "htm"
             claimed.append((int(match.group(1)), metric))

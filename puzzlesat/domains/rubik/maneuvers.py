@@ -14,7 +14,7 @@ METRICS = ("htm", "qtm")
 # dozen moves; 10 000 moves take about 0.1 s to apply (a 10 MB maneuver took 26 s).
 MAX_MANEUVER_MOVES = 10_000
 
-_MOVE_RE = re.compile(r"^([URFDLB])(2'|'2|2|'|3|)$")
+_MOVE_RE = r"^([URFDLB])(2'|'2|2|'|3|)$"  # compiled on first use (re's cache)
 
 
 def parse_maneuver(text: str, source: str = "<maneuver>", lineno: int = 1, limit: int = MAX_MANEUVER_MOVES) -> Maneuver:
@@ -34,11 +34,12 @@ def parse_maneuver(text: str, source: str = "<maneuver>", lineno: int = 1, limit
         ParseError: a token that is not a move, or more than ``limit`` moves.
     """
     moves = []
+    move_re = re.compile(_MOVE_RE)
     tokens = text.replace("(", " ").replace(")", " ").split()
     if len(tokens) > limit:
         raise ParseError(f"{source}:{lineno}: a maneuver longer than the limit of {MAX_MANEUVER_MOVES} moves")
     for token in tokens:
-        match = _MOVE_RE.match(token.replace("’", "'"))
+        match = move_re.match(token.replace("’", "'"))
         if not match:
             raise ParseError(f"{source}:{lineno}: expected a move like R, U2 or F', got {token!r}")
         face = FACES.index(match.group(1))
