@@ -3,10 +3,12 @@
 A *puzzle* is a module in :mod:`puzzlesat.domains` that exposes a :class:`Puzzle` named
 ``PUZZLE`` (or a plugin's Puzzle: :mod:`puzzlesat.core.registry`).  A *strategy* is a
 function ``solve(instance, limits, variant) -> Result`` that lives in ``models/``,
-``encoders/`` or ``native/``; puzzles name their strategies and their generator by dotted
-path, so that listing them never imports a solver library and the domain modules never
-import the formulation layers above them.  Each strategy declares the modes it serves
-(:attr:`Strategy.modes`); a request for another is refused (:class:`UnsupportedRequest`).
+``encoders/`` or ``native/``, declared by a :class:`Strategy` at the top of its module;
+puzzles name those declarations and their generator by dotted path, read on first use
+(:class:`~puzzlesat.core.types.Declarations`), so that the domain modules never import the
+formulation layers above them, and the formulation modules import their solver library only
+when they run.  Each strategy declares the modes it serves (:attr:`Strategy.modes`); a
+request for another is refused (:class:`UnsupportedRequest`).
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from puzzlesat.core.errors import ArgumentError
 from puzzlesat.core.text import is_int
 
-_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_FLOAT = r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?"  # compiled on first use (re's cache)
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
@@ -89,7 +89,7 @@ class Option(NamedTuple):
         elif self.type is float:
             if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
                 return float(value)
-            if isinstance(value, str) and _FLOAT.fullmatch(value) and math.isfinite(float(value)):
+            if isinstance(value, str) and re.fullmatch(_FLOAT, value) and math.isfinite(float(value)):
                 return float(value)
         elif isinstance(value, str) and value:
             return value

@@ -2,7 +2,7 @@
 one per symmetry class, with its verdict and the evidence for it.
 
 The proofs (peg count, position-class parity, pagoda; see
-:mod:`puzzlesat.domains.pegsol_catalog`) take milliseconds and run here, in the parent.  Of a
+:mod:`puzzlesat.domains.pegsol.catalog`) take milliseconds and run here, in the parent.  Of a
 problem and its reverse (finish -> start: the same game played backwards) only the first is
 searched, and the other takes its answer, replayed backwards.  The problems left are a
 :func:`~puzzlesat.portfolio.compare.compare` grid with a chain of strategies: each goes to the
@@ -31,7 +31,7 @@ from typing import TextIO
 from puzzlesat.core import TIME_LIMIT, Limits, Puzzle, PuzzlesatError, Status, progress
 from puzzlesat.core.arguments import TABLE_FORMATS
 from puzzlesat.domains import pegsol
-from puzzlesat.domains.pegsol_catalog import (
+from puzzlesat.domains.pegsol.catalog import (
     Map,
     Problem,
     board_cells,
@@ -195,7 +195,7 @@ def _catalog(
 
 
 def reversed_entry(problem: Problem, instance: pegsol.Instance, other: Entry, back: Map) -> Entry:
-    """A problem's entry from its reverse's (see :func:`pegsol_catalog.reverse`): the reverse's
+    """A problem's entry from its reverse's (see :func:`puzzlesat.domains.pegsol.catalog.reverse`): the reverse's
     solution played backwards and replayed by the verifier, or the reverse's proof or doubt."""
     source = f"{other.strategy}, reversed"
     if other.verdict == "solvable":
