@@ -33,6 +33,7 @@ from puzzlesat.core.errors import (
 from puzzlesat.core.interrupts import solver_interrupts
 from puzzlesat.core.options import Option, OptionError
 from puzzlesat.core.registry import available_puzzles, get_puzzle
+from puzzlesat.core.run_options import for_run
 from puzzlesat.core.text import check_length, content_lines, int_tokens, is_int, read_text
 from puzzlesat.core.types import (
     TIME_LIMIT,
@@ -130,10 +131,7 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, ov
         raise UnsupportedRequest(refused)
     plugin = registry.origin(puzzle.name, strat.name)
     solve = strat.load()
-    own = {opt.name for opt in strat.options + puzzle.solve_options}
-    named = split_strategy(name)[1]
-    given = {k: v for k, v in limits.options.items() if k in own} | named
-    limits = replace(limits, options=puzzle.options([name], given))
+    limits = replace(limits, options=for_run(puzzle, name, limits.options))
     start = time.perf_counter()
     try:
         overrun = None if limits.timeout is None or not overrun_stop else limits.timeout * 1.05 + 1.0

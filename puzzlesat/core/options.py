@@ -97,13 +97,17 @@ class Option(NamedTuple):
         raise OptionError(f"option {self.name}={value!r}: expected {expected}")
 
 
-def resolve(declared: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[str, Any]:
+def resolve(
+    declared: Iterable[Option], given: Mapping[str, Any], what: str, listed: Iterable[str] | None = None
+) -> dict[str, Any]:
     """Every declared option's value: the given one, converted, or the default.
 
     Args:
         declared: the options that are valid here.
         given: the values the user set (text from the command line, or Python values).
         what: names the receiver in messages, e.g. ``"eternity cnf-heule"``.
+        listed: the keys the message of an unknown one lists; default all declared (a
+            strategy's run lists only what it serves, not the modes it would refuse).
 
     Raises:
         OptionError: an unknown key (the message lists the valid ones) or a bad value.
@@ -111,7 +115,7 @@ def resolve(declared: Iterable[Option], given: Mapping[str, Any], what: str) -> 
     by_name = {opt.name: opt for opt in declared}
     unknown = sorted(set(given) - set(by_name))
     if unknown:
-        valid = ", ".join(sorted(by_name)) or "none"
+        valid = ", ".join(sorted(by_name if listed is None else set(listed))) or "none"
         raise OptionError(f"unknown option {unknown[0]!r} for {what}; valid options: {valid}")
     return {name: opt.convert(given[name]) if name in given else opt.default for name, opt in by_name.items()}
 

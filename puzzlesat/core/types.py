@@ -17,7 +17,6 @@ from typing import Any, overload
 
 from puzzlesat.core.errors import BackendUnavailable, PluginError, PuzzlesatError
 from puzzlesat.core.options import Option, OptionError
-from puzzlesat.core.options import resolve as resolve_options
 
 
 class Status(enum.Enum):
@@ -338,27 +337,6 @@ class Puzzle:
                 return strat, variant or strat.default_variant
         names = ", ".join(s.name for s in self.all_strategies())
         raise BackendUnavailable(f"unknown strategy {name!r} for {self.name}; expected one of: {names}")
-
-    def options(self, names: list[str], given: dict[str, Any]) -> dict[str, Any]:
-        """Check options given for a run of these strategies; each must be declared by one of them.
-
-        Returns, for one strategy, every option it and the puzzle declare, defaults filled in.
-        For several (a race, a comparison), the puzzle's solve options with their defaults and
-        only the strategies' options that were given: two strategies may declare one key with
-        different types and defaults (pegsol's ``ordering``), and each run fills in its own
-        (:func:`run_strategy`).
-
-        Raises:
-            OptionError: a key none of them declares (naming the valid keys), or a bad value.
-        """
-        strats = [self.strategy(name)[0] for name in names]
-        declared = {opt.name: opt for s in strats for opt in s.options} | {o.name: o for o in self.solve_options}
-        label = f"{self.name} {', '.join(s.name for s in strats)}"
-        resolved = resolve_options(declared.values(), given, label)
-        if len(strats) == 1:
-            return resolved
-        shared = {o.name for o in self.solve_options}
-        return {k: v for k, v in resolved.items() if k in shared or k in given}
 
     def requested_modes(self, options: dict[str, Any]) -> list[str]:
         """The modes these solve options ask for (set to anything but off, 0 or the default)."""
