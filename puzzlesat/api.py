@@ -888,12 +888,17 @@ def build_kernels(names: Sequence[str] = (), *, on_progress: progress.Callback |
         on_progress: told a line as each set's build starts and ends.
 
     Raises:
-        PuzzlesatError: an unknown set, no C compiler, or a cache folder that cannot be written.
+        ArgumentTypeError: ``names`` is not a sequence of str.
+        ArgumentError: an unknown set.
+        PuzzlesatError: no C compiler, or a cache folder that cannot be written.
     """
     from puzzlesat.native import aot
 
-    for name in names:
-        aot.kernel_set(name)  # every name checked before anything is built
+    check_arg.typed("names", names, (list, tuple), "a list or tuple of str")
+    for name in names:  # every name checked before anything is built
+        check_arg.text("names", name)
+        if name not in aot.KERNEL_SETS:
+            raise ArgumentError(f"names: no kernels called {name!r}; expected one of: {', '.join(aot.KERNEL_SETS)}")
     built = []
     with progress.reporting(on_progress):
         for name in names or aot.KERNEL_SETS:

@@ -279,6 +279,9 @@ def test_catalog_refuses_bad_arguments(bad: list[tuple[str, Any]]) -> None:
         lambda: ps.Comparison("eternity", []).plot("/tmp/cactus.xyz"),
         lambda: ps.Comparison("eternity", []).table("html"),
         lambda: ps.Catalog("pegsol", "rect", []).table(None),
+        lambda: ps.api.build_kernels("eternity"),
+        lambda: ps.api.build_kernels(["eternity", 3]),
+        lambda: ps.api.build_kernels(["nope"]),
     ],
     ids=[
         "instances-as-str",
@@ -291,6 +294,9 @@ def test_catalog_refuses_bad_arguments(bad: list[tuple[str, Any]]) -> None:
         "plot-format",
         "table-format",
         "catalog-table-format",
+        "kernels-as-str",
+        "kernel-of-type-int",
+        "kernel-unknown",
     ],
 )
 def test_refused_at_the_edge(call: Any) -> None:
