@@ -12,6 +12,9 @@ timed.  ``--seed-start N`` draws the boards from seeds N, N+1, ... (seeds 0-2 at
 are the shipped ``instances/eternity/peak_*`` boards; held-out boards take others).  ``--cpu``
 counts CPU seconds (user and system, the process and its children) instead of wall seconds
 for whole processes and the baseline: a machine busy with other work inflates them less.
+A whole process loads the kernel built by ``puzzlesat kernels build`` when there is one
+(else numba's); with ``PYTHONDONTWRITEBYTECODE`` set, run ``python -m compileall puzzlesat``
+first, or each process compiles puzzlesat's sources again, as a user's never does.
 
 ``--score BOARD`` measures the best-score search instead: ``solve --score`` on BOARD (with
 ``--hints``) once per seed, each in a fresh process stopped by its ``--timeout``, every board

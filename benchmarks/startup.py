@@ -1,4 +1,4 @@
-"""Start-up of the command line: ``puzzlesat list`` and a 4x4 solve, whole processes.
+"""Start-up of the command line: ``puzzlesat list`` (``-v`` too) and a 4x4 solve, whole processes.
 
 Each command runs ``--runs`` times, alternating with the same command under ``--baseline``
 (another checkout's folder put first on ``PYTHONPATH``) when given, so that a drift of the
@@ -22,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = {
     "list": ["list"],
+    "list -v": ["list", "-v"],  # every strategy's declaration, options included
     "solve 4x4": ["solve", "eternity", str(ROOT / "instances/eternity/seed_4x4.txt")],
 }
 
@@ -31,8 +32,12 @@ def measure(args: list[str], checkout: Path) -> tuple[float, float]:
     path = os.pathsep.join(filter(None, [str(checkout), os.environ.get("PYTHONPATH", "")]))
     env = {**os.environ, "PYTHONPATH": path}
     start = time.perf_counter()
-    child = subprocess.Popen(
-        [sys.executable, "-m", "puzzlesat.cli", *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    child = subprocess.Popen(  # run in the checkout: ``-m`` puts the working folder first on the path
+        [sys.executable, "-m", "puzzlesat.cli", *args],
+        cwd=checkout,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     _, status, usage = os.wait4(child.pid, 0)
     wall = time.perf_counter() - start

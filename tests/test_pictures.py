@@ -41,7 +41,7 @@ def answered(puzzle: str) -> tuple[api.Instance, object]:
     """The seed instance and its answer, verified."""
     path, text = ANSWERS[puzzle]
     instance = api.load(puzzle, SEEDS / path)
-    solution = instance._puzzle.parse_solution(instance.data, text, path)
+    solution = instance.puzzle.parse_solution(instance.data, text, path)
     assert api.check(instance, solution) == [], puzzle
     return instance, solution
 
@@ -83,11 +83,11 @@ def test_every_puzzle_draws_its_instance_and_its_answer(puzzle: str) -> None:
 
 def test_a_wrong_answer_is_drawn_as_far_as_it_goes() -> None:
     instance, _ = answered("pegsol")
-    wrong = instance._puzzle.parse_solution(instance.data, "1:3-3:3\n1:3-3:3\n", "wrong")
+    wrong = instance.puzzle.parse_solution(instance.data, "1:3-3:3\n1:3-3:3\n", "wrong")
     captions = texts(parsed(api.draw(instance, wrong)))
     assert captions == ["start", "1: 1:3-3:3", "2: 1:3-3:3 illegal"]
     board, _ = answered("blacken")
-    off = board._puzzle.parse_solution(board.data, "The result is 1.\nx: 1 y: 1\n", "off")
+    off = board.puzzle.parse_solution(board.data, "The result is 1.\nx: 1 y: 1\n", "off")
     assert texts(parsed(api.draw(board, off))) == ["start", "1", "after 1 move"]
 
 
@@ -97,7 +97,7 @@ def test_instances_and_results_show_themselves_in_a_notebook(puzzle: str) -> Non
     assert instance._repr_svg_() == api.draw(instance) == instance.data._repr_svg_()
     result = Result(Status.SOLVED, solution)
     assert result._repr_svg_() is None  # a strategy's result does not know its instance
-    result.puzzle, result.instance = instance._puzzle, instance.data
+    result.puzzle, result.instance = instance.puzzle, instance.data
     copy = pickle.loads(pickle.dumps(result))  # it still pickles (to a process, to a file)
     assert copy == result and copy._repr_svg_() == api.draw(instance, solution)
     assert "instance" not in repr(result)
@@ -202,7 +202,7 @@ def test_progress_is_a_bar_on_a_terminal_and_lines_elsewhere() -> None:
 def test_no_carriage_return_into_a_pipe(tmp_path: Path) -> None:
     env = {**os.environ, "PUZZLESAT_CACHE": str(tmp_path / "cache")}
     proc = subprocess.run(
-        [sys.executable, "-m", "puzzlesat.cli", "solve", "rubik", "-", "-O", "tables=small"],
+        [sys.executable, "-m", "puzzlesat.cli", "solve", "rubik", "-", "-O", "tables=small", "-O", "plain_depth=0"],
         input="R U F' D2\n",
         capture_output=True,
         text=True,
@@ -236,7 +236,7 @@ def test_the_library_reports_progress_and_prints_nothing(
     monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))  # the small tables, built afresh
     seen: list[progress.Progress] = []
     cube = api.load("rubik", "R U F' D2")
-    result = api.solve(cube, "native-ida", tables="small", on_progress=seen.append)
+    result = api.solve(cube, "native-ida", tables="small", plain_depth=0, on_progress=seen.append)
     assert result.status is Status.OPTIMAL and result.objective == 4
     lines = [e.text for e in seen if e.kind == progress.LINE]
     assert lines[0].startswith("c building rubik htm small tables") and lines[-1].startswith("c built rubik")

@@ -292,12 +292,15 @@ def _solve(text: str, strategy: str, **options: object) -> tuple[Status, int | N
 
 
 SHALLOW = ["R U R'", "U R2 F' B D2", "R L U2"]
+# native-ida's two paths: the plain breadth-first search (default on short scrambles), the IDA* alone
+PATHS = [None, 0]
 
 
+@pytest.mark.parametrize("plain_depth", PATHS)
 @pytest.mark.parametrize("metric", rk.METRICS)
 @pytest.mark.parametrize("scramble", SHALLOW)
-def test_native_ida_optimal_on_shallow(scramble: str, metric: str) -> None:
-    status, length, sol = _solve(scramble, "native-ida", metric=metric)
+def test_native_ida_optimal_on_shallow(scramble: str, metric: str, plain_depth: int | None) -> None:
+    status, length, sol = _solve(scramble, "native-ida", metric=metric, plain_depth=plain_depth)
     assert status is Status.OPTIMAL, (scramble, metric)
     # the optimum is never longer than the scramble, and a BFS bound says it is that long
     man = rk.parse_maneuver(scramble)
@@ -328,12 +331,13 @@ def _brute_force_solutions(cube: rk.Cube, lengths: set[int], metric: str) -> set
     return out
 
 
+@pytest.mark.parametrize("plain_depth", PATHS)
 @pytest.mark.parametrize("metric", rk.METRICS)
-def test_native_all_and_extra_match_brute_force(metric: str) -> None:
+def test_native_all_and_extra_match_brute_force(metric: str, plain_depth: int | None) -> None:
     # HTM: R L U' (3f) and everything up to 4f; QTM: R U' (2q) and everything up to 4q
     text, extra, lengths = ("R L U'", 1, {3, 4}) if metric == "htm" else ("R U'", 2, {2, 4})
     cube = rk.parse(text).cube
-    status, length, sol = _solve(text, "native-ida", metric=metric, all=True, extra=extra)
+    status, length, sol = _solve(text, "native-ida", metric=metric, all=True, extra=extra, plain_depth=plain_depth)
     assert status is Status.OPTIMAL and sol is not None and length == min(lengths)
     expected = _brute_force_solutions(cube, lengths, metric)
     assert set(sol.maneuvers) == expected
@@ -342,9 +346,10 @@ def test_native_all_and_extra_match_brute_force(metric: str) -> None:
     )
 
 
-def test_native_all_shortest_of_the_checkerboard() -> None:
+@pytest.mark.parametrize("plain_depth", PATHS)
+def test_native_all_shortest_of_the_checkerboard(plain_depth: int | None) -> None:
     # the three double-slice half turns commute: at least 3! optimal orders
-    status, length, sol = _solve("R2 L2 U2 D2 F2 B2", "native-ida", all=True)
+    status, length, sol = _solve("R2 L2 U2 D2 F2 B2", "native-ida", all=True, plain_depth=plain_depth)
     assert status is Status.OPTIMAL and length == 6 and sol is not None
     assert len(sol.maneuvers) >= 6
     assert all(len(m) == 6 for m in sol.maneuvers)
@@ -377,8 +382,9 @@ def test_known_optima_from_shared_set() -> None:
             assert (status, length) == (Status.OPTIMAL, int(row["opt_qtm"])), row["label"]
 
 
-def test_max_depth_gives_unknown() -> None:
-    status, length, sol = _solve("R U F D", "native-ida", max_depth=3)
+@pytest.mark.parametrize("plain_depth", PATHS)
+def test_max_depth_gives_unknown(plain_depth: int | None) -> None:
+    status, length, sol = _solve("R U F D", "native-ida", max_depth=3, plain_depth=plain_depth)
     assert status is Status.UNKNOWN and sol is None
     status, length, sol = _solve("R U F D", "cnf-bmc:cadical195", max_depth=3)
     assert status is Status.UNKNOWN and sol is None
@@ -406,7 +412,7 @@ def test_parallel_split_matches_serial() -> None:
 
     text = "R U F' L2 D"
     inst = rk.parse(text)
-    opts = {"metric": "htm", "tables": "small", "progress": False, "all": True}
+    opts = {"metric": "htm", "tables": "small", "progress": False, "all": True, "plain_depth": 0}
     old = native.PARALLEL_FROM
     native.PARALLEL_FROM = 0
     try:
@@ -434,6 +440,7 @@ def test_auto_goes_on_with_the_deeper_set_at_the_same_bound(
     when: str, workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from puzzlesat.native import rubik as native
+    from puzzlesat.native import rubik_cache
 
     made = []
     real = native.make_searcher
@@ -444,13 +451,13 @@ def test_auto_goes_on_with_the_deeper_set_at_the_same_bound(
 
     monkeypatch.setattr(native, "make_searcher", searcher)
     monkeypatch.setattr(native, "tables_for", lambda cap: "phase1")
-    monkeypatch.setattr(native, "is_built", lambda name, metric: False)
+    monkeypatch.setattr(rubik_cache, "is_built", lambda name, metric: False)
     monkeypatch.setattr(native, "PARALLEL_FROM", 0)
     for name, value in ESCALATIONS[when].items():
         monkeypatch.setattr(native, name, value)
     for text, extra in (("F2 U' R D2 B L' U2 R' F D", 0), ("R U F' L2 D B' R2 U'", 1)):  # small bounds 7, 6
         inst = rk.parse(text)
-        opts = {"metric": "htm", "progress": False, "all": bool(extra), "extra": extra}
+        opts = {"metric": "htm", "progress": False, "all": bool(extra), "extra": extra, "plain_depth": 0}
         made.clear()
         grown = native.solve(inst, Limits(timeout=120, workers=workers, options=opts))
         assert made == ["small", "phase1"] and grown.stats["tables"] == "phase1", (when, made)
@@ -464,6 +471,7 @@ def test_auto_goes_on_with_the_deeper_set_at_the_same_bound(
 
 def test_a_time_limit_while_building_the_deeper_set_keeps_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     from puzzlesat.native import rubik as native
+    from puzzlesat.native import rubik_cache
     from puzzlesat.native.table_build import BuildStopped
 
     real = native.make_searcher
@@ -475,9 +483,10 @@ def test_a_time_limit_while_building_the_deeper_set_keeps_the_bound(monkeypatch:
 
     monkeypatch.setattr(native, "make_searcher", searcher)
     monkeypatch.setattr(native, "tables_for", lambda cap: "phase1")
-    monkeypatch.setattr(native, "is_built", lambda name, metric: False)
+    monkeypatch.setattr(rubik_cache, "is_built", lambda name, metric: False)
     monkeypatch.setattr(native, "_predicted_nodes", lambda done, metric: 0.0 if len(done) < 1 else 1e18)
-    res = native.solve(rk.parse("R U F' L2 D B' R2 U'"), Limits(timeout=60, options={"progress": False}))
+    opts = {"progress": False, "plain_depth": 0}
+    res = native.solve(rk.parse("R U F' L2 D B' R2 U'"), Limits(timeout=60, options=opts))
     assert res.status is Status.UNKNOWN and res.solution is None
     assert "time limit while building the rubik phase1 tables (25% built; the next build resumes it)" in res.message
     assert "a deeper search needs" not in res.message
@@ -509,6 +518,9 @@ def test_the_first_solve_needs_no_large_tables(tmp_path: Path, monkeypatch: pyte
 
     monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))
     done = run_cli("solve", "rubik", "instances/rubik/scramble_8_seed1.txt")
+    assert done.returncode == 0 and "(8f)" in done.stdout
+    assert "path=plain" in done.stderr and not list(tmp_path.iterdir())  # no tables at all
+    done = run_cli("solve", "rubik", "instances/rubik/scramble_8_seed1.txt", "-O", "plain_depth=0")
     assert done.returncode == 0 and "(8f)" in done.stdout
     assert "tables=small" in done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rubik-htm-small-v1.json", "rubik-htm-small-v1.npy"]
@@ -732,7 +744,8 @@ def test_rotations_and_conjugated_edge_lookups() -> None:
 
 
 def test_auto_tables_take_the_largest_set_under_the_memory_cap() -> None:
-    from puzzlesat.native.rubik import TABLE_MEMORY_MB, tables_for
+    from puzzlesat.native.rubik import tables_for
+    from puzzlesat.native.rubik_cache import TABLE_MEMORY_MB
 
     assert tables_for(None) == "phase1"
     assert tables_for(TABLE_MEMORY_MB["phase1"]) == "phase1"

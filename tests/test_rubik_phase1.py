@@ -188,7 +188,7 @@ def test_phase1_search_agrees_with_korf_tables() -> None:
             inst = rk.parse(rk.format_maneuver(man) or rk.SOLVED_SINGMASTER)
             results = []
             for tables in ("phase1", "phase1x12", "phase1x6", "small"):
-                opts = {"metric": metric, "tables": tables, "progress": False, "all": True}
+                opts = {"metric": metric, "tables": tables, "progress": False, "all": True, "plain_depth": 0}
                 res = run_strategy(rk.PUZZLE, inst, "native-ida", Limits(timeout=600, options=opts))
                 assert res.status is Status.OPTIMAL, res.message
                 assert res.solution is not None
@@ -201,7 +201,7 @@ def test_x6_tables_do_not_take_a_double_swap_for_solved() -> None:
     # distance 0 on the UD axis of the x6 table, yet 8 moves from solved
     text = "UF UR UB UL DF DR DB DL BL BR FL FR UFR URB UBL ULF DRF DFL DLB DBR"
     for tables in ("phase1x12", "phase1x6", "small"):
-        opts = {"metric": "htm", "tables": tables, "progress": False, "all": True}
+        opts = {"metric": "htm", "tables": tables, "progress": False, "all": True, "plain_depth": 0}
         res = run_strategy(rk.PUZZLE, rk.parse(text), "native-ida", Limits(timeout=600, options=opts))
         assert res.status is Status.OPTIMAL and res.objective == 8, (tables, res.message)
 
@@ -227,7 +227,7 @@ def test_the_two_bit_set_finds_the_optimum_of_deeper_positions() -> None:
             inst = rk.parse(rk.format_maneuver(rk.random_maneuver(length, rng)))
             found = {}
             for tables in ("phase1", "phase1x12"):
-                opts = {"metric": metric, "tables": tables, "progress": False}
+                opts = {"metric": metric, "tables": tables, "progress": False, "plain_depth": 0}
                 res = run_strategy(rk.PUZZLE, inst, "native-ida", Limits(timeout=600, options=opts))
                 assert res.status is Status.OPTIMAL and res.solution is not None, res.message
                 assert inst.cube.apply(res.solution.maneuvers[0]) == rk.SOLVED
@@ -289,7 +289,7 @@ def test_symmetric_cubes_keep_their_optimum_with_fewer_prefixes(text: str) -> No
     cube = rk.parse(text).cube
     assert sum(s(cube) == cube for s in sy.all_symmetries()) > 1
     for metric in rk.METRICS:
-        opts = {"metric": metric, "tables": "small", "progress": False}
+        opts = {"metric": metric, "tables": "small", "progress": False, "plain_depth": 0}
         res = run_strategy(rk.PUZZLE, rk.parse(text), "native-ida", Limits(timeout=120, options=opts))
         every = run_strategy(
             rk.PUZZLE, rk.parse(text), "native-ida", Limits(timeout=120, options={**opts, "all": True})

@@ -1,4 +1,5 @@
-"""The folder where puzzlesat keeps what it builds once and reuses (Rubik's pruning tables).
+"""The folder where puzzlesat keeps what it builds once and reuses (Rubik's pruning tables, the
+kernels compiled ahead of time).
 
 One place decides it for every cache: ``$PUZZLESAT_CACHE``, else ``$XDG_CACHE_HOME/puzzlesat``,
 else ``~/.cache/puzzlesat``.  A table module names its own files inside it.

@@ -4,10 +4,10 @@
 flip, cut at the best answer found, stop at the lower bound) with a transposition table, a
 partial-order reduction (two moves next to disjoint sets of white components commute, so only
 one order is searched) and two lower bounds: the packing bound of
-:func:`puzzlesat.domains.blacken_bound_kernel.bound` and the component bound of
-:func:`puzzlesat.domains.blacken_bound_kernel.split_bound` (every white component solved
+:func:`puzzlesat.domains.blacken.bound_kernel.bound` and the component bound of
+:func:`puzzlesat.domains.blacken.bound_kernel.split_bound` (every white component solved
 alone, exactly and memoised, a move next to m components costing 1/m), shared with the step
-models through :class:`puzzlesat.domains.blacken_bound.BoundBoard`.  It starts from the best of
+models through :class:`puzzlesat.domains.blacken.bound.BoundBoard`.  It starts from the best of
 a few greedy plays, so it always holds an answer.
 
 ``native-bb-par`` splits the same search into subtrees (the positions after the first one or
@@ -25,16 +25,33 @@ install, and the seed's 7x7 board is settled in 25 nodes.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import time
 from typing import Any
 
-import numpy as np
-
-from puzzlesat.core import TIME_LIMIT, Limits, Result, Status
+from puzzlesat.core import TIME_LIMIT, Limits, Result, Status, Strategy
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED
 from puzzlesat.domains.blacken import BFS_POSITIONS, Cell, Instance, Solution, bfs_optimum, greedy
-from puzzlesat.domains.blacken_bound import MEMO_BITS, SPLIT_WORK, BoundBoard
+from puzzlesat.domains.blacken.bound import MEMO_BITS, SPLIT_WORK, BoundBoard
+
+BRANCH_AND_BOUND = Strategy(
+    "native-bb",
+    "puzzlesat.native.blacken:solve",
+    "numba depth-first branch and bound: moves ordered by flips, transposition table, "
+    "partial order of commuting moves, exact per-component lower bound; proves optimality",
+    puzzle="blacken",
+)
+PARALLEL = Strategy(
+    "native-bb-par",
+    "puzzlesat.native.blacken:solve_parallel",
+    "the native search split into subtrees over --workers processes, best bound shared",
+    puzzle="blacken",
+)
+BFS = Strategy(
+    "bfs",
+    "puzzlesat.native.blacken:solve_bfs",
+    "breadth-first search over positions in pure Python: the reference for small boards",
+    puzzle="blacken",
+)
 
 CHUNK = 100_000
 POR = True  # partial-order reduction of commuting moves
@@ -65,6 +82,8 @@ class Search(BoundBoard):
         split: bool = True,
         plain: bool = False,
     ) -> None:
+        import numpy as np  # here, not at the top: listing the strategies imports this module
+
         super().__init__(instance, memo_bits, split)
         from puzzlesat.native import blacken_kernel as kern
 
@@ -157,7 +176,7 @@ class Search(BoundBoard):
         """Go on with the compiled kernels (compiled now or loaded from numba's cache); the seconds that took."""
         took = warm_up()
         if self.plain:
-            from puzzlesat.domains import blacken_bound_kernel as bk
+            from puzzlesat.domains.blacken import bound_kernel as bk
             from puzzlesat.native import blacken_kernel as kern
 
             self.kern, self.bk, self.plain = kern, bk, False
@@ -223,6 +242,8 @@ def warm_up() -> float:
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """``native-bb``: the serial branch and bound; OPTIMAL when the tree is exhausted."""
+    import numpy as np
+
     del variant
     plain = len(instance.whites) <= PLAIN_WHITES
     compile_time = 0.0 if plain else warm_up()
@@ -377,9 +398,11 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     if len(prefixes) < 4 * workers:
         prefixes = search.first_moves(2)
     stats["subtrees"] = len(prefixes)
+    import multiprocessing
+
     from puzzlesat.core.processes import TaskPool, WorkerDied
 
-    ctx = mp.get_context("spawn")
+    ctx = multiprocessing.get_context("spawn")
     shared_best = ctx.Value("q", cut)
     stop = ctx.Event()
     finished = 0

@@ -2,7 +2,7 @@
 
 The board is padded by one ring of OFF cells, flat, ``P = k + 2`` cells a row, so a walk
 from any cell next to a white stone never needs a bounds check.  Every array is int64.  The
-lower bounds it cuts with are in :mod:`puzzlesat.domains.blacken_bound_kernel`.
+lower bounds it cuts with are in :mod:`puzzlesat.domains.blacken.bound_kernel`.
 
 The search state lives in caller-owned arrays, so :func:`search` can stop after a node
 budget and be called again to continue (timeouts, and the shared bound of the parallel
@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
-from puzzlesat.domains.blacken_bound_kernel import BLACK, EMPTY, WHITE, bound, split_bound
+from puzzlesat.domains.blacken.bound_kernel import BLACK, EMPTY, WHITE, bound, split_bound
 
 # indices into the state vector ``st``; ANSWER is the length of this search's best answer (0: none)
 DEPTH, BEST, NODES, H1, H2, ROOT, WLEFT, FTOP, TARGET, TTCUTS, ANSWER, BOUNDCUTS = range(12)
@@ -154,7 +154,7 @@ def search(t, b, budget):  # type: ignore[no-untyped-def]
     """Run the depth-first branch and bound for up to ``budget`` nodes.
 
     ``t``: the :class:`Tree`; ``b``: the component bound's
-    :class:`~puzzlesat.domains.blacken_bound.Bounds`.
+    :class:`~puzzlesat.domains.blacken.bound.Bounds`.
 
     Returns:
         EXHAUSTED (the subtree below ``st[ROOT]`` is searched: the best is optimal there),

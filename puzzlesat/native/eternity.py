@@ -10,7 +10,8 @@ instead (native/eternity_split.py).
 A search starts in plain Python (native/eternity_plain.py) for its first :data:`PLAIN_NODES`
 nodes, and goes on in the numba kernel only when they were not enough: a small board is
 answered before numba is imported (about half a second warm, seconds to compile on a fresh
-install).
+install).  With the kernel built ahead of time (``puzzlesat kernels build``: native/aot.py),
+the kernel runs from the first node and numba is not imported at all.
 
 Counting (``--count``): one search, no restarts, runs to the end in the kernel, which adds up
 the completed boards; with the corner fixed, that is one board per class of rotations.
@@ -19,13 +20,33 @@ the completed boards; with the corner fixed, that is one board per class of rota
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from puzzlesat.core import Limits, PuzzlesatError, Result, Status
+from puzzlesat.core import Limits, Option, PuzzlesatError, Result, Status, Strategy
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND, decision_status
 from puzzlesat.domains.eternity import Instance, Solution
-from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search
+
+if TYPE_CHECKING:
+    from puzzlesat.native.eternity_search import Search
+
+ROWSCAN_OPTIONS = (
+    Option(
+        "colour_check",
+        bool,
+        False,
+        "refuse a tile that leaves more cells needing a (class, north colour) than tiles left to fill them",
+    ),
+    Option("twins", bool, True, "identical pieces tried once per cell (counts multiplied back)"),
+)
+STRATEGY = Strategy(
+    "native-rowscan",
+    "puzzlesat.native.eternity:solve",
+    "numba row-scan backtracker, (west, north) lookup of pre-rotated tiles, seeded restarts; "
+    "--workers N shares one tree between N processes",
+    options=ROWSCAN_OPTIONS,
+    modes=("count", "score", "checkpoint", "resume"),
+    puzzle="eternity",
+)
 
 FIRST_RESTART_NODES = 200_000
 RESTART_GROWTH = 1.5
@@ -54,6 +75,11 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     for name in ("checkpoint", "resume"):
         if limits.options.get(name):
             raise PuzzlesatError(f"--{name} keeps the best board of a --score run: add --score")
+    import numpy as np  # here, not at the top: listing the strategies imports this module
+
+    from puzzlesat.native import aot
+    from puzzlesat.native.eternity_search import Lookup, Search
+
     compile_start = time.perf_counter()
     compile_time = 0.0
     check = bool(limits.options.get("colour_check", COLOUR_CHECK))
@@ -68,7 +94,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     if limits.options.get("count"):
         return count(Search(instance, lookup, rng, check), limits, compile_start, _compile())
     nodes = 0
-    plain = 0 if check else PLAIN_NODES  # plain-Python nodes left (the check runs in the kernel only)
+    # plain-Python nodes left: none with the check (which runs in the kernel only) or a kernel built ahead of time
+    plain = 0 if check or aot.load("eternity") else PLAIN_NODES
     pruned = 0  # placements the colour-count check refused, over the finished restarts
     restarts = 0
     restart_budget = float(FIRST_RESTART_NODES)
@@ -106,13 +133,17 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
 
 
 def _compile() -> float:
-    """Import and compile (or load from numba's cache) the search kernel; the seconds it took."""
-    began = time.perf_counter()
-    from puzzlesat.native import eternity_kernel
-    from puzzlesat.native.first_dispatch import without_blas_probe
+    """Load the search kernel built ahead of time, else import and compile it (or load it from
+    numba's cache); the seconds it took."""
+    from puzzlesat.native import aot
 
-    with without_blas_probe():
-        eternity_kernel.warm_up()
+    began = time.perf_counter()
+    if aot.load("eternity") is None:
+        from puzzlesat.native import eternity_kernel
+        from puzzlesat.native.first_dispatch import without_blas_probe
+
+        with without_blas_probe():
+            eternity_kernel.warm_up()
     return max(time.perf_counter() - began, 1e-9)
 
 
@@ -128,6 +159,8 @@ def count(search: Search, limits: Limits, compile_start: float, compile_time: fl
     ``stats["solutions"]``.  With twins (see :class:`Lookup`) each board found counts
     ``labelings`` times.
     """
+    from puzzlesat.native.eternity_search import COUNT_LIMIT
+
     first: Solution | None = None
     nodes = 0
     slice_nodes = COUNT_SLICE_NODES

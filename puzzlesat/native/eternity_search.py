@@ -8,9 +8,9 @@ the top row on a rectangle (the board's rotations map solutions onto each other:
 :func:`~puzzlesat.domains.eternity.first_corner`).  A hinted cell gets a class of its own
 whose one candidate is its hint, and hinted tiles are candidates nowhere else.
 
-:class:`Search` runs the kernel in slices from the empty board or from a :data:`Task` (a
-partial board), and cuts what it has left into tasks for other processes
-(native/eternity_split.py).
+:class:`Search` runs the kernel (the module built ahead of time when there is one, else
+numba's: native/aot.py) in slices from the empty board or from a :data:`Task` (a partial
+board), and cuts what it has left into tasks for other processes (native/eternity_split.py).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ import math
 import numpy as np
 
 from puzzlesat.domains.eternity import GREY, Instance, Solution, first_corner, rotated
+from puzzlesat.native import aot
 from puzzlesat.native.eternity_arrays import State, Table
 
 COUNT_LIMIT = 2**62  # a count's limit of boards: more than any search can reach
@@ -183,7 +184,7 @@ class Search:
             from puzzlesat.native.eternity_plain import search as plain_search
 
             return plain_search(self.table, self.state, max(1, budget), limit, self.floor)
-        from puzzlesat.native import eternity_kernel as kernel
+        kernel = aot.kernels("eternity")
 
         status, nodes = kernel.search(self.table, self.state, max(1, budget), limit, self.floor, self.check)
         return int(status), int(nodes)
@@ -201,7 +202,7 @@ class Search:
         state.supply[:] = self.full_supply
         state.demand[:] = 0
         state.found[0] = state.pruned[0] = 0
-        from puzzlesat.native import eternity_kernel as kernel
+        kernel = aot.kernels("eternity")
 
         kernel.replay(np.asarray(prefix, dtype=np.int64), self.table, state, self.check)
         if p < self.instance.cells:

@@ -33,7 +33,7 @@ import numpy as np
 from puzzlesat.core import Limits, Result, Status, processes
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution
-from puzzlesat.native import eternity_kernel as kernel
+from puzzlesat.native import aot
 from puzzlesat.native.eternity_arrays import Table
 from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search, Task
 from puzzlesat.native.first_dispatch import without_blas_probe
@@ -52,8 +52,7 @@ def solve(
     The workers are stopped with their process trees before this returns, whatever happens.
     """
     began = time.perf_counter()
-    with without_blas_probe():  # the task kernel too, here: forked workers start with it loaded
-        kernel.warm_up(replay_too=True)
+    _load_kernels()  # the task kernel too, here: forked workers start with it loaded
     start = time.perf_counter()
     compile_time += start - began
     counting = bool(limits.options.get("count"))
@@ -153,10 +152,19 @@ class _Tally:
 _WORKER: dict[str, Any] = {}  # in a worker: its search, and whether it has sent a board
 
 
+def _load_kernels() -> None:
+    """The search and task kernels: built ahead of time (native/aot.py), else compiled or loaded
+    from numba's cache now."""
+    if aot.load("eternity") is None:
+        from puzzlesat.native import eternity_kernel
+
+        with without_blas_probe():
+            eternity_kernel.warm_up(replay_too=True)
+
+
 def _start_worker(instance: Instance, lookup: Lookup, table: Table, check: bool, counting: bool) -> None:
     """A worker's start: the kernels, and one search on the shared candidate order for every task."""
-    with without_blas_probe():
-        kernel.warm_up(replay_too=True)
+    _load_kernels()
     _WORKER.update(search=Search(instance, lookup, None, check, table), counting=counting, board_sent=False)
 
 

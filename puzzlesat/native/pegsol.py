@@ -16,7 +16,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from puzzlesat.core import TIME_LIMIT, BackendUnavailable, Limits, Result, Status
+from puzzlesat.core import TIME_LIMIT, BackendUnavailable, Limits, Option, Result, Status, Strategy
 from puzzlesat.core.kernel_status import BUDGET, FOUND, MEET, decision_status
 from puzzlesat.domains.pegsol import Instance, Move, Solution
 
@@ -24,6 +24,31 @@ if TYPE_CHECKING:
     import numpy as np
 
     from puzzlesat.native.pegsol_layout import Layout
+
+STRATEGY = Strategy(
+    "native-dfs",
+    "puzzlesat.native.pegsol:solve",
+    "numba bitboard DFS: dead-position table up to symmetry, pagoda cuts, endgame search back from the goal; "
+    "proves impossibility by exhaustion",
+    options=(
+        Option("order", str, None, "one fixed move order and no restarts: symK or randomN"),
+        Option("table_bits", int, None, "log2 of the dead-position table's slots (default 24)", low=4, high=30),
+        Option("no_restarts", bool, False, "one search, no restarts with other move orders"),
+        Option("no_meet", bool, False, "no endgame search back from the goal (meet in the middle)"),
+        Option("endgame_size", int, None, "most positions in the endgame's last layer (default 2**21)", low=1),
+        Option("no_pagoda", bool, False, "no pagoda cuts learned from the dead positions"),
+        Option("no_symmetry", bool, False, "key dead positions as they are, not up to the goal's symmetries"),
+        Option("sym_depth", int, None, "positions at most this many jumps deep are keyed up to symmetry", low=0),
+        Option(
+            "plain_nodes",
+            int,
+            None,
+            "nodes searched in plain Python before the numba kernel loads (default 2**15; 0: none)",
+            low=0,
+        ),
+    ),
+    puzzle="pegsol",
+)
 
 KEY_BITS = 120  # the kernel's KEY_BITS, repeated so that a refusal needs no numba import
 SLICE = 1 << 17

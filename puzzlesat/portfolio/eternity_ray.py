@@ -33,6 +33,7 @@ import numpy as np
 
 from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, check_result, split_strategy
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
+from puzzlesat.core.run_options import for_run
 from puzzlesat.domains.eternity import Instance, Solution
 from puzzlesat.native import eternity as rowscan
 from puzzlesat.native import eternity_kernel, eternity_score_kernel
@@ -60,9 +61,7 @@ def solve(puzzle: Puzzle, instance: Instance, name: str, limits: Limits, address
             "--backend ray without --portfolio runs eternity's native-rowscan (--score, --workers, --count); "
             "use --portfolio to race any strategy on Ray"
         )
-    strat, _ = puzzle.strategy(name)
-    own = {opt.name for opt in strat.options + puzzle.solve_options}
-    limits = replace(limits, options=puzzle.options([name], {k: v for k, v in limits.options.items() if k in own}))
+    limits = replace(limits, options=for_run(puzzle, name, limits.options))
     ray = import_ray()
     began = time.perf_counter()
     owned = connect(address)

@@ -1,29 +1,31 @@
 """The blacken lower bound on moves, shared by the native search and the CNF and CP-SAT step models.
 
 A :class:`BoundBoard` holds an instance as the flat padded board of
-:mod:`puzzlesat.domains.blacken_bound_kernel` and the arrays of its two bounds: the packing
+:mod:`puzzlesat.domains.blacken.bound_kernel` and the arrays of its two bounds: the packing
 bound (white stones whose line ends are disjoint need distinct moves) and the component
 bound (every white component solved alone, exactly and memoised, a move next to m
 components costing 1/m).  The native branch and bound extends it with its search state;
 the step models start from :func:`move_lower_bound`, its value on the initial position.
-The kernels are imported on first use, so that importing this module does not load numba.
+The kernels and numpy are imported on first use, so that importing this module loads neither
+numba nor numpy.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from puzzlesat.core import InvalidInstanceError
-from puzzlesat.domains.blacken import DIRECTIONS, Cell, Instance, components
+from puzzlesat.domains.blacken.instance import DIRECTIONS, Cell, Instance, components
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MEMO_BITS = 21
 SPLIT_WORK = 200_000  # moves tried when one component's exact value is first computed
 
 
 class Bounds(NamedTuple):
-    """The component bound's arrays (:func:`~puzzlesat.domains.blacken_bound_kernel.split_bound`).
+    """The component bound's arrays (:func:`~puzzlesat.domains.blacken.bound_kernel.split_bound`).
 
     Per cell: ``comp_of`` (the usable component of a white stone, -1 for none), ``weight``
     (12 / the components next to it) and ``cmark`` (scratch marks); per component ``g``:
@@ -58,7 +60,9 @@ class BoundBoard:
     """
 
     def __init__(self, instance: Instance, memo_bits: int = MEMO_BITS, split: bool = True) -> None:
-        from puzzlesat.domains import blacken_bound_kernel as bk
+        import numpy as np
+
+        from puzzlesat.domains.blacken import bound_kernel as bk
 
         self.bk: Any = bk
         self.instance = instance
@@ -82,6 +86,8 @@ class BoundBoard:
 
     def _components(self, split: bool, memo_bits: int) -> None:
         """Arrays of the component bound: cells of each component and the cell weights."""
+        import numpy as np
+
         self.groups = groups = components(self.instance.whites) if split else []
         self.near = near = [sorted({(r + dr, c + dc) for r, c in g for dr, dc in DIRECTIONS} - set(g)) for g in groups]
         # the exact value needs a component's cells in one 62-bit mask

@@ -6,7 +6,7 @@ from any cell next to a white stone never needs a bounds check.  Every array is 
 :func:`bound` is the packing bound and :func:`split_bound` the component bound; the native
 branch and bound (:mod:`puzzlesat.native.blacken_kernel`) calls them at every node, the CNF
 and CP-SAT step models take their value on the initial position as the least move count to
-try (:mod:`puzzlesat.domains.blacken_bound`).  Both are numba code: the component bound
+try (:mod:`puzzlesat.domains.blacken.bound`).  Both are numba code: the component bound
 solves each white component exactly, which pure Python cannot do at the speed the search needs.
 """
 
@@ -175,7 +175,7 @@ def comp_value(  # type: ignore[no-untyped-def]
     a result below ``cap`` is exact, one at or above it a lower bound (memo entries keep
     which).  Returns -2 when ``work`` passes ``limit`` or the memo fills (the board is left
     as it was), DEAD when the component can no longer be finished.  The arrays are those of
-    :class:`~puzzlesat.domains.blacken_bound.Bounds`, one by one: the bundle handed on at
+    :class:`~puzzlesat.domains.blacken.bound.Bounds`, one by one: the bundle handed on at
     every call would cost a reference count per array.
     """
     size = mkeys.shape[0]
@@ -353,7 +353,7 @@ def comp_packing(grid, dirs, cells, nw, nc, weight, cmark):  # type: ignore[no-u
 def split_bound(grid, b, limit):  # type: ignore[no-untyped-def]
     """The sum of V_G over the components, in moves (rounded up); DEAD when one is stuck.
 
-    ``b``: the :class:`~puzzlesat.domains.blacken_bound.Bounds`; ``limit``: the work limit
+    ``b``: the :class:`~puzzlesat.domains.blacken.bound.Bounds`; ``limit``: the work limit
     of :func:`comp_value`.  A component whose exact value is too costly (``too_big``) counts
     its weighted packing.
     """
