@@ -45,6 +45,8 @@ class Tree(NamedTuple):
     above); per depth ``path`` (the move played), ``cand``, ``ncand``, ``cidx`` (the moves and
     the next to try), ``fstart`` (where its flips start in ``flipbuf``); ``best_path``;
     scratch ``mark``, ``order``, ``score``; ``compmask`` (per cell, the components next to it).
+    numba pickles this class into the search's cache index: moving or renaming it calls for
+    clearing that cache (native/eternity_arrays.py says why).
     """
 
     grid: np.ndarray

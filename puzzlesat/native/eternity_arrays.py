@@ -4,6 +4,11 @@ numba takes a NamedTuple of arrays as one argument, so the wrappers (native/eter
 native/eternity_score.py) build these once per search and every call names a bundle or two
 instead of some twenty arrays.  A kernel reads the arrays out of them once a call: a bundle
 handed on at every node would cost a reference count per array.
+
+numba pickles a bundle's class, by module and name, into the cache index of each kernel that
+takes it, and an index naming a class that is gone fails the call instead of recompiling
+(numba issue 6018): moving or renaming one of these classes calls for clearing numba's caches
+of those kernels (the ``*.nbi`` files).
 """
 
 from __future__ import annotations

@@ -32,7 +32,9 @@ class Bounds(NamedTuple):
     ``ccells[g]`` (its white stones, then the empty cells next to them), ``cnw[g]`` and
     ``cnc[g]`` (how many of each) and ``too_big[g]`` (1 once its exact value cost too much);
     the memo ``mkeys``, ``mcomp``, ``mval``; ``work`` (moves tried, memo entries); the explicit
-    stack ``frames``, ``fmoves``; and ``dirs``, the eight steps on the padded board.
+    stack ``frames``, ``fmoves``; and ``dirs``, the eight steps on the padded board.  numba
+    pickles this class into the cache index of the kernels that take it: moving or renaming it
+    calls for clearing their caches (native/eternity_arrays.py says why).
     """
 
     dirs: np.ndarray
