@@ -183,26 +183,39 @@ def test_cli_prints_the_best_board_at_the_time_limit(tmp_path: Path, workers: st
     assert check.returncode == 0 and f"c score {eternity.score(instance, solution)}/84" in check.stderr
 
 
-def test_cli_answers_the_best_board_on_sigterm(tmp_path: Path) -> None:
+def _cpu(process: psutil.Process, children: bool) -> float:
+    """CPU seconds of ``process`` itself, or of its children as they run."""
+    try:
+        targets = process.children() if children else [process]
+        return sum(sum(p.cpu_times()[:2]) for p in targets)
+    except psutil.Error:
+        return 0.0
+
+
+@pytest.mark.parametrize(("signum", "workers"), [(signal.SIGTERM, "1"), (signal.SIGTERM, "2"), (signal.SIGINT, "2")])
+def test_cli_answers_the_best_board_on_sigterm_or_ctrl_c(tmp_path: Path, signum: int, workers: str) -> None:
     path = tmp_path / "board.txt"
     instance = unsolvable(8, 1)
     path.write_text(eternity.write_instance(instance))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(path), "--score"],
+        [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(path), "--score", "--workers", workers],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
     )
     busy = psutil.Process(proc.pid)
-    while sum(busy.cpu_times()[:2]) < 3 and proc.poll() is None:  # past the imports and the compilation
+    while _cpu(busy, workers != "1") < 3 and proc.poll() is None:  # past the imports and the compilation
         time.sleep(0.2)
-    proc.send_signal(signal.SIGTERM)
+    children = busy.children(recursive=True)
+    proc.send_signal(signum)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 3, err
     solution = eternity.parse_solution(instance, out)
     assert solution is not None and eternity.verify(instance, solution, matching=False) == []
     assert "interrupted" in err and f"c score {eternity.score(instance, solution)}/112" in err
+    _, alive = psutil.wait_procs(children, timeout=5)
+    assert not alive, f"workers left behind: {alive}"
 
 
 @pytest.mark.slow

@@ -96,32 +96,42 @@ class Search(BoundBoard):
             self.split_work = PLAIN_SPLIT_WORK
         p = self.width
         rng = np.random.default_rng(seed + 12345)
-        self.zob = rng.integers(1, 2**62, size=(2, p * p), dtype=np.int64)
-        self.ttk1 = np.zeros(1 << tt_bits, dtype=np.int64)
-        self.ttk2 = np.zeros(1 << tt_bits, dtype=np.int64)
-        self.ttd = np.zeros(1 << tt_bits, dtype=np.int64)
+        zob = rng.integers(1, 2**62, size=(2, p * p), dtype=np.int64)
         self.maxd = len(instance.frontier()) + 2
         ncells = len(instance.frontier()) + 1
-        self.cand = np.zeros((self.maxd + 1, ncells), dtype=np.int64)
-        self.ncand = np.zeros(self.maxd + 1, dtype=np.int64)
-        self.cidx = np.zeros(self.maxd + 1, dtype=np.int64)
-        self.fstart = np.zeros(self.maxd + 1, dtype=np.int64)
-        self.path = np.zeros(self.maxd + 1, dtype=np.int64)
-        self.best_path = np.zeros(self.maxd + 1, dtype=np.int64)
-        self.flipbuf = np.zeros(len(self.whites) + 1, dtype=np.int64)
-        self.score = np.zeros(ncells, dtype=np.int64)
-        self.st = np.zeros(kern.STATE_SIZE, dtype=np.int64)
-        self.grid = self.grid0.copy()
+        per_depth = [np.zeros(self.maxd + 1, dtype=np.int64) for _ in range(5)]
         # partial order: the components next to each cell (all bits = depends on everything)
         p2 = p * p
-        self.compmask = np.full(p2, -1, dtype=np.int64)
-        self.zlast = np.zeros((2, p2), dtype=np.int64)
+        compmask = np.full(p2, -1, dtype=np.int64)
+        zlast = np.zeros((2, p2), dtype=np.int64)
         if POR and 0 < len(self.groups) <= 62:
-            self.compmask[:] = 0
+            compmask[:] = 0
             for i, cells in enumerate(self.near):
                 for cell in cells:
-                    self.compmask[self.index(cell)] |= 1 << i
-            self.zlast = np.random.default_rng(seed + 777).integers(1, 2**62, size=(2, p2), dtype=np.int64)
+                    compmask[self.index(cell)] |= 1 << i
+            zlast = np.random.default_rng(seed + 777).integers(1, 2**62, size=(2, p2), dtype=np.int64)
+        self.tree = kern.Tree(
+            grid=self.grid0.copy(),
+            whites=self.whites,
+            dirs=self.dirs,
+            zob=zob,
+            zlast=zlast,
+            ttk1=np.zeros(1 << tt_bits, dtype=np.int64),
+            ttk2=np.zeros(1 << tt_bits, dtype=np.int64),
+            ttd=np.zeros(1 << tt_bits, dtype=np.int64),
+            st=np.zeros(kern.STATE_SIZE, dtype=np.int64),
+            path=per_depth[0],
+            best_path=per_depth[1],
+            cand=np.zeros((self.maxd + 1, ncells), dtype=np.int64),
+            ncand=per_depth[2],
+            cidx=per_depth[3],
+            fstart=per_depth[4],
+            flipbuf=np.zeros(len(self.whites) + 1, dtype=np.int64),
+            mark=self.mark,
+            order=self.order,
+            score=np.zeros(ncells, dtype=np.int64),
+            compmask=compmask,
+        )
 
     def start(self, prefix: tuple[Cell, ...], best: int, target: int) -> bool:
         """Reset to the initial position, play ``prefix`` and make it the search root.
@@ -130,76 +140,37 @@ class Search(BoundBoard):
             False when the prefix already fails (a dead or hopeless position, or it solves
             the board: then ``best_moves`` is the prefix if it beats ``best``).
         """
-        kern, st = self.kern, self.st
-        self.grid[:] = self.grid0
+        kern, t = self.kern, self.tree
+        st = t.st
+        t.grid[:] = self.grid0
         st[:] = 0
         st[kern.BEST] = best
         st[kern.TARGET] = target
         st[kern.WLEFT] = len(self.whites)
         for g, cell in enumerate(prefix):
-            self.fstart[g] = st[kern.FTOP]
-            self.path[g] = self.index(cell)
-            kern.push(self.grid, self.dirs, self.zob, st, self.flipbuf, self.path[g])
+            t.fstart[g] = st[kern.FTOP]
+            t.path[g] = self.index(cell)
+            kern.push(t.grid, t.dirs, t.zob, st, t.flipbuf, t.path[g])
         depth = len(prefix)
         st[kern.DEPTH] = st[kern.ROOT] = depth
         if st[kern.WLEFT] == 0:
             if depth < best:
                 st[kern.BEST] = st[kern.ANSWER] = depth
-                self.best_path[:depth] = self.path[:depth]
+                t.best_path[:depth] = t.path[:depth]
             return False
-        h = self.packing_bound(self.grid)
+        h = self.packing_bound(t.grid)
         if depth + h < best:
-            h = max(h, self.split_bound(self.grid))
+            h = max(h, self.split_bound(t.grid))
         if depth + h >= best:
             return False
         self.mark[0] += 1
-        kern.generate(
-            self.grid, self.whites, self.dirs, self.mark, self.mark[0], self.cand, self.ncand, depth, self.score
-        )
-        self.cidx[depth] = 0
+        kern.generate(t.grid, t.whites, t.dirs, t.mark, t.mark[0], t.cand, t.ncand, depth, t.score)
+        t.cidx[depth] = 0
         return True
 
     def run(self, budget: int) -> int:
         """Search up to ``budget`` more nodes; returns the kernel's code."""
-        return int(
-            self.kern.search(
-                self.grid,
-                self.whites,
-                self.dirs,
-                self.zob,
-                self.ttk1,
-                self.ttk2,
-                self.ttd,
-                self.st,
-                self.path,
-                self.best_path,
-                self.cand,
-                self.ncand,
-                self.cidx,
-                self.fstart,
-                self.flipbuf,
-                self.mark,
-                self.order,
-                self.score,
-                budget,
-                self.comp_of,
-                self.ccells,
-                self.cnw,
-                self.cnc,
-                self.weight,
-                self.mkeys,
-                self.mcomp,
-                self.mval,
-                self.work,
-                self.split_work,
-                self.too_big,
-                self.cmark,
-                self.frames,
-                self.fmoves,
-                self.compmask,
-                self.zlast,
-            )
-        )
+        return int(self.kern.search(self.tree, self.bounds, budget))
 
     def compiled(self) -> float:
         """Go on with the compiled kernels (compiled now or loaded from numba's cache); the seconds that took."""
@@ -209,21 +180,21 @@ class Search(BoundBoard):
             from puzzlesat.native import blacken_kernel as kern
 
             self.kern, self.bk, self.plain = kern, bk, False
-            self.too_big[:] = 0  # the plain calls' small limits gave up on them, not the bound itself
+            self.bounds.too_big[:] = 0  # the plain calls' small limits gave up on them, not the bound itself
             self.split_work = SPLIT_WORK
         return took
 
     def set_best(self, best: int) -> None:
         """Lower the cut to a bound found elsewhere (never raises it)."""
-        st = self.st
+        st = self.tree.st
         st[self.kern.BEST] = min(int(st[self.kern.BEST]), best)
 
     def best_moves(self) -> tuple[Cell, ...] | None:
         """The best answer this search found, or None."""
-        found = int(self.st[self.kern.ANSWER])
+        found = int(self.tree.st[self.kern.ANSWER])
         if not found:
             return None
-        return tuple(self.cell(i) for i in self.best_path[:found])
+        return tuple(self.cell(i) for i in self.tree.best_path[:found])
 
     def first_moves(self, depth: int) -> list[tuple[Cell, ...]]:
         """The move prefixes of the given length, in the order the serial search visits them."""
@@ -234,24 +205,24 @@ class Search(BoundBoard):
                 if not self.start(prefix, best=1 << 30, target=-1):
                     continue
                 g = len(prefix)
-                nxt.extend((*prefix, self.cell(i)) for i in self.cand[g, : self.ncand[g]])
+                nxt.extend((*prefix, self.cell(i)) for i in self.tree.cand[g, : self.tree.ncand[g]])
             prefixes = nxt
         return prefixes
 
     @property
     def nodes(self) -> int:
         """Nodes expanded so far since the last start."""
-        return int(self.st[self.kern.NODES])
+        return int(self.tree.st[self.kern.NODES])
 
 
 def _stats(search: Search, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     kern = search.kern
     out = {
         "nodes": search.nodes,
-        "tt_cuts": int(search.st[kern.TTCUTS]),
-        "bound_cuts": int(search.st[kern.BOUNDCUTS]),
-        "memo": int(search.work[1]),
-        "split_off": int(search.too_big.sum()),
+        "tt_cuts": int(search.tree.st[kern.TTCUTS]),
+        "bound_cuts": int(search.tree.st[kern.BOUNDCUTS]),
+        "memo": int(search.bounds.work[1]),
+        "split_off": int(search.bounds.too_big.sum()),
     }
     out.update(extra or {})
     return out
@@ -292,12 +263,12 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                 left = limits.remaining(start)
                 if left is not None and left <= 0:
                     break
-                if search.plain and (search.nodes or search.too_big.any()):  # not enough, or too big for plain
+                if search.plain and (search.nodes or search.bounds.too_big.any()):  # not enough, or too big for plain
                     compile_time = search.compiled()
                     start += compile_time
                     lower = max(lower, search.root_bound())  # the component bound at its full work limit
-                    search.st[search.kern.TARGET] = lower
-                    if search.st[search.kern.BEST] <= lower:  # the answer in hand meets it: optimal
+                    search.tree.st[search.kern.TARGET] = lower
+                    if search.tree.st[search.kern.BEST] <= lower:  # the answer in hand meets it: optimal
                         status = EXHAUSTED
                         break
                 status = search.run(PLAIN_NODES if search.plain else CHUNK)

@@ -116,7 +116,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
             nodes += done
             stats = {"nodes": nodes, "restarts": restarts, "compile_time": round(compile_time, 3)}
             if check:
-                stats["pruned"] = pruned + int(search.pruned[0])
+                stats["pruned"] = pruned + search.pruned
             outcome = decision_status(status)
             if outcome is Status.SOLVED:
                 return Result(outcome, search.board(), wall_time=time.perf_counter() - start, stats=stats)
@@ -126,7 +126,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
             if remaining is not None and remaining <= 0:
                 return Result(Status.UNKNOWN, wall_time=time.perf_counter() - start, stats=stats, message="time limit")
             if spent >= restart_budget:
-                pruned += int(search.pruned[0])
+                pruned += search.pruned
                 break
         restarts += 1
         restart_budget *= RESTART_GROWTH
@@ -173,10 +173,10 @@ def count(search: Search, limits: Limits, compile_start: float, compile_time: fl
                 min(SLICE_NODES, max(COUNT_SLICE_NODES, slice_nodes * COUNT_SLICE_SECONDS / max(took, 1e-3)))
             )
         nodes += done
-        found = int(search.found[0]) * search.labelings
+        found = search.found * search.labelings
         stats = {"nodes": nodes, "solutions": found, "compile_time": round(compile_time, 3)}
         if search.check:
-            stats["pruned"] = int(search.pruned[0])
+            stats["pruned"] = search.pruned
         if status == FOUND:  # the first board; the search goes on from it
             first = search.board()
             continue
