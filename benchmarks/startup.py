@@ -1,4 +1,4 @@
-"""Start-up of the command line: ``puzzlesat list`` and a 4x4 solve, whole processes.
+"""Start-up of the command line: ``puzzlesat list`` (``-v`` too) and a 4x4 solve, whole processes.
 
 Each command runs ``--runs`` times, alternating with the same command under ``--baseline``
 (another checkout's folder put first on ``PYTHONPATH``) when given, so that a drift of the
@@ -22,6 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = {
     "list": ["list"],
+    "list -v": ["list", "-v"],  # every strategy's declaration, options included
     "solve 4x4": ["solve", "eternity", str(ROOT / "instances/eternity/seed_4x4.txt")],
 }
 

@@ -1,5 +1,7 @@
-"""The native searches that run on worker processes, timed whole: pegsol ``native-dfs --workers``
-and blacken ``native-bb-par`` (its serial first second switched off, so the workers do the search).
+"""The native searches that run on worker processes, timed whole: pegsol ``native-dfs --workers``,
+blacken ``native-bb-par`` (its serial first second switched off, so the workers do the search)
+and eternity ``native-rowscan --workers --count`` on the 7x7 peak boards (the whole tree, shared
+by work stealing).
 
 Each line is one solve through ``run_strategy`` (start-up of the workers included, compile
 time apart): status, wall time and nodes.  To compare two checkouts of the package, run this
@@ -20,11 +22,15 @@ sys.path.insert(0, str(ROOT))
 
 from puzzlesat.core import Limits, run_strategy  # noqa: E402
 from puzzlesat.domains import blacken as bl  # noqa: E402
+from puzzlesat.domains import eternity as et  # noqa: E402
 from puzzlesat.domains import pegsol as pg  # noqa: E402
 from puzzlesat.native import blacken as native_blacken  # noqa: E402
 
 PEGSOL = ("rect6x4_hole_3_2.txt", "rect6x6_hole_3_2.txt", "english33_center.txt")
 BLACKEN = ("gen_k8_q10_c4_s1.txt", "gen_k10_q15_c5_s1.txt", "gen_k10_q15_c5_s2.txt", "gen_k10_q15_c5_s3.txt")
+ETERNITY = ("peak_7x7_b3_m8_s0.txt", "peak_7x7_b3_m9_s2.txt", "peak_7x7_b4_m8_s1.txt")
+STRATEGIES = {"pegsol": (pg, "native-dfs"), "blacken": (bl, "native-bb-par"), "eternity": (et, "native-rowscan")}
+OPTIONS = {"pegsol": {"no_proofs": True}, "blacken": {}, "eternity": {"count": True, "twins": False}}
 
 
 def cases() -> list[tuple[str, str, object]]:
@@ -32,6 +38,7 @@ def cases() -> list[tuple[str, str, object]]:
     out: list[tuple[str, str, object]] = [("pegsol", "5x5 complement", pg.generate({"rows": 5, "cols": 5}, 0))]
     out += [("pegsol", n, pg.parse((ROOT / "instances/pegsol" / n).read_text())) for n in PEGSOL]
     out += [("blacken", n, bl.parse((ROOT / "instances/blacken" / n).read_text())) for n in BLACKEN]
+    out += [("eternity", n, et.parse((ROOT / "instances/eternity" / n).read_text())) for n in ETERNITY]
     return out
 
 
@@ -44,11 +51,9 @@ def main() -> None:
     native_blacken.SERIAL_FIRST = 0.0
     total = 0.0
     for puzzle, label, instance in cases():
-        module, strategy = (pg, "native-dfs") if puzzle == "pegsol" else (bl, "native-bb-par")
+        module, strategy = STRATEGIES[puzzle]
         for _ in range(args.repeat):
-            limits = Limits(
-                timeout=args.timeout, workers=args.workers, options={"no_proofs": True} if puzzle == "pegsol" else {}
-            )
+            limits = Limits(timeout=args.timeout, workers=args.workers, options=OPTIONS[puzzle])
             started = time.perf_counter()
             result = run_strategy(module.PUZZLE, instance, strategy, limits)
             wall = time.perf_counter() - started

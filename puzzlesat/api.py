@@ -1,7 +1,7 @@
 """The library's verbs, the same ones the command line offers: load, solve, race, compare,
-catalog, format, check, export, decode, generate, table_sets, build_tables, kernel_builds and
-build_kernels; and the
-registry's: puzzles, strategies, register_puzzle, register_strategy, plugin_problems.
+catalog, format, check, notes, draw, export, decode, generate, table_sets, build_tables,
+kernel_builds and build_kernels; and the registry's: puzzles, strategies, register_puzzle,
+register_strategy, plugin_problems.
 
 The command line is a thin client of these functions, so a script gets exactly what the CLI
 prints.  Nothing here imports a solver library until a verb needs it: ``import puzzlesat`` is
@@ -27,6 +27,7 @@ from puzzlesat.core.interrupts import solver_interrupts
 from puzzlesat.core.options import resolve as resolve_options
 from puzzlesat.core.registry import problems as plugin_problems  # noqa: F401 - a public verb
 from puzzlesat.core.registry import register_puzzle, register_strategy  # noqa: F401 - public verbs
+from puzzlesat.core.run_options import for_strategies
 from puzzlesat.core.text import MAX_FILE_BYTES, decode_text, read_text
 
 if TYPE_CHECKING:
@@ -39,32 +40,39 @@ Source = str | os.PathLike[str] | TextIO
 StrategyArg = str | Strategy
 
 
-class Instance(NamedTuple):
-    """A parsed instance that remembers its puzzle.
+class _InstanceFields(NamedTuple):
+    puzzle: Puzzle
+    data: Any
+    source: str
+
+
+class Instance(_InstanceFields):
+    """A parsed instance that carries its puzzle: every verb takes the puzzle from it, never
+    looking a name up again.  A named tuple: immutable, cheap to make and to send.
 
     Attributes:
-        puzzle: the puzzle's name (``eternity``, ``masyu``, ...).
+        puzzle: the :class:`~puzzlesat.core.Puzzle` (given a name, it is looked up once, here).
         data: the puzzle's own instance object (e.g. :class:`puzzlesat.domains.eternity.Instance`).
         source: where it came from, as error messages and tables name it.
     """
 
-    puzzle: str
-    data: Any
-    source: str = "<text>"
+    __slots__ = ()
+
+    def __new__(cls, puzzle: Puzzle | str, data: Any, source: str = "<text>") -> Instance:
+        return super().__new__(cls, get_puzzle(puzzle), data, source)
+
+    def __repr__(self) -> str:
+        return f"Instance({self.puzzle.name!r}, {self.data!r}, {self.source!r})"
 
     @property
     def text(self) -> str:
         """The instance in the puzzle's input format."""
-        return self._puzzle.write_instance(self.data)
-
-    @property
-    def _puzzle(self) -> Puzzle:
-        return core.get_puzzle(self.puzzle)
+        return self.puzzle.write_instance(self.data)
 
     def _repr_svg_(self) -> str | None:
         """The instance as an SVG picture, as a notebook shows it (see :func:`draw`); None for a
         puzzle that has no picture."""
-        return draw(self) if self._puzzle.draw is not None else None
+        return draw(self) if self.puzzle.draw is not None else None
 
 
 def puzzles() -> list[str]:
@@ -78,7 +86,7 @@ def puzzles() -> list[str]:
     return [p.name for p in core.available_puzzles()]
 
 
-def strategies(puzzle: str) -> list[Strategy]:
+def strategies(puzzle: str | Puzzle) -> list[Strategy]:
     """A puzzle's strategies, the default first, plugins' after its own; each names its
     variants, declared options and the modes it serves."""
     return list(get_puzzle(puzzle).all_strategies())
@@ -107,11 +115,11 @@ def strategy_names(puzzle: Puzzle, strategies: StrategyArg | Sequence[StrategyAr
     return [strategy_name(puzzle, item) for item in items if not isinstance(item, str) or item.strip()]
 
 
-def load(puzzle: str, source: Source, **options: Any) -> Instance:
+def load(puzzle: str | Puzzle, source: Source, **options: Any) -> Instance:
     """Read an instance of ``puzzle``.
 
     Args:
-        puzzle: the puzzle's name.
+        puzzle: the puzzle's name, or the Puzzle itself.
         source: a path (a :class:`~pathlib.Path`, or a one-line string naming an existing file
             or ending in ``.txt``), an open text file, or the text itself (an instance file's
             contents, a masyu puzz.link URL, a rubik maneuver or facelet string).
@@ -124,12 +132,12 @@ def load(puzzle: str, source: Source, **options: Any) -> Instance:
     """
     target = get_puzzle(puzzle)
     check_arg.source("source", source)
-    resolved = resolve_options(target.instance_options, options, f"{puzzle} instance")
+    resolved = resolve_options(target.instance_options, options, f"{target.name} instance")
     text, name = read_source(source)
     data = target.parse(text, name)
     if target.amend is not None:
         data = target.amend(data, resolved)
-    return Instance(target.name, data, name)
+    return Instance(target, data, name)
 
 
 def solve(
@@ -184,12 +192,12 @@ def solve(
     name = strategy_name(puzzle, strategy)
     limits = Limits(
         timeout=check_arg.timeout(timeout),
-        seed=check_arg.number(check_arg.SEED, seed),
-        workers=check_arg.number(check_arg.WORKERS, workers),
-        options=puzzle.options([name], options),
+        seed=check_arg.declared(check_arg.SEED, seed),
+        workers=check_arg.declared(check_arg.WORKERS, workers),
+        options=for_strategies(puzzle, [name], options),
     )
-    backend = check_arg.choice("backend", backend, check_arg.BACKENDS)
-    if check_arg.text("address", address, optional=True) and backend == "local":
+    backend = check_arg.declared(check_arg.BACKEND, backend)
+    if check_arg.declared(check_arg.ADDRESS, address) and backend == "local":
         raise ArgumentError("address: needs backend='ray'")
     check_arg.cores("workers", limits.workers, backend)
     if certify is not None:
@@ -212,7 +220,7 @@ def solve(
 
 def _knows(result: Result, instance: Instance) -> Result:
     """The result, told its instance so that it can draw itself (``Result._repr_svg_``)."""
-    result.puzzle, result.instance = instance._puzzle, instance.data
+    result.puzzle, result.instance = instance.puzzle, instance.data
     return result
 
 
@@ -255,26 +263,29 @@ def race(
     from puzzlesat.portfolio import race as portfolio
 
     puzzle = instance_puzzle(instance)
-    given = strategy_names(puzzle, strategies)
-    text = None if given is None else ",".join(given)
-    names = portfolio.portfolio_names(puzzle, text)
-    limits = Limits(
-        timeout=check_arg.timeout(timeout),
-        seed=check_arg.number(check_arg.SEED, seed),
-        options=puzzle.options(names, options),
-    )
+    names = strategy_names(puzzle, strategies)
+    limits = Limits(timeout=check_arg.timeout(timeout), seed=check_arg.declared(check_arg.SEED, seed), options=options)
     out = io.StringIO() if check_arg.stream("stream", stream) is None else stream
     pool = backend_of(backend, address, jobs, memory_limit)
     with progress.reporting(on_progress):
-        return _knows(portfolio.solve_portfolio(puzzle, instance.data, text, limits, pool, stream=out), instance)
+        return _knows(portfolio.solve_portfolio(puzzle, instance.data, names, limits, pool, stream=out), instance)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Comparison:
-    """The runs of :func:`compare`: one record per (instance, strategy), with the table and plot."""
+    """The runs of :func:`compare`: one record per (instance, strategy), with the table and plot.
 
-    puzzle: str
+    Attributes:
+        puzzle: the :class:`~puzzlesat.core.Puzzle` compared on (given a name, it is looked up once, here).
+        records: one per run.
+    """
+
+    puzzle: Puzzle
     records: list[Record]
+
+    def __init__(self, puzzle: Puzzle | str, records: list[Record]) -> None:
+        object.__setattr__(self, "puzzle", get_puzzle(puzzle))
+        object.__setattr__(self, "records", records)
 
     def __iter__(self) -> Iterator[Record]:
         return iter(self.records)
@@ -286,15 +297,15 @@ class Comparison:
         """The table ``puzzlesat compare`` prints: ``markdown``, ``csv`` or ``json``."""
         from puzzlesat.portfolio import compare as comparing
 
-        check_arg.choice("format", format, comparing.FORMATS)
-        return comparing.render(self.records, format, core.get_puzzle(self.puzzle).optimisation)
+        check_arg.declared(check_arg.TABLE_FORMAT, format)
+        return comparing.render(self.records, format, self.puzzle.optimisation)
 
     def plot(self, path: str | os.PathLike[str]) -> None:
         """Draw the cactus plot (solved runs against time per strategy) into a PNG file (or
         another format matplotlib draws, by the file's suffix)."""
         from puzzlesat.portfolio import compare as comparing
 
-        comparing.cactus_plot(self.records, plot_path(path), core.get_puzzle(self.puzzle).optimisation)
+        comparing.cactus_plot(self.records, plot_path(path), self.puzzle.optimisation)
 
 
 def require_matplotlib() -> None:
@@ -324,7 +335,7 @@ def plot_path(path: Any) -> Path:
 
 
 def compare(
-    puzzle: str,
+    puzzle: str | Puzzle,
     instances: Iterable[Instance | str | os.PathLike[str]],
     strategies: StrategyArg | Sequence[StrategyArg] | None = None,
     *,
@@ -343,7 +354,7 @@ def compare(
     """Run every strategy on every instance, each run in its own process under the same limit.
 
     Args:
-        puzzle: the puzzle's name.
+        puzzle: the puzzle's name, or the Puzzle itself.
         instances: :class:`Instance` objects or paths.
         strategies: names or Strategy objects, or one comma-separated string; default every
             strategy (plugins' included).  Only those that serve the options' mode run;
@@ -369,16 +380,16 @@ def compare(
     for item in items:
         if not isinstance(item, Instance):
             check_arg.path("instances", item)
-    loaded = [item if isinstance(item, Instance) else load(target.name, Path(item)) for item in items]
+    loaded = [item if isinstance(item, Instance) else load(target, Path(item)) for item in items]
     for item in loaded:
-        if item.puzzle != target.name:
-            raise ArgumentError(f"{item.source}: a {item.puzzle} instance, not {target.name}")
-    names = strategy_names(target, strategies) or comparing.default_strategies(target)
+        if item.puzzle.name != target.name:
+            raise ArgumentError(f"{item.source}: a {item.puzzle.name} instance, not {target.name}")
+    names = strategy_names(target, strategies)
     limits = Limits(
         timeout=check_arg.timeout(timeout),
-        seed=check_arg.number(check_arg.SEED, seed),
-        workers=check_arg.number(check_arg.WORKERS, workers),
-        options=target.options(names, options),
+        seed=check_arg.declared(check_arg.SEED, seed),
+        workers=check_arg.declared(check_arg.WORKERS, workers),
+        options=options,
     )
     pool = backend_of(backend, address, jobs, memory_limit)
     check_arg.cores("workers", limits.workers, pool.name)
@@ -394,12 +405,13 @@ def compare(
             results=results_path,
             stream=stream,
         )
-    return Comparison(target.name, records)
+    return Comparison(target, records)
 
 
 CATALOG_PUZZLES = ("pegsol",)
 """The puzzles :func:`catalog` knows the problems of."""
 CATALOG_BOARDS = ("english", "french", "german", "diamond", "rect")
+CATALOG_BOARD = core.Option("board", str, "english", "the board", choices=CATALOG_BOARDS)
 CATALOG_ROWS = core.Option("rows", int, None, "rows of a rect board", low=1)
 CATALOG_COLS = core.Option("cols", int, None, "columns of a rect board", low=1)
 
@@ -428,7 +440,7 @@ class Catalog:
         """The table ``puzzlesat catalog`` prints: ``markdown``, ``csv`` or ``json``."""
         from puzzlesat.portfolio import catalog as cataloguing
 
-        check_arg.choice("format", format, cataloguing.FORMATS)
+        check_arg.declared(check_arg.TABLE_FORMAT, format)
         return cataloguing.render(self.entries, format)
 
 
@@ -473,17 +485,15 @@ def catalog(
     target = get_puzzle(puzzle)
     if target.name not in CATALOG_PUZZLES:
         raise ArgumentError(f"no catalog for {target.name}; catalogs exist for: {', '.join(CATALOG_PUZZLES)}")
-    check_arg.choice("board", board, CATALOG_BOARDS)
-    rows, cols = check_arg.number(CATALOG_ROWS, rows), check_arg.number(CATALOG_COLS, cols)
-    names = strategy_names(target, strategies) or list(cataloguing.CHAIN)
-    for name in names:
-        target.strategy(name)
-    limits = Limits(timeout=check_arg.timeout(timeout), seed=check_arg.number(check_arg.SEED, seed))
+    check_arg.declared(CATALOG_BOARD, board)
+    rows, cols = check_arg.declared(CATALOG_ROWS, rows), check_arg.declared(CATALOG_COLS, cols)
+    names = strategy_names(target, strategies) or cataloguing.CHAIN
+    limits = Limits(timeout=check_arg.timeout(timeout), seed=check_arg.declared(check_arg.SEED, seed))
     pool = backend_of("local", None, jobs, memory_limit)
     results_path, stream = results_file(results, []), check_arg.stream("stream", stream)
     with progress.reporting(on_progress):
         entries = cataloguing.catalog(
-            board, rows, cols, limits, pool, strategies=names, results=results_path, stream=stream
+            target, board, rows, cols, limits, pool, strategies=names, results=results_path, stream=stream
         )
     return Catalog(target.name, board, entries)
 
@@ -550,6 +560,32 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
     return puzzle.verify(instance.data, solution)
 
 
+def notes(instance: Instance, answer: Result | Any, **options: Any) -> list[str]:
+    """What the puzzle has to say about a verified answer, as lines for a person to read
+    (eternity's ``c score N/MAX``, masyu's puzz.link URL, its loop drawn in text or a second
+    loop); the command line prints them on stderr after ``solve`` and ``check``.
+
+    Args:
+        instance: the instance.
+        answer: a :class:`Result` of :func:`solve` or :func:`race`, or a solution that
+            :func:`check` accepted.
+        options: the puzzle's solve or check options the answer was asked for with
+            (``url=True``, ``score=True``).
+
+    Raises:
+        OptionError: an option that is neither a solve nor a check option of the puzzle.
+        ArgumentTypeError: an instance or an answer of the wrong type.
+    """
+    puzzle = instance_puzzle(instance)
+    resolved = resolve_options(puzzle.solve_options + puzzle.check_options, options, f"{puzzle.name} notes")
+    if not isinstance(answer, Result):
+        solution_of(puzzle, answer, "answer", "a Result or a solution of {}")
+        answer = Result(Status.SOLVED, answer)
+    if puzzle.notes is None or answer.solution is None:
+        return []
+    return puzzle.notes(instance.data, answer, resolved)
+
+
 def draw(instance: Instance, answer: Result | Any = None, source: str = "<solution>") -> str:
     """An SVG picture of the instance and, when given, an answer drawn on it.
 
@@ -581,6 +617,13 @@ def draw(instance: Instance, answer: Result | Any = None, source: str = "<soluti
 
 
 EXPORT_FORMATS = ("dimacs", "wcnf", "cpsat")
+EXPORT_FORMAT = core.Option(
+    "format",
+    str,
+    "dimacs",
+    "DIMACS CNF and its sidecar, weighted CNF for MaxSAT solvers, or the CP-SAT model",
+    choices=EXPORT_FORMATS,
+)
 
 
 class Export(NamedTuple):
@@ -624,10 +667,11 @@ def export(
         ArgumentTypeError: an argument of the wrong type.
     """
     puzzle = instance_puzzle(instance)
-    strat, _ = puzzle.strategy(strategy_name(puzzle, strategy))
-    resolved = puzzle.options([strategy], options)
+    name = strategy_name(puzzle, strategy)
+    strat, _ = puzzle.strategy(name)
+    resolved = for_strategies(puzzle, [name], options)
     target = check_arg.path("path", path)
-    check_arg.choice("format", format, EXPORT_FORMATS)
+    check_arg.declared(EXPORT_FORMAT, format)
     check_arg.writable(target)
     if format != "cpsat":
         check_arg.writable(str(target) + ".json")
@@ -675,7 +719,7 @@ class Decoded(NamedTuple):
 def decode(
     sidecar: str | os.PathLike[str],
     answer: Source,
-    puzzle: str | None = None,
+    puzzle: str | Puzzle | None = None,
     proof: str | os.PathLike[str] | None = None,
 ) -> Decoded:
     """Turn an external SAT solver's output (``s`` and ``v`` lines) into a verified solution.
@@ -701,14 +745,13 @@ def decode(
     check_arg.source("answer", answer)
     if proof is not None:
         check_arg.path("proof", proof)
-    if puzzle is not None:
-        get_puzzle(puzzle)
+    expected = None if puzzle is None else get_puzzle(puzzle)
     data = dimacs.read_sidecar(map_path)
     target = sidecar_puzzle(map_path, data["puzzle"])
-    if puzzle is not None and target.name != puzzle:
-        raise ArgumentError(f"{map_path}: sidecar is for {data['puzzle']!r}, not {puzzle!r}")
+    if expected is not None and target.name != expected.name:
+        raise ArgumentError(f"{map_path}: sidecar is for {data['puzzle']!r}, not {expected.name!r}")
     strat, options = sidecar_strategy(map_path, target, data)
-    instance = Instance(target.name, target.parse(data["instance"], str(map_path)), str(map_path))
+    instance = Instance(target, target.parse(data["instance"], str(map_path)), str(map_path))
     text, source = read_source(answer)
     satisfiable, true_vars = dimacs.read_solver_output(text, source)
     if not satisfiable and (satisfiable is None or proof is None):
@@ -759,12 +802,12 @@ def sidecar_strategy(path: Path, puzzle: Puzzle, data: dict[str, Any]) -> tuple[
     if strat.encoder is None:
         raise core.ParseError(f"{path}: sidecar strategy {strat.name!r} has no CNF encoding to decode with")
     try:
-        return strat, puzzle.options([strat.name], data["options"])
+        return strat, for_strategies(puzzle, [strat.name], data["options"])
     except PuzzlesatError as exc:
         raise core.ParseError(f"{path}: sidecar entry 'options': {exc}") from None
 
 
-def generate(puzzle: str, seed: int = 0, **params: Any) -> Instance:
+def generate(puzzle: str | Puzzle, seed: int = 0, **params: Any) -> Instance:
     """A new instance from the puzzle's generator (``puzzlesat generate P --help`` lists the params).
 
     Raises:
@@ -772,17 +815,20 @@ def generate(puzzle: str, seed: int = 0, **params: Any) -> Instance:
         InvalidInstanceError: parameters that no instance fits, naming them.
     """
     target = get_puzzle(puzzle)
-    seed = check_arg.number(check_arg.SEED, seed)
-    options = resolve_options(target.generator_options, params, f"{puzzle} generator")
+    seed = check_arg.declared(check_arg.SEED, seed)
+    options = resolve_options(target.generator_options, params, f"{target.name} generator")
     with solver_interrupts():
         data = target.generate(options, seed)
-    return Instance(target.name, data, f"generated {puzzle} seed {seed}")
+    return Instance(target, data, f"generated {target.name} seed {seed}")
 
 
 TABLE_PUZZLES = ("rubik",)  # the puzzles whose solvers keep tables in the cache folder
+TABLE_METRIC = core.Option(
+    "metric", str, "htm", "the cube's metric: half turns or quarter turns", choices=("htm", "qtm")
+)
 
 
-def table_sets(puzzle: str = "rubik") -> list[TableSet]:
+def table_sets(puzzle: str | Puzzle = "rubik") -> list[TableSet]:
     """The table sets a puzzle's solver keeps in the cache folder, built, partly built or not.
 
     Raises:
@@ -795,7 +841,7 @@ def table_sets(puzzle: str = "rubik") -> list[TableSet]:
 
 
 def build_tables(
-    puzzle: str = "rubik",
+    puzzle: str | Puzzle = "rubik",
     name: str | None = None,
     metric: str = "htm",
     *,
@@ -816,6 +862,9 @@ def build_tables(
         OptionError: an unknown set or metric.
     """
     _keeps_tables(puzzle)
+    metric = check_arg.declared(TABLE_METRIC, metric)
+    if name is not None:
+        check_arg.text("name", name)
     from puzzlesat.native import rubik, rubik_cache
 
     with progress.reporting(on_progress):
@@ -839,12 +888,17 @@ def build_kernels(names: Sequence[str] = (), *, on_progress: progress.Callback |
         on_progress: told a line as each set's build starts and ends.
 
     Raises:
-        PuzzlesatError: an unknown set, no C compiler, or a cache folder that cannot be written.
+        ArgumentTypeError: ``names`` is not a sequence of str.
+        ArgumentError: an unknown set.
+        PuzzlesatError: no C compiler, or a cache folder that cannot be written.
     """
     from puzzlesat.native import aot
 
-    for name in names:
-        aot.kernel_set(name)  # every name checked before anything is built
+    check_arg.typed("names", names, (list, tuple), "a list or tuple of str")
+    for name in names:  # every name checked before anything is built
+        check_arg.text("names", name)
+        if name not in aot.KERNEL_SETS:
+            raise ArgumentError(f"names: no kernels called {name!r}; expected one of: {', '.join(aot.KERNEL_SETS)}")
     built = []
     with progress.reporting(on_progress):
         for name in names or aot.KERNEL_SETS:
@@ -854,7 +908,7 @@ def build_kernels(names: Sequence[str] = (), *, on_progress: progress.Callback |
     return built
 
 
-def _keeps_tables(puzzle: str) -> None:
+def _keeps_tables(puzzle: str | Puzzle) -> None:
     target = get_puzzle(puzzle).name
     if target not in TABLE_PUZZLES:
         raise PuzzlesatError(f"{target} keeps no tables; only {', '.join(TABLE_PUZZLES)} does")
@@ -898,16 +952,18 @@ def _names_a_file(text: str) -> bool:
 # -- the arguments' checks that need this module's types (the others: core.arguments) ------
 
 
-def get_puzzle(name: Any) -> Puzzle:
-    """The puzzle a ``puzzle`` argument names."""
-    check_arg.text("puzzle", name)
-    return core.get_puzzle(name)
+def get_puzzle(puzzle: Any) -> Puzzle:
+    """The puzzle of a ``puzzle`` argument: a Puzzle is itself, a name is looked up."""
+    if isinstance(puzzle, Puzzle):
+        return puzzle
+    check_arg.text("puzzle", puzzle)
+    return core.get_puzzle(puzzle)
 
 
 def instance_puzzle(instance: Any) -> Puzzle:
     """The puzzle of an ``instance`` argument: an :class:`Instance` holding that puzzle's data."""
     check_arg.typed("instance", instance, Instance, "a puzzlesat Instance (from load or generate)")
-    puzzle = get_puzzle(instance.puzzle)
+    puzzle = instance.puzzle
     expected, _ = check_arg.declared_types(puzzle.verify)
     if expected is not None and not isinstance(instance.data, expected):
         raise check_arg.ArgumentTypeError(
@@ -929,11 +985,11 @@ def backend_of(backend: Any, address: Any, jobs: Any, memory_limit: Any) -> Any:
     """The :class:`~puzzlesat.portfolio.backends.Backend` of a race or a comparison, its arguments checked."""
     from puzzlesat.portfolio.backends import Backend
 
-    name = check_arg.choice("backend", backend, check_arg.BACKENDS)
-    check_arg.text("address", address, optional=True)
-    cores = check_arg.number(check_arg.JOBS, jobs)
+    name = check_arg.declared(check_arg.BACKEND, backend)
+    check_arg.declared(check_arg.ADDRESS, address)
+    cores = check_arg.declared(check_arg.JOBS, jobs)
     check_arg.cores("jobs", cores, name)
-    return Backend(name, address, jobs=cores, memory_mb=check_arg.number(check_arg.MEMORY_LIMIT, memory_limit))
+    return Backend(name, address, jobs=cores, memory_mb=check_arg.declared(check_arg.MEMORY_LIMIT, memory_limit))
 
 
 def results_file(results: Any, inputs: Iterable[str]) -> Path | None:

@@ -16,11 +16,26 @@ import sys
 import time
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, NoReturn, TextIO
+from typing import Any, NamedTuple, NoReturn, TextIO
 
 from puzzlesat import api, core
 from puzzlesat.core import Option, OptionError, PuzzlesatError, Result, Status, Strategy, progress, registry
-from puzzlesat.core.arguments import CORES, JOBS, MEMORY_LIMIT, SEED, TIMEOUT, WORKERS, distinct, writable
+from puzzlesat.core.arguments import (
+    ADDRESS,
+    BACKEND,
+    CORES,
+    JOBS,
+    MEMORY_LIMIT,
+    OUTPUT,
+    RESULTS,
+    SEED,
+    STRATEGIES,
+    TABLE_FORMAT,
+    TIMEOUT,
+    WORKERS,
+    distinct,
+    writable,
+)
 from puzzlesat.core.arguments import cores as check_cores_of
 from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
 from puzzlesat.core.interrupts import is_solver_interrupt
@@ -111,10 +126,13 @@ class Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: {message}\n")
 
 
-def outputs(args: argparse.Namespace, written: dict[str, str | None], read: Iterable[tuple[str, str]] = ()) -> None:
+def outputs(args: argparse.Namespace, read: Iterable[tuple[str, str]] = (), **extra: str | None) -> None:
     """Check the files a command writes before any work: each can be created, and none is
     one of the files it reads or another output (``-o`` over the instance, ``--results`` over
-    ``--plot``)."""
+    ``--plot``).  The files written are the values of the verb's flags declared ``writes``,
+    and ``extra`` (what names them: the file), e.g. export's sidecar."""
+    written = {opt.flag: getattr(args, opt.name) for opt in args.declared if opt.writes}
+    written |= {what.replace("_", " "): path for what, path in extra.items()}
     for path in written.values():
         writable(path)
     hints = getattr(args, "hints", None)
@@ -137,8 +155,7 @@ def write_output(text: str, path: str | None) -> None:
 
 def given_options(args: argparse.Namespace) -> dict[str, Any]:
     """The puzzle's flags the user set, and the ``-O KEY=VALUE`` pairs."""
-    flags = {opt.name: getattr(args, opt.name) for opt in getattr(args, "puzzle_solve_options", ())}
-    return {**{k: v for k, v in flags.items() if v is not None}, **parse_pairs(getattr(args, "option", []))}
+    return flag_values(args, args.puzzle.solve_options) | parse_pairs(args.option)
 
 
 def flag_values(args: argparse.Namespace, options: tuple[Option, ...]) -> dict[str, Any]:
@@ -149,13 +166,13 @@ def flag_values(args: argparse.Namespace, options: tuple[Option, ...]) -> dict[s
 
 def load(args: argparse.Namespace, path: str) -> api.Instance:
     """The instance named on the command line, completed by the puzzle's instance flags (``--hints``)."""
-    return api.load(args.puzzle, source(path), **flag_values(args, core.get_puzzle(args.puzzle).instance_options))
+    return api.load(args.puzzle, source(path), **flag_values(args, args.puzzle.instance_options))
 
 
 def cmd_list(args: argparse.Namespace) -> int:
     """Show puzzles and their strategies (``-v``: with their modes and options); a plugin that
     fails to load is one line on stderr, the others are listed."""
-    puzzles = [core.get_puzzle(args.puzzle)] if args.puzzle else core.available_puzzles()
+    puzzles = [args.puzzle] if args.puzzle else core.available_puzzles()
     for puzzle in puzzles:
         plugin = registry.origin(puzzle.name)
         print(
@@ -223,7 +240,7 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
     FEASIBLE for a best-score board) exits with 3 and says so on stderr: the seed's format
     ("The result is N.") has no room for it.
     """
-    puzzle = core.get_puzzle(instance.puzzle)
+    puzzle = instance.puzzle
     unproven = (puzzle.optimisation and result.status is Status.SOLVED) or result.status is Status.FEASIBLE
     if args.json:
         data = result.to_json(puzzle, instance.data)
@@ -263,19 +280,15 @@ def read_instance(args: argparse.Namespace) -> tuple[api.Instance, float | None]
 def cmd_solve(args: argparse.Namespace) -> int:
     """Solve one instance with one strategy, or race several (``--portfolio``)."""
     if args.portfolio and args.file == "-" and Path(args.portfolio).is_file():
-        args.file, args.portfolio = args.portfolio, ""  # `--portfolio FILE`: the optional value took the file
+        args.file, args.portfolio = args.portfolio, ()  # `--portfolio FILE`: the optional value took the file
     if args.address and args.backend == "local":
         raise PuzzlesatError("--address needs --backend ray")
     check_cores(args)
     if args.certify is not None and args.portfolio is not None:
         raise PuzzlesatError("--certify applies to one strategy's run, not to --portfolio")
     options = given_options(args)
-    written = {"--output": args.output, "--svg": args.svg}
     picture_first(args)
-    for opt in core.get_puzzle(args.puzzle).solve_options:
-        if opt.writes:
-            written[opt.flag] = options.get(opt.name)
-    outputs(args, written, [("the instance", args.file)])
+    outputs(args, [("the instance", args.file)])
     instance, timeout = read_instance(args)
     if args.portfolio is not None:
         result = api.race(
@@ -308,10 +321,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
             certify=args.certify,
             **options,
         )
-    puzzle = core.get_puzzle(instance.puzzle)
-    if puzzle.notes is not None and result.solution is not None:
-        own = {opt.name for opt in puzzle.solve_options}  # a strategy's options are not the hook's
-        show(puzzle.notes(instance.data, result, puzzle.options([], {k: v for k, v in options.items() if k in own})))
+    own = {opt.name for opt in instance.puzzle.solve_options}  # a strategy's options are not the notes'
+    show(api.notes(instance, result, **{k: v for k, v in options.items() if k in own}))
     if args.svg:
         write_output(api.draw(instance, result), args.svg)
     return report(instance, result, args)
@@ -321,8 +332,8 @@ def picture_first(args: argparse.Namespace) -> None:
     """Before any work: ``--svg FILE`` can be written, and the puzzle can draw itself."""
     if args.svg:
         writable(args.svg)
-        if core.get_puzzle(args.puzzle).draw is None:
-            raise PuzzlesatError(f"--svg: {args.puzzle} has no picture")
+        if args.puzzle.draw is None:
+            raise PuzzlesatError(f"--svg: {args.puzzle.name} has no picture")
 
 
 def show(lines: list[str]) -> None:
@@ -339,10 +350,9 @@ def check_cores(args: argparse.Namespace) -> None:
 
 def cmd_check(args: argparse.Namespace) -> int:
     """Verify a solution file against an instance file."""
-    puzzle = core.get_puzzle(args.puzzle)
+    puzzle = args.puzzle
     options = flag_values(args, puzzle.check_options)
-    written = {opt.flag: options.get(opt.name) for opt in puzzle.check_options if opt.writes}
-    outputs(args, {**written, "--svg": args.svg}, [("the instance", args.instance), ("the solution", args.solution)])
+    outputs(args, [("the instance", args.instance), ("the solution", args.solution)])
     picture_first(args)
     instance = load(args, args.instance)
     text, name = api.read_source(source(args.solution))
@@ -354,25 +364,24 @@ def cmd_check(args: argparse.Namespace) -> int:
     for problem in problems:
         print(f"{name}: {problem}", file=sys.stderr)
     if not problems:
-        if puzzle.notes is not None and not proof:
-            show(puzzle.notes(instance.data, Result(Status.SOLVED, solution), puzzle.options([], {}) | options))
+        if not proof:
+            show(api.notes(instance, solution, **options))
         print("OK", file=sys.stderr)
     return 1 if problems else 0
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
     """Generate an instance in the puzzle's input format."""
-    outputs(args, {"--output": args.output})
-    params = {opt.name: getattr(args, opt.name) for opt in args.generator_options}
-    instance = api.generate(args.puzzle, args.seed, **{k: v for k, v in params.items() if v is not None})
+    outputs(args)
+    params = flag_values(args, args.puzzle.generator_options)
+    instance = api.generate(args.puzzle, args.seed, **params)
     write_output(instance.text, args.output)
     return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     """Write the DIMACS CNF (with sidecar) or the CP-SAT model of an instance."""
-    sidecar = None if args.format == "cpsat" else args.output + ".json"
-    outputs(args, {"--output": args.output, "the sidecar": sidecar}, [("the instance", args.file)])
+    outputs(args, [("the instance", args.file)], the_sidecar=None if args.format == "cpsat" else args.output + ".json")
     instance, timeout = read_instance(args)
     done = api.export(instance, args.strategy, args.output, args.format, timeout=timeout, **parse_pairs(args.option))
     if done.sidecar is not None:
@@ -382,7 +391,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         )
         print(
             f"c an UNSAT answer is certified with its text DRAT proof: kissat --no-binary {done.path} PROOF > OUT; "
-            f"puzzlesat decode {args.puzzle} OUT --map {done.sidecar} --proof PROOF",
+            f"puzzlesat decode {args.puzzle.name} OUT --map {done.sidecar} --proof PROOF",
             file=sys.stderr,
         )
     else:
@@ -392,8 +401,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_decode(args: argparse.Namespace) -> int:
     """Turn an external SAT solver's answer into the puzzle's solution format."""
-    read = [("the answer", args.answer), ("--map", args.map), ("--proof", args.proof)]
-    outputs(args, {"--output": args.output}, read)
+    outputs(args, [("the answer", args.answer), ("--map", args.map), ("--proof", args.proof)])
     decoded = api.decode(args.map, source(args.answer), args.puzzle, proof=args.proof)
     if decoded.satisfiable is None:
         print(f"{'<stdin>' if args.answer == '-' else args.answer}: the solver did not decide", file=sys.stderr)
@@ -442,51 +450,122 @@ def cmd_tables(args: argparse.Namespace) -> int:
     return 0
 
 
-# compare's and catalog's flags: the shared declarations, with their own defaults and help
+# the verbs' flags: the shared declarations (core.arguments, api), with each verb's help
+# where it says more, and the command line's own
+STRATEGY = Option("strategy", str, None, "method[:variant]; default: the puzzle's first")
+PAIRS = Option("option", str, None, "strategy option KEY=VALUE (puzzlesat list -v shows them)")
+JSON = Option("json", bool, False, "print a JSON result instead of the seed format")
+SVG = Option("svg", str, None, "also draw the instance and the answer into this SVG file", writes=True)
+CERTIFY = Option(
+    "certify",
+    str,
+    None,
+    "write a checkable proof of every 'no solution', 'optimal' and 'unique' claim into DIR "
+    "(NAME.cnf + NAME.drat, checked by drat-trim or dratify before the answer is printed)",
+)
+PORTFOLIO = Option(
+    "portfolio",
+    str,
+    None,
+    "race strategies in separate processes (default set: the puzzle's; repeat a name to race seeds)",
+)
+RUN_STRATEGIES = STRATEGIES._replace(
+    help="comma list of method[:variant][@KEY=VALUE...] (default: every strategy); "
+    "options after @ apply to that strategy alone"
+)
+RUN_PAIRS = PAIRS._replace(help="option KEY=VALUE for every run (puzzlesat list -v)")
 RUN_TIMEOUT = TIMEOUT._replace(default=60.0, help="seconds per run (default 60)")
 PROBLEM_TIMEOUT = TIMEOUT._replace(default=60.0, help="seconds per problem and strategy (default 60)")
 RUN_WORKERS = WORKERS._replace(help=f"CP-SAT workers per run (at most the {CORES} cores)")
 RUNS_AT_ONCE = JOBS._replace(help="runs at once (default 1; with --backend ray, as many as the cluster's CPUs allow)")
 PROBLEMS_AT_ONCE = JOBS._replace(help="problems at once (default 1)")
 RUN_MEMORY = MEMORY_LIMIT._replace(help="memory cap per run, in MB")
+PLOT = Option(
+    "plot", str, None, "also draw a cactus plot into this file (PNG, or SVG, PDF, ...; needs matplotlib)", writes=True
+)
+CHAIN = STRATEGIES._replace(help="the chain, comma list (default native-dfs,cnf-plan:cadical195)")
+VERBOSE = Option("verbose", bool, False, "also each strategy's modes and options")
+MAP = Option("map", str, None, "the .json sidecar written by export")
+PROOF = Option("proof", str, None, "the solver's DRAT proof of an UNSATISFIABLE answer, to check")
 
 
-def add_limit_flags(parser: argparse.ArgumentParser) -> None:
-    """The flags every solving command shares."""
-    add_option_flags(parser, (TIMEOUT, SEED, WORKERS))
-    parser.add_argument(
-        "--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (puzzlesat list -v shows them)"
-    )
+class Flag(NamedTuple):
+    """How the command line spells a declared option, where ``--name VALUE`` is not all.
+
+    Attributes:
+        option: the declaration, which reads and checks the value.
+        short: a one-letter alias (``-o``).
+        metavar: how ``--help`` shows the value (default: the choices, ``FILE`` for a file
+            written, else the name).
+        required: the command needs it.
+        repeat: it may be given again; the values make a list (``-O KEY=VALUE``).
+        bare: the value when the flag comes without one (``--portfolio``: no names, the default
+            set); None: it needs one.  Not text, which argparse would read as the flag's value.
+    """
+
+    option: Option
+    short: str = ""
+    metavar: str | None = None
+    required: bool = False
+    repeat: bool = False
+    bare: tuple[str, ...] | None = None
+
+    @property
+    def shown(self) -> str | None:
+        """The value as ``--help`` shows it."""
+        if self.metavar or self.option.choices:
+            return self.metavar or "{" + ",".join(self.option.choices) + "}"
+        return "FILE" if self.option.writes else None
 
 
-def add_portfolio_flags(parser: argparse.ArgumentParser) -> None:
-    """``solve --portfolio [S1,S2,...] --jobs N --memory-limit MB``."""
-    parser.add_argument(
-        "--portfolio",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="S1,S2,...",
-        help="race strategies in separate processes (default set: the puzzle's; repeat a name to race seeds)",
-    )
-    add_option_flags(parser, (JOBS, MEMORY_LIMIT))
-    add_backend_flags(parser)
+# the flags spelled alike by several verbs
+PAIRS_FLAG = Flag(PAIRS, "-O", "KEY=VALUE", repeat=True)
+BACKEND_FLAGS = (BACKEND, Flag(ADDRESS, metavar="HOST:PORT"))
 
 
-def add_backend_flags(parser: argparse.ArgumentParser) -> None:
-    """``--backend local|ray --address HOST:PORT`` (Ray: ``pip install "puzzlesat[ray]"``)."""
-    parser.add_argument(
-        "--backend",
-        choices=("local", "ray"),
-        default="local",
-        help="run strategies as local processes (default) or as Ray tasks",
-    )
-    parser.add_argument(
-        "--address",
-        metavar="HOST:PORT",
-        default=None,
-        help="the Ray cluster's head (ray start --head); default: start a local Ray instance",
-    )
+def output_flag(what: str) -> Flag:
+    """``--output FILE`` (``-o``): where a verb writes ``what`` instead of stdout."""
+    return Flag(OUTPUT._replace(help=f"write {what} here instead of stdout"), "-o")
+
+
+def option_type(opt: Option) -> Any:
+    """An argparse ``type=`` that reads a flag's text as its declaration says."""
+
+    def convert(text: str) -> Any:
+        try:
+            return opt.convert(text)
+        except OptionError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = opt.type.__name__  # argparse names the type in its message
+    return convert
+
+
+def add_flags(parser: argparse.ArgumentParser, flags: Iterable[Option | Flag]) -> None:
+    """One flag per declared option, its value read and checked by the declaration (a bool is
+    a switch); the parser keeps the options (``args.declared``) for :func:`outputs`."""
+    declared = list(parser.get_default("declared") or ())
+    for item in flags:
+        flag = item if isinstance(item, Flag) else Flag(item)
+        opt = flag.option
+        names = [opt.flag, *([flag.short] if flag.short else [])]
+        if opt.type is bool:
+            parser.add_argument(*names, dest=opt.name, action="store_true", default=opt.default, help=opt.help)
+        else:
+            how: dict[str, Any] = {"action": "append", "default": []} if flag.repeat else {"default": opt.default}
+            if flag.bare is not None:
+                how |= {"nargs": "?", "const": flag.bare}
+            parser.add_argument(
+                *names,
+                dest=opt.name,
+                type=option_type(opt),
+                metavar=flag.shown,
+                required=flag.required,
+                help=opt.help,
+                **how,
+            )
+        declared.append(opt)
+    parser.set_defaults(declared=tuple(declared))
 
 
 def cmd_kernels(args: argparse.Namespace) -> int:
@@ -504,8 +583,7 @@ def cmd_kernels(args: argparse.Namespace) -> int:
 def cmd_compare(args: argparse.Namespace) -> int:
     """Run every strategy on every instance in separate processes; print a table."""
     check_cores(args)
-    read = [("the instance", path) for path in args.files]
-    outputs(args, {"--output": args.output, "--results": args.results, "--plot": args.plot}, read)
+    outputs(args, [("the instance", path) for path in args.files])
     if args.plot:
         api.plot_path(args.plot)  # a format matplotlib cannot draw is refused before the runs
     instances = [api.load(args.puzzle, Path(path)) for path in args.files]
@@ -534,7 +612,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 def cmd_catalog(args: argparse.Namespace) -> int:
     """Settle every single vacancy -> single survivor problem of a board; print the catalog."""
     check_cores(args)
-    outputs(args, {"--output": args.output, "--results": args.results})
+    outputs(args)
     entries = api.catalog(
         args.puzzle,
         args.board,
@@ -552,32 +630,12 @@ def cmd_catalog(args: argparse.Namespace) -> int:
     return 0
 
 
-def option_type(opt: Option) -> Any:
-    """An argparse ``type=`` that reads a flag's text as its declaration says."""
-
-    def convert(text: str) -> Any:
-        try:
-            return opt.convert(text)
-        except OptionError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    convert.__name__ = opt.type.__name__  # argparse names the type in its message
-    return convert
-
-
-def add_option_flags(
-    parser: argparse.ArgumentParser, options: tuple[Option, ...], short: dict[str, str] | None = None
-) -> None:
-    """One flag per declared option, read by its declaration; a bool is a switch.
-
-    ``short`` gives some their one-letter alias: ``{"jobs": "-j"}``.
-    """
-    for opt in options:
-        flags = [opt.flag, *([short[opt.name]] if short and opt.name in short else [])]
-        if opt.type is bool:
-            parser.add_argument(*flags, dest=opt.name, action="store_true", default=opt.default, help=opt.help)
-        else:
-            parser.add_argument(*flags, dest=opt.name, type=option_type(opt), default=opt.default, help=opt.help)
+def puzzle_named(name: str) -> core.Puzzle:
+    """The ``type=`` of a puzzle argument: the Puzzle it names, looked up once, here."""
+    try:
+        return core.get_puzzle(name)
+    except PuzzlesatError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def puzzles_needed(argv: list[str], verb: str) -> list[core.Puzzle]:
@@ -599,8 +657,8 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("list", help="show puzzles and strategies")
-    p.add_argument("puzzle", nargs="?")
-    p.add_argument("--verbose", "-v", action="store_true", help="also each strategy's options")
+    p.add_argument("puzzle", nargs="?", type=puzzle_named)
+    add_flags(p, [Flag(VERBOSE, "-v")])
     p.set_defaults(func=cmd_list)
 
     p = sub.add_parser("solve", help="solve an instance")
@@ -608,52 +666,68 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     for puzzle in puzzles_needed(argv, "solve"):
         s = solve.add_parser(puzzle.name)
         s.add_argument("file", nargs="?", default="-", help="instance file, or - for stdin")
-        s.add_argument("--strategy", "-s", help="method[:variant]; default: the puzzle's first")
-        s.add_argument("--json", action="store_true", help="print a JSON result instead of the seed format")
-        s.add_argument("--output", "-o", help="write the answer here instead of stdout")
-        s.add_argument("--svg", metavar="FILE", help="also draw the instance and the answer into this SVG file")
-        s.add_argument(
-            "--certify",
-            metavar="DIR",
-            help="write a checkable proof of every 'no solution', 'optimal' and 'unique' claim into DIR "
-            "(NAME.cnf + NAME.drat, checked by drat-trim or dratify before the answer is printed)",
+        add_flags(
+            s,
+            [
+                Flag(STRATEGY, "-s"),
+                JSON,
+                output_flag("the answer"),
+                SVG,
+                Flag(CERTIFY, metavar="DIR"),
+                TIMEOUT,
+                SEED,
+                WORKERS,
+                PAIRS_FLAG,
+                Flag(PORTFOLIO, metavar="S1,S2,...", bare=()),
+                JOBS,
+                MEMORY_LIMIT,
+                *BACKEND_FLAGS,
+                *puzzle.instance_options,
+                *(mode_help(puzzle, o) for o in puzzle.solve_options),
+            ],
         )
-        add_limit_flags(s)
-        add_portfolio_flags(s)
-        add_option_flags(s, puzzle.instance_options + tuple(mode_help(puzzle, o) for o in puzzle.solve_options))
-        s.set_defaults(func=cmd_solve, puzzle_solve_options=puzzle.solve_options)
+        s.set_defaults(func=cmd_solve, puzzle=puzzle)
 
     p = sub.add_parser("compare", help="run strategies side by side on instances; print a table")
-    p.add_argument("puzzle")
+    p.add_argument("puzzle", type=puzzle_named)
     p.add_argument("files", nargs="+", help="instance files")
-    p.add_argument(
-        "--strategies",
-        help="comma list of method[:variant][@KEY=VALUE...] (default: every strategy); "
-        "options after @ apply to that strategy alone",
+    add_flags(
+        p,
+        [
+            RUN_STRATEGIES,
+            PAIRS_FLAG._replace(option=RUN_PAIRS),
+            RUN_TIMEOUT,
+            SEED,
+            RUN_WORKERS,
+            Flag(RUNS_AT_ONCE, "-j"),
+            RUN_MEMORY,
+            TABLE_FORMAT,
+            RESULTS,
+            Flag(PLOT, metavar="FILE.png"),
+            output_flag("the table"),
+            *BACKEND_FLAGS,
+        ],
     )
-    p.add_argument(
-        "--option", "-O", action="append", default=[], help="option KEY=VALUE for every run (puzzlesat list -v)"
-    )
-    add_option_flags(p, (RUN_TIMEOUT, SEED, RUN_WORKERS, RUNS_AT_ONCE, RUN_MEMORY), short={"jobs": "-j"})
-    p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
-    p.add_argument("--results", metavar="FILE", help="append runs to this JSON-lines file; reuse those done")
-    p.add_argument("--plot", metavar="FILE.png", help="draw a cactus plot (needs matplotlib)")
-    p.add_argument("--output", "-o", help="write the table here instead of stdout")
-    add_backend_flags(p)
     p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("catalog", help="every single vacancy -> single survivor problem of a board, settled")
     p.add_argument("puzzle", choices=api.CATALOG_PUZZLES)
-    p.add_argument("--board", choices=api.CATALOG_BOARDS, default="english")
-    p.add_argument("--strategies", help="the chain, comma list (default native-dfs,cnf-plan:cadical195)")
-    add_option_flags(
+    add_flags(
         p,
-        (api.CATALOG_ROWS, api.CATALOG_COLS, PROBLEM_TIMEOUT, SEED, PROBLEMS_AT_ONCE, RUN_MEMORY),
-        short={"jobs": "-j"},
+        [
+            api.CATALOG_BOARD,
+            api.CATALOG_ROWS,
+            api.CATALOG_COLS,
+            CHAIN,
+            PROBLEM_TIMEOUT,
+            SEED,
+            Flag(PROBLEMS_AT_ONCE, "-j"),
+            RUN_MEMORY,
+            TABLE_FORMAT,
+            RESULTS,
+            output_flag("the catalog"),
+        ],
     )
-    p.add_argument("--format", choices=("markdown", "csv", "json"), default="markdown")
-    p.add_argument("--results", metavar="FILE", help="append runs to this JSON-lines file; reuse those done")
-    p.add_argument("--output", "-o", help="write the catalog here instead of stdout")
     p.set_defaults(func=cmd_catalog, backend="local", workers=None)
 
     p = sub.add_parser("check", help="verify a solution")
@@ -662,29 +736,37 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
         c = check.add_parser(puzzle.name)
         c.add_argument("instance")
         c.add_argument("solution")
-        c.add_argument("--svg", metavar="FILE", help="also draw the instance and the answer checked into this SVG file")
-        add_option_flags(c, puzzle.instance_options + puzzle.check_options)
-        c.set_defaults(func=cmd_check)
+        picture = SVG._replace(help="also draw the instance and the answer checked into this SVG file")
+        add_flags(c, [picture, *puzzle.instance_options, *puzzle.check_options])
+        c.set_defaults(func=cmd_check, puzzle=puzzle)
 
     p = sub.add_parser("generate", help="generate an instance")
     gen = p.add_subparsers(dest="puzzle", required=True)
     for puzzle in puzzles_needed(argv, "generate"):
         g = gen.add_parser(puzzle.name)
-        add_option_flags(g, (*puzzle.generator_options, SEED))
-        g.add_argument("--output", "-o")
-        g.set_defaults(func=cmd_generate, generator_options=puzzle.generator_options)
+        add_flags(g, [*puzzle.generator_options, SEED, output_flag("the instance")])
+        g.set_defaults(func=cmd_generate, puzzle=puzzle)
 
     p = sub.add_parser("export", help="write the DIMACS CNF or WCNF (+ JSON sidecar) or the CP-SAT model")
     export = p.add_subparsers(dest="puzzle", required=True)
     for puzzle in puzzles_needed(argv, "export"):
         x = export.add_parser(puzzle.name)
         x.add_argument("file")
-        x.add_argument("--strategy", "-s", required=True, help="the formulation to export")
-        x.add_argument("--format", choices=("dimacs", "wcnf", "cpsat"), default="dimacs")
-        x.add_argument("--option", "-O", action="append", default=[], help="strategy option KEY=VALUE (list -v)")
-        x.add_argument("--output", "-o", required=True)
-        add_option_flags(x, (TIMEOUT, *puzzle.instance_options))
-        x.set_defaults(func=cmd_export)
+        formula = Flag(
+            OUTPUT._replace(help="the file to write (DIMACS: and FILE.json, the sidecar)"), "-o", required=True
+        )
+        add_flags(
+            x,
+            [
+                Flag(STRATEGY._replace(help="the formulation to export"), "-s", required=True),
+                api.EXPORT_FORMAT,
+                PAIRS_FLAG._replace(option=PAIRS._replace(help="strategy option KEY=VALUE (list -v)")),
+                formula,
+                TIMEOUT,
+                *puzzle.instance_options,
+            ],
+        )
+        x.set_defaults(func=cmd_export, puzzle=puzzle)
 
     p = sub.add_parser("tables", help="show the tables solvers keep (rubik), or build a set ahead")
     tables = p.add_subparsers(dest="action", required=True)
@@ -693,7 +775,7 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     t = tables.add_parser("build", help="build a set now (a stopped build resumes); progress and time left")
     t.add_argument("puzzle", choices=api.TABLE_PUZZLES)
     t.add_argument("set", nargs="?", help="default: the set solves grow into (phase1 without --memory-limit)")
-    t.add_argument("--metric", choices=("htm", "qtm"), default="htm")
+    add_flags(t, [api.TABLE_METRIC])
     t.set_defaults(func=cmd_tables)
 
     p = sub.add_parser("kernels", help="show the native kernels compiled ahead of time, or build them")
@@ -705,11 +787,16 @@ def build_parser(argv: list[str]) -> argparse.ArgumentParser:
     k.set_defaults(func=cmd_kernels)
 
     p = sub.add_parser("decode", help="read an external SAT solver's answer back into a solution")
-    p.add_argument("puzzle")
+    p.add_argument("puzzle", type=puzzle_named)
     p.add_argument("answer", help="the solver's output (s and v lines), or -")
-    p.add_argument("--map", required=True, help="the .json sidecar written by export")
-    p.add_argument("--proof", metavar="FILE", help="the solver's DRAT proof of an UNSATISFIABLE answer, to check")
-    p.add_argument("--output", "-o")
+    add_flags(
+        p,
+        [
+            Flag(MAP, metavar="FILE", required=True),
+            Flag(PROOF, metavar="FILE"),
+            output_flag("the solution"),
+        ],
+    )
     p.set_defaults(func=cmd_decode)
     return parser
 

@@ -270,6 +270,18 @@ def worker_reporting(x: int) -> str:
     return "done"
 
 
+def worker_hungry(seconds: float) -> bool:
+    """Whether the pool turns hungry (a worker waits, no task queued) within ``seconds``."""
+    from puzzlesat.core.processes import hungry
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if hungry():
+            return True
+        time.sleep(0.02)
+    return False
+
+
 def worker_exit(code: int) -> None:
     """End the worker process at once."""
     os._exit(code)

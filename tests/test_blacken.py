@@ -255,7 +255,7 @@ def test_empty_board_needs_no_move() -> None:
 
 
 def test_component_bound_is_tight_on_seed() -> None:
-    from puzzlesat.domains.blacken_bound import move_lower_bound
+    from puzzlesat.domains.blacken.bound import move_lower_bound
     from puzzlesat.native.blacken import Search
 
     inst = seed_instance()
@@ -264,7 +264,7 @@ def test_component_bound_is_tight_on_seed() -> None:
 
 
 def test_component_bound_never_exceeds_bfs() -> None:
-    from puzzlesat.domains.blacken_bound import move_lower_bound
+    from puzzlesat.domains.blacken.bound import move_lower_bound
 
     for inst in small_boards(8):
         assert move_lower_bound(inst) <= bfs_moves(inst), inst

@@ -280,6 +280,31 @@ def _flag_cases() -> list[tuple[str, tuple[str, ...], str]]:
         ("rubik", ["--moves", "-1"], "--moves"),
     ):
         cases.append((f"generate-{puzzle}{''.join(flags)}", ("generate", puzzle, *flags), names))
+    for argv, names in (  # the flags each verb spelled by hand before, now read by their declarations
+        ((*COMPARE, "--format", "html"), "--format"),
+        ((*COMPARE, "--backend", "slurm"), "--backend"),
+        ((*COMPARE, "--backend", "ray", "--address", ""), "--address"),
+        ((*COMPARE, "--results", ""), "--results"),
+        ((*COMPARE, "--plot", ""), "--plot"),
+        ((*COMPARE, "-o", ""), "--output"),
+        (("compare", "eternity", E4, "--strategies", ""), "--strategies"),
+        (("compare", "eternity", E4, "-O", ""), "--option"),
+        ((*CATALOG, "--board", "hex"), "--board"),
+        ((*CATALOG, "--format", "xml"), "--format"),
+        ((*CATALOG, "--strategies", ""), "--strategies"),
+        ((*CATALOG, "--results", ""), "--results"),
+        (("solve", "eternity", E4, "--svg", ""), "--svg"),
+        (("solve", "eternity", E4, "--certify", ""), "--certify"),
+        (("solve", "eternity", E4, "--portfolio", "", "--jobs", "1"), "--portfolio"),
+        (("solve", "eternity", E4, "--backend", "x"), "--backend"),
+        (("export", "eternity", E4, "-s", "cnf-heule", "-o", "p.cnf", "--format", "xml"), "--format"),
+        (("export", "eternity", E4, "-s", "cnf-heule"), "--output"),
+        (("decode", "eternity", "out.txt", "--map", ""), "--map"),
+        (("decode", "eternity", "out.txt"), "--map"),
+        (("tables", "build", "rubik", "--metric", "ftm"), "--metric"),
+        (("list", "nosuchpuzzle"), "unknown puzzle 'nosuchpuzzle'"),
+    ):
+        cases.append((" ".join(argv).replace(E4, "E4"), argv, names))
     return cases
 
 

@@ -123,7 +123,7 @@ def test_a_count_carries_a_verified_board_and_prints_one_number() -> None:
     assert (result.status, result.count) == (Status.SOLVED, 640)
     assert puzzlesat.check(board, result.solution) == []
     assert puzzlesat.format(board, result) == "640\n"
-    assert result.to_json(board._puzzle, board.data)["count"] == 640
+    assert result.to_json(board.puzzle, board.data)["count"] == 640
 
 
 def test_cli_count_prints_the_number_and_the_stats() -> None:

@@ -17,7 +17,7 @@ from puzzlesat.native import aot
 from puzzlesat.native import eternity as rowscan
 from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search
 
-STATE = ("used", "choice", "east", "south", "placed", "depth", "found")
+STATE = ("used", "choice", "east", "south", "placed", "depth", "found")  # of the State
 
 
 def instances() -> list[eternity.Instance]:
@@ -39,13 +39,13 @@ def instances() -> list[eternity.Instance]:
 def pair(instance: eternity.Instance, seed: int) -> tuple[Search, Search]:
     """Two searches over one candidate order."""
     lookup = Lookup(instance, twins=True)
-    arrays = lookup.arrays(np.random.default_rng(seed))
-    return Search(instance, lookup, None, arrays=arrays), Search(instance, lookup, None, arrays=arrays)
+    table = lookup.table(np.random.default_rng(seed))
+    return Search(instance, lookup, None, table=table), Search(instance, lookup, None, table=table)
 
 
 def same_state(plain: Search, numba: Search) -> None:
     for name in STATE:
-        assert np.array_equal(getattr(plain, name), getattr(numba, name)), name
+        assert np.array_equal(getattr(plain.state, name), getattr(numba.state, name)), name
 
 
 @pytest.mark.parametrize("index", range(7))
@@ -73,8 +73,8 @@ def test_plain_count_then_kernel_counts_every_board(index: int) -> None:
         status, _ = plain.run(10_000, limit=COUNT_LIMIT)  # ... finished in the kernel
     assert status == EXHAUSTED
     assert numba.run(10**9, limit=COUNT_LIMIT)[0] == EXHAUSTED
-    assert plain.found[0] == numba.found[0]
-    assert (plain.found[0] == 0) == (index == 6)
+    assert plain.found == numba.found
+    assert (plain.found == 0) == (index == 6)
 
 
 def test_plain_nodes_hand_over_to_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:

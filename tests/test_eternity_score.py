@@ -86,18 +86,17 @@ def test_native_score_search_keeps_the_hints() -> None:
 @pytest.mark.parametrize("tail", [0, 2, 5])
 def test_fill_order_places_west_and_north_neighbours_first(tail: int) -> None:
     instance = unsolvable(5, 0, 6)
-    classes = np.arange(instance.cells)
-    fill = es.FillOrder(instance, classes, tail)
-    assert sorted(fill.cell) == list(range(instance.cells)) and (fill.classes == fill.cell).all()
-    depth = np.argsort(fill.cell)
-    for d, cell in enumerate(fill.cell):
-        r, c = divmod(int(cell), instance.cols)
-        assert fill.west[d] == (depth[cell - 1] if c > 0 else -1) and fill.west[d] < d
-        assert fill.north[d] == (depth[cell - instance.cols] if r > 0 else -1) and fill.north[d] < d
-        assert c == instance.cols - 1 or depth[cell + 1] > d
-        assert r == instance.rows - 1 or depth[cell + instance.cols] > d
+    cell, west_of, north_of = es.fill_order(instance, tail)
+    assert sorted(cell) == list(range(instance.cells))
+    depth = np.argsort(cell)
+    for d, at in enumerate(cell):
+        r, c = divmod(int(at), instance.cols)
+        assert west_of[d] == (depth[at - 1] if c > 0 else -1) and west_of[d] < d
+        assert north_of[d] == (depth[at - instance.cols] if r > 0 else -1) and north_of[d] < d
+        assert c == instance.cols - 1 or depth[at + 1] > d
+        assert r == instance.rows - 1 or depth[at + instance.cols] > d
     if tail == 0:
-        assert (fill.cell == np.arange(instance.cells)).all()
+        assert (cell == np.arange(instance.cells)).all()
 
 
 @pytest.mark.parametrize(("size", "seed", "cols"), [(4, 0, None), (4, 2, None), (3, 0, 5)])
@@ -211,26 +210,39 @@ def test_cli_prints_the_best_board_at_the_time_limit(tmp_path: Path, workers: st
     assert check.returncode == 0 and f"c score {eternity.score(instance, solution)}/84" in check.stderr
 
 
-def test_cli_answers_the_best_board_on_sigterm(tmp_path: Path) -> None:
+def _cpu(process: psutil.Process, children: bool) -> float:
+    """CPU seconds of ``process`` itself, or of its children as they run."""
+    try:
+        targets = process.children() if children else [process]
+        return sum(sum(p.cpu_times()[:2]) for p in targets)
+    except psutil.Error:
+        return 0.0
+
+
+@pytest.mark.parametrize(("signum", "workers"), [(signal.SIGTERM, "1"), (signal.SIGTERM, "2"), (signal.SIGINT, "2")])
+def test_cli_answers_the_best_board_on_sigterm_or_ctrl_c(tmp_path: Path, signum: int, workers: str) -> None:
     path = tmp_path / "board.txt"
     instance = unsolvable(8, 1)
     path.write_text(eternity.write_instance(instance))
     proc = subprocess.Popen(
-        [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(path), "--score"],
+        [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(path), "--score", "--workers", workers],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         cwd=ROOT,
     )
     busy = psutil.Process(proc.pid)
-    while sum(busy.cpu_times()[:2]) < 3 and proc.poll() is None:  # past the imports and the compilation
+    while _cpu(busy, workers != "1") < 3 and proc.poll() is None:  # past the imports and the compilation
         time.sleep(0.2)
-    proc.send_signal(signal.SIGTERM)
+    children = busy.children(recursive=True)
+    proc.send_signal(signum)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 3, err
     solution = eternity.parse_solution(instance, out)
     assert solution is not None and eternity.verify(instance, solution, matching=False) == []
     assert "interrupted" in err and f"c score {eternity.score(instance, solution)}/112" in err
+    _, alive = psutil.wait_procs(children, timeout=5)
+    assert not alive, f"workers left behind: {alive}"
 
 
 @pytest.mark.slow

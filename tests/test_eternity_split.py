@@ -18,27 +18,26 @@ from puzzlesat.core import Status
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, generate, make_unsolvable, with_hints
 from puzzlesat.native import eternity_split
+from puzzlesat.native.eternity_arrays import Table
 from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search, Task
 
 PEAKS = Path(__file__).resolve().parents[1] / "instances" / "eternity"
 
 
-def exhaust(
-    instance: Instance, lookup: Lookup, arrays: tuple[np.ndarray, ...], check: bool, task: Task
-) -> tuple[int, int]:
+def exhaust(instance: Instance, lookup: Lookup, table: Table, check: bool, task: Task) -> tuple[int, int]:
     """(nodes, boards) of one task searched to the end, giving a piece away every 50 nodes (searched the same way)."""
-    search = Search(instance, lookup, None, check, arrays)
+    search = Search(instance, lookup, None, check, table)
     search.start(task)
     nodes = boards = 0
     while True:
         status, done = search.run(50, limit=COUNT_LIMIT)
         nodes += done
         if status == EXHAUSTED:
-            return nodes, boards + int(search.found[0])
+            return nodes, boards + search.found
         assert status == BUDGET
         piece = search.split()
         if piece is not None:
-            more_nodes, more_boards = exhaust(instance, lookup, arrays, check, piece)
+            more_nodes, more_boards = exhaust(instance, lookup, table, check, piece)
             nodes += more_nodes
             boards += more_boards
 
@@ -59,14 +58,14 @@ def test_pieces_split_off_a_search_share_its_tree_exactly(
     lookup = Lookup(instance, twins)
     whole = Search(instance, lookup, np.random.default_rng(seed), check)
     status, nodes = whole.run(10**9, limit=COUNT_LIMIT)
-    assert status == EXHAUSTED and whole.found[0] > 0
-    assert exhaust(instance, lookup, whole.arrays, check, (np.zeros(0, dtype=np.int64), -1)) == (nodes, whole.found[0])
+    assert status == EXHAUSTED and whole.found > 0
+    assert exhaust(instance, lookup, whole.table, check, (np.zeros(0, dtype=np.int64), -1)) == (nodes, whole.found)
     # a search paused anywhere hands over all that is left
-    paused = Search(instance, lookup, None, check, whole.arrays)
+    paused = Search(instance, lookup, None, check, whole.table)
     assert paused.run(nodes // 3, limit=COUNT_LIMIT)[0] == BUDGET
-    rest = [exhaust(instance, lookup, whole.arrays, check, task) for task in paused.remaining()]
+    rest = [exhaust(instance, lookup, whole.table, check, task) for task in paused.remaining()]
     assert nodes // 3 + sum(n for n, _ in rest) == nodes
-    assert paused.found[0] + sum(b for _, b in rest) == whole.found[0]
+    assert paused.found + sum(b for _, b in rest) == whole.found
 
 
 def boards() -> list[Instance]:

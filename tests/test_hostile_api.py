@@ -279,6 +279,9 @@ def test_catalog_refuses_bad_arguments(bad: list[tuple[str, Any]]) -> None:
         lambda: ps.Comparison("eternity", []).plot("/tmp/cactus.xyz"),
         lambda: ps.Comparison("eternity", []).table("html"),
         lambda: ps.Catalog("pegsol", "rect", []).table(None),
+        lambda: ps.api.build_kernels("eternity"),
+        lambda: ps.api.build_kernels(["eternity", 3]),
+        lambda: ps.api.build_kernels(["nope"]),
     ],
     ids=[
         "instances-as-str",
@@ -291,6 +294,9 @@ def test_catalog_refuses_bad_arguments(bad: list[tuple[str, Any]]) -> None:
         "plot-format",
         "table-format",
         "catalog-table-format",
+        "kernels-as-str",
+        "kernel-of-type-int",
+        "kernel-unknown",
     ],
 )
 def test_refused_at_the_edge(call: Any) -> None:
@@ -353,6 +359,33 @@ def _closed_file() -> Any:
     ],
 )
 def test_the_issue_cases(call: Any, error: type, names: str) -> None:
+    _refused_naming(call, error, names)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "names"),
+    [
+        (lambda: ps.solve(BOARD, backend="slurm"), ValueError, "backend"),
+        (lambda: ps.solve(BOARD, backend=None), TypeError, "backend"),
+        (lambda: ps.solve(BOARD, backend="ray", address=""), ValueError, "address"),
+        (lambda: ps.race(BOARD, timeout=5, address=5), TypeError, "address"),
+        (lambda: ps.compare("eternity", [BOARD], timeout=5, backend=["local"]), TypeError, "backend"),
+        (lambda: ps.Comparison("eternity", []).table(5), TypeError, "format"),
+        (lambda: ps.Catalog("pegsol", "rect", []).table(""), ValueError, "format"),
+        (lambda: ps.catalog("pegsol", "hex"), ValueError, "board"),
+        (lambda: ps.catalog("pegsol", None), TypeError, "board"),
+        (lambda: ps.export(BOARD, "cnf-heule", "/tmp/p.cnf", 5), TypeError, "format"),
+        (lambda: ps.api.build_tables("rubik", metric="ftm"), ValueError, "metric"),
+        (lambda: ps.api.build_tables("rubik", 5), TypeError, "name"),
+        (lambda: ps.Instance(5, BOARD.data), TypeError, "puzzle"),
+    ],
+)
+def test_the_flags_declarations_check_the_api_too(call: Any, error: type, names: str) -> None:
+    """compare's, catalog's, export's and the backends' choices: the declarations the CLI reads its flags by."""
+    _refused_naming(call, error, names)
+
+
+def _refused_naming(call: Any, error: type, names: str) -> None:
     with pytest.raises(ps.PuzzlesatError) as caught:
         call()
     assert isinstance(caught.value, error), repr(caught.value)

@@ -14,6 +14,7 @@ import puzzlesat
 from puzzlesat import core
 from puzzlesat.core import Limits, Option, OptionError, PuzzlesatError
 from puzzlesat.core.options import defaults, parse_pairs, resolve
+from puzzlesat.core.run_options import for_strategies
 from puzzlesat.encoders.dimacs import clause_count
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -77,17 +78,12 @@ def test_cli_unknown_option_exits_2_with_one_line() -> None:
     )
     assert proc.returncode == 2 and proc.stdout == ""
     lines = proc.stderr.strip().splitlines()
-    assert (
-        len(lines) == 1
-        and "valid options: amo, checkpoint, count, forbidden, resume, score, support, symmetry" in lines[0]
-    )
+    assert len(lines) == 1 and "valid options: amo, count, forbidden, support, symmetry" in lines[0]
 
 
 def test_python_unknown_option_raises() -> None:
     board = puzzlesat.load("eternity", E4)
-    with pytest.raises(
-        PuzzlesatError, match="valid options: amo, checkpoint, count, forbidden, resume, score, support, symmetry"
-    ):
+    with pytest.raises(PuzzlesatError, match="valid options: amo, count, forbidden, support, symmetry$"):
         puzzlesat.solve(board, "cnf-heule", amoo=1)
     with pytest.raises(
         PuzzlesatError,
@@ -100,6 +96,57 @@ def test_python_unknown_option_raises() -> None:
         puzzlesat.generate("rubik", size=3)
 
 
+@pytest.mark.parametrize(
+    ("puzzle", "strategy", "valid"),
+    [
+        # the puzzle's modes a strategy does not serve are not offered (--count, --score, ...)
+        ("eternity", "cpsat-table", "score, symmetry"),
+        ("eternity", "maxsat-rc2", "score"),
+        ("eternity", "cnf-heule:kissat404", "amo, forbidden, support, symmetry"),  # Kissat cannot count
+        ("rubik", "cpsat-bmc", "canonical, horizon, max_depth, metric, tables"),
+        ("rubik", "native-ida", "all, extra, max_depth, metric, plain_depth, progress, tables"),
+        ("masyu", "cpsat-lazy", "draw, unique, url"),
+    ],
+)
+def test_a_refused_option_lists_only_what_the_strategy_serves(puzzle: str, strategy: str, valid: str) -> None:
+    instance = puzzlesat.load(puzzle, SMALL[puzzle])
+    with pytest.raises(OptionError, match=f"for {puzzle} {strategy}; valid options: {valid}$"):
+        puzzlesat.solve(instance, strategy, bogus=1)
+
+
+def test_a_mode_the_strategy_does_not_serve_is_refused_not_unknown() -> None:
+    board = puzzlesat.load("eternity", E4)
+    with pytest.raises(puzzlesat.UnsupportedRequest, match="cpsat-table does not serve --count"):
+        puzzlesat.solve(board, "cpsat-table", count=True)
+    assert puzzlesat.solve(board, "cpsat-table", count=False).status.value == "SOLVED"  # off: nothing asked
+
+
+def test_a_race_lists_what_its_members_serve() -> None:
+    puzzle = core.get_puzzle("eternity")
+    with pytest.raises(OptionError, match="for eternity cpsat-table, maxsat-rc2; valid options: score, symmetry$"):
+        for_strategies(puzzle, ["cpsat-table", "maxsat-rc2"], {"bogus": 1})
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "puzzlesat.cli",
+            "compare",
+            "eternity",
+            str(E4),
+            "--strategies",
+            "cpsat-table",
+            "-O",
+            "twins=0",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and proc.stderr.splitlines() == [
+        "puzzlesat: unknown option 'twins' for eternity cpsat-table; valid options: score, symmetry"
+    ]
+
+
 def test_a_race_hands_each_member_only_its_own_options() -> None:
     puzzle = core.get_puzzle("eternity")
     board = puzzlesat.load("eternity", E4)
@@ -107,18 +154,18 @@ def test_a_race_hands_each_member_only_its_own_options() -> None:
     result = core.run_strategy(puzzle, board.data, "native-rowscan", Limits(options={"forbidden": True}))
     assert result.status.value == "SOLVED"
     with pytest.raises(OptionError):
-        puzzle.options(["native-rowscan"], {"forbidden": True})
-    assert puzzle.options(["native-rowscan", "cnf-heule"], {"forbidden": "1"})["forbidden"] is True
+        for_strategies(puzzle, ["native-rowscan"], {"forbidden": True})
+    assert for_strategies(puzzle, ["native-rowscan", "cnf-heule"], {"forbidden": "1"})["forbidden"] is True
 
 
 def test_a_race_leaves_each_member_its_own_defaults() -> None:
     # cnf-plan declares ordering as 0/1/2, cpsat-plan as a switch: a race fills in neither
     puzzle = core.get_puzzle("pegsol")
     race = ["cnf-plan:cadical195", "cpsat-plan"]
-    assert "ordering" not in puzzle.options(race, {})
+    assert "ordering" not in for_strategies(puzzle, race, {})
     small = puzzle.parse((ROOT / "instances" / "pegsol" / "rect6x4_hole_3_2.txt").read_text())
     for name in race:
-        result = core.run_strategy(puzzle, small, name, Limits(timeout=30, options=puzzle.options(race, {})))
+        result = core.run_strategy(puzzle, small, name, Limits(timeout=30, options=for_strategies(puzzle, race, {})))
         assert result.status.value != "ERROR", result.message
 
 

@@ -306,7 +306,7 @@ def test_native_endgame_on_other_goals(
     monkeypatch: pytest.MonkeyPatch, start: tuple[int, int], finish: tuple[int, int]
 ) -> None:
     # the meet in the middle searches back from any goal, not only the complement
-    from puzzlesat.domains import pegsol_catalog as C
+    from puzzlesat.domains.pegsol import catalog as C
     from puzzlesat.native import pegsol as native
 
     monkeypatch.setattr(native, "ENDGAME_AT", 0)

@@ -17,7 +17,7 @@ import pytest
 from puzzlesat import api
 from puzzlesat.core import InvalidInstanceError
 from puzzlesat.domains import pegsol as P
-from puzzlesat.domains.pegsol_catalog import (
+from puzzlesat.domains.pegsol.catalog import (
     Problem,
     board_cells,
     problem_instance,

@@ -20,7 +20,7 @@ from puzzlesat.native.pegsol_layout import Layout
 from puzzlesat.native.pegsol_plain import Search
 
 INSTANCES = Path(__file__).resolve().parents[1] / "instances" / "pegsol"
-ARRAYS = ("board", "moves", "entered", "chosen", "state", "table")
+ARRAYS = ("board", "moves", "entered", "chosen", "state", "table")  # of the Tree
 
 
 def boards() -> list[P.Instance]:
@@ -40,7 +40,7 @@ def runner(instance: P.Instance, share: tuple[int, int]) -> native._Runner:
     depth = instance.moves_needed
     maps = layout.symmetries(layout.pegs(instance.target))
     out = native._Runner(layout, instance, depth, 10, maps, depth * 2 // 3)
-    out.share[:] = share
+    out.cuts.share[:] = share
     out.reset()
     return out
 
@@ -51,14 +51,14 @@ def test_plain_search_stands_where_the_kernel_stands(index: int) -> None:
     layout = Layout.of(instance)
     for order, budget, share in [("sym0", 1, (0, 1)), ("outer1", 37, (0, 1)), ("sym5", 500, (1, 2))]:
         plain, numba = runner(instance, share), runner(instance, share)
-        plain.plain = Search(plain.constants, plain.sym_tables, plain.sym_depth, plain.share, plain.table)
+        plain.plain = Search(plain.game, plain.cuts.share, plain.tree.table)
         jumps = native.jump_order(order, layout)
         for _ in range(40):
             outcome = plain.run(jumps, budget)
             assert outcome == numba.run(jumps, budget), (index, order)
-            plain.plain.flush(plain.table)
+            plain.plain.flush(plain.tree.table)
             for name in ARRAYS:
-                assert np.array_equal(getattr(plain, name), getattr(numba, name)), (index, order, name)
+                assert np.array_equal(getattr(plain.tree, name), getattr(numba.tree, name)), (index, order, name)
             if outcome[0] != BUDGET:
                 break
 

@@ -41,7 +41,7 @@ def answered(puzzle: str) -> tuple[api.Instance, object]:
     """The seed instance and its answer, verified."""
     path, text = ANSWERS[puzzle]
     instance = api.load(puzzle, SEEDS / path)
-    solution = instance._puzzle.parse_solution(instance.data, text, path)
+    solution = instance.puzzle.parse_solution(instance.data, text, path)
     assert api.check(instance, solution) == [], puzzle
     return instance, solution
 
@@ -83,11 +83,11 @@ def test_every_puzzle_draws_its_instance_and_its_answer(puzzle: str) -> None:
 
 def test_a_wrong_answer_is_drawn_as_far_as_it_goes() -> None:
     instance, _ = answered("pegsol")
-    wrong = instance._puzzle.parse_solution(instance.data, "1:3-3:3\n1:3-3:3\n", "wrong")
+    wrong = instance.puzzle.parse_solution(instance.data, "1:3-3:3\n1:3-3:3\n", "wrong")
     captions = texts(parsed(api.draw(instance, wrong)))
     assert captions == ["start", "1: 1:3-3:3", "2: 1:3-3:3 illegal"]
     board, _ = answered("blacken")
-    off = board._puzzle.parse_solution(board.data, "The result is 1.\nx: 1 y: 1\n", "off")
+    off = board.puzzle.parse_solution(board.data, "The result is 1.\nx: 1 y: 1\n", "off")
     assert texts(parsed(api.draw(board, off))) == ["start", "1", "after 1 move"]
 
 
@@ -97,7 +97,7 @@ def test_instances_and_results_show_themselves_in_a_notebook(puzzle: str) -> Non
     assert instance._repr_svg_() == api.draw(instance) == instance.data._repr_svg_()
     result = Result(Status.SOLVED, solution)
     assert result._repr_svg_() is None  # a strategy's result does not know its instance
-    result.puzzle, result.instance = instance._puzzle, instance.data
+    result.puzzle, result.instance = instance.puzzle, instance.data
     copy = pickle.loads(pickle.dumps(result))  # it still pickles (to a process, to a file)
     assert copy == result and copy._repr_svg_() == api.draw(instance, solution)
     assert "instance" not in repr(result)

@@ -27,8 +27,10 @@ ROOT = Path(__file__).resolve().parents[1]
 SEED = str(ROOT / "instances/eternity/seed_4x4.txt")
 
 PLUGIN = """
+from dataclasses import replace
+
 from puzzlesat import Result, Status, Strategy
-from puzzlesat.domains.eternity import Solution
+from puzzlesat.domains.eternity import PUZZLE, Solution
 
 def lie(instance, limits, variant):
     return Result(Status.SOLVED, Solution(tuple((t, 0) for t in range(instance.cells))))
@@ -39,12 +41,14 @@ def crash(instance, limits, variant):
 LIAR = Strategy("liar", "fakeplug:lie", "claims every tile unturned in order", puzzle="eternity")
 CRASHER = Strategy("crasher", "fakeplug:crash", "raises", puzzle="eternity")
 TAKEN = Strategy("native-rowscan", "fakeplug:lie", "a name eternity already has", puzzle="eternity")
+MISNAMED = replace(PUZZLE, name="misnamed", strategies=("fakeplug_gone:STRATEGY",))
 """
 
 ENTRY_POINTS = """
 [puzzlesat.puzzles]
 broken = fakeplug_missing:PUZZLE
 eternity = fakeplug:LIAR
+misnamed = fakeplug:MISNAMED
 
 [puzzlesat.strategies]
 liar = fakeplug:LIAR
@@ -79,10 +83,14 @@ def test_list_shows_the_working_plugins_and_one_line_per_broken_one(installed: P
     assert "  liar\n" in done.stdout and "  crasher\n" in done.stdout and "plugin fakeplug" in done.stdout
     assert "rubik" in done.stdout and "Traceback" not in done.stderr
     lines = sorted(done.stderr.splitlines())
-    assert len(lines) == 3, done.stderr
+    assert len(lines) == 4, done.stderr
     assert lines[0].startswith("puzzlesat: plugin fakeplug (entry point broken = fakeplug_missing:PUZZLE): cannot be")
     assert "entry point eternity = fakeplug:LIAR): puzzle name 'eternity' is taken" in lines[1]
-    assert "entry point taken = fakeplug:TAKEN): strategy name 'native-rowscan' is taken for eternity" in lines[2]
+    assert lines[2] == (
+        "puzzlesat: plugin fakeplug (entry point misnamed = fakeplug:MISNAMED): misnamed: strategies "
+        "'fakeplug_gone:STRATEGY' cannot be imported: ModuleNotFoundError: No module named 'fakeplug_gone'"
+    )
+    assert "entry point taken = fakeplug:TAKEN): strategy name 'native-rowscan' is taken for eternity" in lines[3]
 
 
 def test_a_plugin_that_fails_to_import_is_one_line(installed: Path) -> None:
@@ -135,6 +143,32 @@ def test_a_script_registers_a_puzzle_and_every_verb_sees_it(clean_registry: None
     assert raced.status is Status.SOLVED and raced.strategy.startswith("exact")
     with pytest.raises(PluginError, match="puzzle name 'eternity' is taken"):
         puzzlesat.register_puzzle(replace(portfolio_fixtures.PUZZLE, name="eternity"))
+
+
+def test_a_puzzle_names_its_strategies_and_reads_them_on_first_use(
+    clean_registry: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # as the built-in puzzles do: each declaration sits in its formulation's module, named by module:attr
+    (tmp_path / "declared_here.py").write_text(
+        "from puzzlesat import Strategy\n"
+        'DECLARED = Strategy("declared", "portfolio_fixtures:solve_exact", "the root", puzzle="fixture-named")\n'
+        'ELSEWHERE = Strategy("elsewhere", "portfolio_fixtures:solve_exact", "the root", puzzle="eternity")\n'
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    exact = portfolio_fixtures.PUZZLE.strategies[0]
+    named = replace(portfolio_fixtures.PUZZLE, name="fixture-named", strategies=("declared_here:DECLARED", exact))
+    assert "declared_here" not in sys.modules  # not imported by the declaration of the puzzle
+    puzzlesat.register_puzzle(named)
+    assert [s.name for s in puzzlesat.strategies("fixture-named")] == ["declared", "exact"]
+    assert puzzlesat.solve(puzzlesat.load("fixture-named", "49")).strategy == "declared"  # the first: the default
+    for attr, why in (
+        ("nowhere:STRATEGY", "cannot be imported: ModuleNotFoundError"),
+        ("declared_here:ELSEWHERE", "is not a Strategy of"),
+    ):
+        wrong = replace(portfolio_fixtures.PUZZLE, name="fixture-wrong", strategies=(attr,))
+        with pytest.raises(PluginError, match=f"^fixture-wrong: .*{why}"):
+            puzzlesat.register_puzzle(wrong)
+    assert "fixture-wrong" not in puzzlesat.puzzles()
 
 
 def test_a_strategy_object_goes_to_solve_race_and_compare(clean_registry: None) -> None:

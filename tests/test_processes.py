@@ -76,6 +76,23 @@ def test_task_pool_task_reports_news_before_it_ends():
         processes.report(1)
 
 
+def test_task_pool_tells_a_task_a_worker_waits_and_takes_more_work_in_the_batch():
+    with processes.TaskPool(1) as pool:
+        pool.submit(fx.worker_hungry, [0.5])
+        assert pool.next(timeout=30) is False  # the one worker runs the task: nobody waits
+    with processes.TaskPool(2) as pool:
+        pool.submit(fx.worker_hungry, [30])
+        assert pool.next(timeout=60) is True  # the other worker waits with nothing queued
+        pool.extend(fx.worker_hungry, [30])  # a piece of work for it, in the same batch
+        assert pool.next(timeout=60) is True
+        end = time.monotonic() + 30
+        while not pool.hungry():
+            assert time.monotonic() < end, "the idle workers were not counted"
+            time.sleep(0.05)
+    with pytest.raises(RuntimeError, match="TaskPool"):
+        processes.hungry()
+
+
 def test_task_pool_reports_a_dead_worker():
     with processes.TaskPool(1, fx.worker_init, (0,)) as pool:
         pool.submit(fx.worker_exit, [3])
@@ -151,8 +168,8 @@ def test_eternity_workers_die_with_a_killed_parent():
     pytest.importorskip("numba")
     board = REPO / "instances" / "eternity" / "peak_8x8_b3_m10_s2.txt"  # minutes of search
     args = ["-m", "puzzlesat.cli", "solve", "eternity", str(board), "--workers", "2", "--timeout", "120"]
-    # the worker is forked: it runs the parent's command line, not multiprocessing's spawn_main
-    _killed_parent_leaves_nothing(args, lambda tree: len(tree) == 1)
+    # the two workers are forked: they run the parent's command line, not multiprocessing's spawn_main
+    _killed_parent_leaves_nothing(args, lambda tree: len(tree) == 2)
 
 
 RUBIK = """

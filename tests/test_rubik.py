@@ -440,6 +440,7 @@ def test_auto_goes_on_with_the_deeper_set_at_the_same_bound(
     when: str, workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from puzzlesat.native import rubik as native
+    from puzzlesat.native import rubik_cache
 
     made = []
     real = native.make_searcher
@@ -450,7 +451,7 @@ def test_auto_goes_on_with_the_deeper_set_at_the_same_bound(
 
     monkeypatch.setattr(native, "make_searcher", searcher)
     monkeypatch.setattr(native, "tables_for", lambda cap: "phase1")
-    monkeypatch.setattr(native, "is_built", lambda name, metric: False)
+    monkeypatch.setattr(rubik_cache, "is_built", lambda name, metric: False)
     monkeypatch.setattr(native, "PARALLEL_FROM", 0)
     for name, value in ESCALATIONS[when].items():
         monkeypatch.setattr(native, name, value)
@@ -470,6 +471,7 @@ def test_auto_goes_on_with_the_deeper_set_at_the_same_bound(
 
 def test_a_time_limit_while_building_the_deeper_set_keeps_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
     from puzzlesat.native import rubik as native
+    from puzzlesat.native import rubik_cache
     from puzzlesat.native.table_build import BuildStopped
 
     real = native.make_searcher
@@ -481,7 +483,7 @@ def test_a_time_limit_while_building_the_deeper_set_keeps_the_bound(monkeypatch:
 
     monkeypatch.setattr(native, "make_searcher", searcher)
     monkeypatch.setattr(native, "tables_for", lambda cap: "phase1")
-    monkeypatch.setattr(native, "is_built", lambda name, metric: False)
+    monkeypatch.setattr(rubik_cache, "is_built", lambda name, metric: False)
     monkeypatch.setattr(native, "_predicted_nodes", lambda done, metric: 0.0 if len(done) < 1 else 1e18)
     opts = {"progress": False, "plain_depth": 0}
     res = native.solve(rk.parse("R U F' L2 D B' R2 U'"), Limits(timeout=60, options=opts))
@@ -742,7 +744,8 @@ def test_rotations_and_conjugated_edge_lookups() -> None:
 
 
 def test_auto_tables_take_the_largest_set_under_the_memory_cap() -> None:
-    from puzzlesat.native.rubik import TABLE_MEMORY_MB, tables_for
+    from puzzlesat.native.rubik import tables_for
+    from puzzlesat.native.rubik_cache import TABLE_MEMORY_MB
 
     assert tables_for(None) == "phase1"
     assert tables_for(TABLE_MEMORY_MB["phase1"]) == "phase1"

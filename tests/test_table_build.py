@@ -163,11 +163,11 @@ def test_a_build_killed_and_resumed_makes_the_same_tables(x6_cache: Path, tmp_pa
 def test_auto_grows_into_the_deeper_set_with_the_same_optimum(x6_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from puzzlesat.core import Limits, Status, run_strategy
     from puzzlesat.domains import rubik as rk
-    from puzzlesat.native import rubik
+    from puzzlesat.native import rubik, rubik_cache
 
     monkeypatch.setenv("PUZZLESAT_CACHE", str(x6_cache))
     monkeypatch.setattr(rubik, "tables_for", lambda cap: "phase1x6")
-    monkeypatch.setattr(rubik, "is_built", lambda name, metric: False)  # built, but taken as not yet
+    monkeypatch.setattr(rubik_cache, "is_built", lambda name, metric: False)  # built, but taken as not yet
     monkeypatch.setattr(rubik, "ESCALATE_SECONDS", 0.3)
     for moves, seed in ((12, 1), (13, 2), (14, 3)):
         inst = rk.generate({"moves": moves}, seed)

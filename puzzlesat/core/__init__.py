@@ -3,10 +3,12 @@
 A *puzzle* is a module in :mod:`puzzlesat.domains` that exposes a :class:`Puzzle` named
 ``PUZZLE`` (or a plugin's Puzzle: :mod:`puzzlesat.core.registry`).  A *strategy* is a
 function ``solve(instance, limits, variant) -> Result`` that lives in ``models/``,
-``encoders/`` or ``native/``; puzzles name their strategies and their generator by dotted
-path, so that listing them never imports a solver library and the domain modules never
-import the formulation layers above them.  Each strategy declares the modes it serves
-(:attr:`Strategy.modes`); a request for another is refused (:class:`UnsupportedRequest`).
+``encoders/`` or ``native/``, declared by a :class:`Strategy` at the top of its module;
+puzzles name those declarations and their generator by dotted path, read on first use
+(:class:`~puzzlesat.core.types.Declarations`), so that the domain modules never import the
+formulation layers above them, and the formulation modules import their solver library only
+when they run.  Each strategy declares the modes it serves (:attr:`Strategy.modes`); a
+request for another is refused (:class:`UnsupportedRequest`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from puzzlesat.core.errors import (
 from puzzlesat.core.interrupts import solver_interrupts
 from puzzlesat.core.options import Option, OptionError
 from puzzlesat.core.registry import available_puzzles, get_puzzle
+from puzzlesat.core.run_options import for_run
 from puzzlesat.core.text import check_length, content_lines, int_tokens, is_int, read_text
 from puzzlesat.core.types import (
     TIME_LIMIT,
@@ -128,10 +131,7 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, ov
         raise UnsupportedRequest(refused)
     plugin = registry.origin(puzzle.name, strat.name)
     solve = strat.load()
-    own = {opt.name for opt in strat.options + puzzle.solve_options}
-    named = split_strategy(name)[1]
-    given = {k: v for k, v in limits.options.items() if k in own} | named
-    limits = replace(limits, options=puzzle.options([name], given))
+    limits = replace(limits, options=for_run(puzzle, name, limits.options))
     start = time.perf_counter()
     try:
         overrun = None if limits.timeout is None or not overrun_stop else limits.timeout * 1.05 + 1.0

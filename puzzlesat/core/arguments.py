@@ -1,14 +1,16 @@
-"""The arguments every verb shares, declared once and checked at the edge.
+"""The arguments the verbs share, declared once and checked at the edge.
 
-The command line declares its common flags from these options (``--timeout``, ``--seed``,
-``--workers``, ``--jobs``, ``--memory-limit``) and every function of :mod:`puzzlesat.api`
-checks its arguments with the helpers below before any work, so both refuse the same values
-with one line naming the argument: a wrong type raises :class:`ArgumentTypeError` (a
-TypeError), a wrong value :class:`ArgumentError` or its :class:`OptionError` (ValueErrors).
+The command line declares its flags from these options (``--timeout``, ``--seed``,
+``--workers``, ``--jobs``, ``--memory-limit``, ``--backend``, ``--format``, ``--results``, ...)
+and every function of :mod:`puzzlesat.api` checks its arguments with the same declarations
+and the helpers below before any work, so both refuse the same values with one line naming
+the argument: a wrong type raises :class:`ArgumentTypeError` (a TypeError), a wrong value
+:class:`ArgumentError` or its :class:`OptionError` (ValueErrors).
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 import os
 import typing
@@ -39,6 +41,16 @@ MEMORY_LIMIT = Option(
 )
 # where races and comparisons run: local child processes, or Ray tasks
 BACKENDS = ("local", "ray")
+BACKEND = Option(
+    "backend", str, "local", "run strategies as local processes (default) or as Ray tasks", choices=BACKENDS
+)
+ADDRESS = Option("address", str, None, "the Ray cluster's head (ray start --head); default: start a local Ray instance")
+STRATEGIES = Option("strategies", str, None, "comma list of method[:variant] (default: every strategy)")
+# the tables of compare and catalog
+TABLE_FORMATS = ("markdown", "csv", "json")
+TABLE_FORMAT = Option("format", str, "markdown", "the table's format", choices=TABLE_FORMATS)
+RESULTS = Option("results", str, None, "append runs to this JSON-lines file; reuse those done", writes=True)
+OUTPUT = Option("output", str, None, "write it here instead of stdout", writes=True)
 
 
 def kind(value: Any) -> str:
@@ -59,28 +71,34 @@ def typed(name: str, value: Any, kinds: type | tuple[type, ...], expected: str) 
         raise ArgumentTypeError(f"{name}: expected {expected}, got {kind(value)}")
 
 
-def number(opt: Option, value: Any) -> Any:
-    """A number argument of a library function, checked by its declaration (type and bounds).
+# what a library argument of each declared type may be: text is no number (``timeout="10"``;
+# only the command line reads numbers from text), a number no text
+_KINDS: dict[type, tuple[tuple[type, ...], str]] = {
+    float: ((int, float), "a number"),
+    int: ((int,), "an int"),
+    bool: ((bool,), "a bool"),
+    str: ((str,), "a str"),
+}
 
-    Text is refused (``timeout="10"``): only the command line reads numbers from text.
+
+def declared(opt: Option, value: Any) -> Any:
+    """A library argument checked by its declaration, as the command line checks its flag:
+    its type, then its bounds or choices.
 
     Raises:
-        ArgumentTypeError: not an int (a float too for a ``float`` option), or None where the
-            declaration has a default.
-        OptionError: out of the declared bounds, or not finite.
+        ArgumentTypeError: a value of another type, or None where the declaration has a default.
+        OptionError: out of the declared bounds or choices, empty, or not finite.
     """
     if value is None and opt.default is None:
         return None
-    if opt.type is float:
-        typed(opt.name, value, (int, float), "a number")
-    else:
-        typed(opt.name, value, int, "an int")
+    kinds, expected = _KINDS[opt.type]
+    typed(opt.name, value, kinds, expected)
     return opt.convert(value)
 
 
 def timeout(value: Any, opt: Option = TIMEOUT) -> float | None:
     """A time limit in seconds: positive and finite, or None; beyond :data:`MAX_TIMEOUT` it is that."""
-    seconds = number(opt, value)
+    seconds = declared(opt, value)
     return None if seconds is None else min(float(seconds), MAX_TIMEOUT)
 
 
@@ -101,15 +119,6 @@ def text(name: str, value: Any, *, optional: bool = False) -> str | None:
     typed(name, value, str, "a str" + (" or None" if optional else ""))
     if not value:
         raise ArgumentError(f"{name}: expected a non-empty str")
-    return str(value)
-
-
-def choice(name: str, value: Any, choices: Iterable[str]) -> str:
-    """One of a closed set of names (a format, a backend, a board)."""
-    names = tuple(choices)
-    typed(name, value, str, "a str")
-    if value not in names:
-        raise ArgumentError(f"{name}={value!r}: expected one of: {', '.join(names)}")
     return str(value)
 
 
@@ -197,8 +206,17 @@ def declared_types(verify: Any) -> tuple[type | None, type | None]:
     """The instance and solution classes a puzzle's verifier is annotated with (None: not known).
 
     The edge of the library checks answers and instances against them, so a wrong object is
-    one line naming the argument rather than an AttributeError from inside a puzzle.
+    one line naming the argument rather than an AttributeError from inside a puzzle.  Read
+    once per verifier: every verb asks (solve, then format and notes of its answer).
     """
+    try:
+        return _annotated(verify)
+    except TypeError:  # a plugin's verifier that cannot be a cache key: read it each time
+        return _annotated.__wrapped__(verify)
+
+
+@functools.cache
+def _annotated(verify: Any) -> tuple[type | None, type | None]:
     try:
         hints = typing.get_type_hints(verify)
         names = list(inspect.signature(verify).parameters)

@@ -10,7 +10,6 @@ limit makes soon.  Only the main thread can take signals; elsewhere the deadline
 
 from __future__ import annotations
 
-import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -38,6 +37,8 @@ def hard_deadline(seconds: float | None, what: str) -> Iterator[None]:
     if seconds is None or seconds >= MAX_TIMEOUT or threading.current_thread() is not threading.main_thread():
         yield  # a limit of years is none, and the interval timer cannot hold it
         return
+    import signal  # here: a command without a time limit (puzzlesat list) does not load it
+
     outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
     started = time.monotonic()
 

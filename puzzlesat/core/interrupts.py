@@ -10,7 +10,6 @@ KeyboardInterrupt.  The command line then exits with 130 under every strategy.
 
 from __future__ import annotations
 
-import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -28,6 +27,7 @@ def stop_on_interrupt(stop: Callable[[], None]) -> Iterator[bool]:
         True when armed; False (nothing done) off the main thread, when SIGINT is ignored or
         not Python's, or when a wakeup file is already in use (an asyncio loop).
     """
+    import signal
     import socket  # here: a command that runs no CP-SAT search does not load it (2 ms)
 
     armed = threading.current_thread() is threading.main_thread() and sigint_handled()
@@ -63,6 +63,8 @@ def stop_on_interrupt(stop: Callable[[], None]) -> Iterator[bool]:
 
 def sigint_handled() -> bool:
     """True when Ctrl-C means KeyboardInterrupt here (Python's handler, not SIG_IGN as in a child)."""
+    import signal  # here, as in stop_on_interrupt: every command imports this module
+
     return callable(signal.getsignal(signal.SIGINT))
 
 

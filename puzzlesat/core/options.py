@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from puzzlesat.core.errors import ArgumentError
 from puzzlesat.core.text import is_int
 
-_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_FLOAT = r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?"  # compiled on first use (re's cache)
 _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
@@ -89,7 +89,7 @@ class Option(NamedTuple):
         elif self.type is float:
             if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
                 return float(value)
-            if isinstance(value, str) and _FLOAT.fullmatch(value) and math.isfinite(float(value)):
+            if isinstance(value, str) and re.fullmatch(_FLOAT, value) and math.isfinite(float(value)):
                 return float(value)
         elif isinstance(value, str) and value:
             return value
@@ -97,13 +97,17 @@ class Option(NamedTuple):
         raise OptionError(f"option {self.name}={value!r}: expected {expected}")
 
 
-def resolve(declared: Iterable[Option], given: Mapping[str, Any], what: str) -> dict[str, Any]:
+def resolve(
+    declared: Iterable[Option], given: Mapping[str, Any], what: str, listed: Iterable[str] | None = None
+) -> dict[str, Any]:
     """Every declared option's value: the given one, converted, or the default.
 
     Args:
         declared: the options that are valid here.
         given: the values the user set (text from the command line, or Python values).
         what: names the receiver in messages, e.g. ``"eternity cnf-heule"``.
+        listed: the keys the message of an unknown one lists; default all declared (a
+            strategy's run lists only what it serves, not the modes it would refuse).
 
     Raises:
         OptionError: an unknown key (the message lists the valid ones) or a bad value.
@@ -111,7 +115,7 @@ def resolve(declared: Iterable[Option], given: Mapping[str, Any], what: str) -> 
     by_name = {opt.name: opt for opt in declared}
     unknown = sorted(set(given) - set(by_name))
     if unknown:
-        valid = ", ".join(sorted(by_name)) or "none"
+        valid = ", ".join(sorted(by_name if listed is None else set(listed))) or "none"
         raise OptionError(f"unknown option {unknown[0]!r} for {what}; valid options: {valid}")
     return {name: opt.convert(given[name]) if name in given else opt.default for name, opt in by_name.items()}
 

@@ -1,8 +1,8 @@
 """Child processes that die with their parent and are stopped with their whole process tree.
 
 Every process puzzlesat starts goes through :func:`start`: the portfolio's members, the workers
-of the parallel native searches (:class:`TaskPool` for Rubik, pegsol and blacken; plain
-processes for eternity's work-sharing searchers) and the one-shot Kissat child.  A child started here
+of the parallel native searches (:class:`TaskPool`: Rubik, pegsol, blacken, and eternity's
+exact and best-score searches) and the one-shot Kissat child.  A child started here
 
 1. is a :mod:`multiprocessing` process (*spawn* unless asked otherwise), so its target and
    arguments are pickled, multiprocessing's queues, values and events can be handed to it, and
@@ -225,8 +225,12 @@ class TaskPool:
     The counterpart of ``multiprocessing.Pool(workers, init, initargs).imap_unordered`` whose
     workers die with the parent and are stopped as whole trees; use as a context manager.
     Each :meth:`submit` starts a new batch: the tasks of an earlier batch still queued are
-    skipped and their results dropped.  A task may also send news before it ends
-    (:func:`report`: a better answer), which :meth:`next` returns like a result.
+    skipped and their results dropped; :meth:`extend` adds tasks to the current batch.  A task
+    may also send news before it ends (:func:`report`: a better answer, a piece of work to hand
+    out, progress), which :meth:`next` returns like a result, and may ask whether the pool is
+    :func:`hungry` (a worker waits with no task queued for it) to split its work.  Values to
+    share with every task (a bound, a stop event: ``multiprocessing`` objects that only pass
+    to a process at its start) go in ``initargs``.
 
     Args:
         workers: the number of processes.
@@ -247,14 +251,11 @@ class TaskPool:
         self.tasks: Any = ctx.Queue()
         self.results: Any = ctx.Queue()
         self.batch: Any = ctx.Value("q", 0)
+        self.waiting: Any = ctx.Value("q", 0)  # workers waiting for a task
+        self.queued: Any = ctx.Value("q", 0)  # tasks put and not yet taken
+        shared = (self.tasks, self.results, self.batch, self.waiting, self.queued)
         self.processes = [
-            start(
-                _serve,
-                (init, initargs, self.tasks, self.results, self.batch),
-                name=f"{name}-{i}",
-                method=method,
-            )
-            for i in range(workers)
+            start(_serve, (init, initargs, *shared), name=f"{name}-{i}", method=method) for i in range(workers)
         ]
 
     def __enter__(self) -> TaskPool:
@@ -267,9 +268,19 @@ class TaskPool:
         """Queue ``func(item)`` for each item as a new batch; :meth:`next` returns their results."""
         with self.batch.get_lock():
             self.batch.value += 1
-            batch = self.batch.value
+        self.extend(func, items)
+
+    def extend(self, func: Callable[[Any], Any], items: Sequence[Any]) -> None:
+        """Queue ``func(item)`` for each item in the current batch (more work found as it runs)."""
+        batch = self.batch.value
+        with self.queued.get_lock():
+            self.queued.value += len(items)
         for item in items:
             self.tasks.put((batch, func, item))
+
+    def hungry(self) -> bool:
+        """True when more workers wait for a task than tasks are queued."""
+        return bool(self.waiting.value > self.queued.value)
 
     def next(self, timeout: float | None = None) -> Any:
         """The next result of the current batch, in the order they finish.
@@ -305,27 +316,63 @@ class TaskPool:
             q.close()
 
 
-_REPORTS: tuple[Any, int] | None = None  # in a TaskPool worker: the results queue and the running task's batch
+class _Worker:
+    """In a :class:`TaskPool` worker: the pool's queues and counters, and the running task's batch."""
+
+    def __init__(self, results: Any, waiting: Any, queued: Any) -> None:
+        self.results = results
+        self.waiting = waiting
+        self.queued = queued
+        self.batch = 0
+
+
+_WORKER: _Worker | None = None  # set in a TaskPool worker
+
+
+def _in_pool(name: str) -> _Worker:
+    if _WORKER is None:
+        raise RuntimeError(f"{name}() is for the tasks of a TaskPool")
+    return _WORKER
 
 
 def report(value: Any) -> None:
     """Send ``value`` to the parent now, as one more result of the TaskPool task this worker runs."""
-    if _REPORTS is None:
-        raise RuntimeError("report() is for the tasks of a TaskPool")
-    results, batch = _REPORTS
-    results.put((batch, True, value))
+    worker = _in_pool("report")
+    worker.results.put((worker.batch, True, value))
 
 
-def _serve(init: Callable[..., object] | None, initargs: tuple[Any, ...], tasks: Any, results: Any, batch: Any) -> None:
+def hungry() -> bool:
+    """In a TaskPool task: True when more workers wait for a task than tasks are queued, so
+    that a piece of this task's work would be taken at once (:meth:`TaskPool.hungry`)."""
+    worker = _in_pool("hungry")
+    return bool(worker.waiting.value > worker.queued.value)
+
+
+def _serve(
+    init: Callable[..., object] | None,
+    initargs: tuple[Any, ...],
+    tasks: Any,
+    results: Any,
+    batch: Any,
+    waiting: Any,
+    queued: Any,
+) -> None:
     """A :class:`TaskPool` worker: ``init`` once, then tasks of the current batch until killed."""
-    global _REPORTS
+    global _WORKER
     if init is not None:
         init(*initargs)
+    _WORKER = worker = _Worker(results, waiting, queued)
     while True:
+        with waiting.get_lock():
+            waiting.value += 1
         task_batch, func, item = tasks.get()
+        with waiting.get_lock():
+            waiting.value -= 1
+        with queued.get_lock():
+            queued.value -= 1
         if task_batch != batch.value:
             continue
-        _REPORTS = (results, task_batch)
+        worker.batch = task_batch
         try:
             results.put((task_batch, True, func(item)))
         except Exception as exc:  # noqa: BLE001 - handed to the parent, which raises it

@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import importlib
 import os
-import pickle
 import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
-from typing import Any
+from dataclasses import replace
+from typing import Any, NamedTuple
 
 from puzzlesat.core import types
 from puzzlesat.core.errors import BackendUnavailable, PluginError
@@ -46,9 +45,9 @@ _groups: set[str] | None = None
 _named: list[Named] | None = None  # the plugins $PUZZLESAT_PLUGINS names, once imported
 
 
-@dataclass(frozen=True)
-class Named:
-    """A plugin that ``$PUZZLESAT_PLUGINS`` names, shaped like an installed one's entry point."""
+class Named(NamedTuple):
+    """A plugin that ``$PUZZLESAT_PLUGINS`` names, shaped like an installed one's entry point
+    (a NamedTuple: cheaper to define than a dataclass, and every command imports this module)."""
 
     group: str
     name: str
@@ -88,8 +87,11 @@ def _declared_groups() -> set[str]:
             except OSError:
                 continue
             for entry in entries:
+                path = os.path.join(entry.path, "entry_points.txt")
+                if not os.path.exists(path):  # most packages declare none: cheaper than a failed open
+                    continue
                 try:
-                    with open(os.path.join(entry.path, "entry_points.txt"), encoding="utf-8") as fh:
+                    with open(path, encoding="utf-8") as fh:
                         text = fh.read()
                 except OSError:
                     continue
@@ -180,6 +182,10 @@ def get_puzzle(name: str) -> Puzzle:
         raise PluginError(_problem(label, f"cannot be imported: {type(exc).__name__}: {exc}", ep)) from None
     if not isinstance(puzzle, Puzzle) or puzzle.name != name:
         raise PluginError(_problem(label, f"is not a puzzlesat.Puzzle named {name!r}", ep))
+    try:
+        puzzle.strategies  # noqa: B018 - the strategies it names by module:attr, imported now
+    except PluginError as exc:
+        raise PluginError(_problem(label, str(exc), ep)) from None
     _plugin_puzzles[name] = puzzle
     _origins[name, ""] = label
     return puzzle
@@ -253,7 +259,8 @@ def register_puzzle(puzzle: Puzzle) -> Puzzle:
     """Add a puzzle defined in a script; registering an equal one again does nothing.
 
     Raises:
-        PluginError: not a Puzzle, or its name is taken.
+        PluginError: not a Puzzle, its name is taken, or a strategy it names (``module:attr``)
+            cannot be imported.
     """
     if not isinstance(puzzle, Puzzle):
         raise PluginError(f"register_puzzle: expected a puzzlesat.Puzzle, got {type(puzzle).__name__}")
@@ -261,6 +268,7 @@ def register_puzzle(puzzle: Puzzle) -> Puzzle:
         return puzzle
     if puzzle.name in BUILTIN or puzzle.name in _script_puzzles or puzzle.name in _puzzle_entry_points():
         raise PluginError(f"register_puzzle: puzzle name {puzzle.name!r} is taken")
+    puzzle.strategies  # noqa: B018 - the strategies it names by module:attr: a PluginError now, not later
     _script_puzzles[puzzle.name] = puzzle
     return puzzle
 
@@ -305,6 +313,8 @@ def check_portable(obj: Any, what: str) -> None:
     Raises:
         PluginError: one line saying which function cannot be sent and why.
     """
+    import pickle  # here: only a race or a comparison with a script's objects needs it
+
     main_file = getattr(sys.modules.get("__main__"), "__file__", None)
     for fn in _functions(obj):
         module, qual = getattr(fn, "__module__", None), getattr(fn, "__qualname__", "")

@@ -11,13 +11,12 @@ from __future__ import annotations
 import enum
 import importlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
-from puzzlesat.core.errors import BackendUnavailable, PuzzlesatError
+from puzzlesat.core.errors import BackendUnavailable, PluginError, PuzzlesatError
 from puzzlesat.core.options import Option, OptionError
-from puzzlesat.core.options import resolve as resolve_options
 
 
 class Status(enum.Enum):
@@ -145,8 +144,8 @@ class Strategy:
         modes: the puzzle's modes (:attr:`Puzzle.modes`: ``count``, ``score``, ``unique``,
             ``all``, ``extra``) it serves, ``mode:variant`` for one variant only (Kissat
             cannot count); a run asking for another is refused.
-        puzzle: the puzzle it solves; needed only by a plugin's strategy (a puzzle's own
-            strategies sit in its :attr:`Puzzle.strategies`).
+        puzzle: the puzzle it solves; needed by a plugin's strategy, optional for a
+            puzzle's own (those sit in its :attr:`Puzzle.strategies`).
     """
 
     name: str
@@ -173,6 +172,58 @@ class Strategy:
         return f"{mode}:{variant}" in self.modes
 
 
+class Declarations:
+    """:attr:`Puzzle.strategies`: given as Strategy objects or ``module:attr`` names of
+    declarations, read as Strategy objects.
+
+    A name stands for a Strategy, or a sequence of them, declared at the top of the module
+    that implements it (the built-in puzzles name theirs: ``puzzlesat.native.eternity:STRATEGY``).
+    The modules are imported when the strategies are first read (listing, choosing, option
+    checking), not when the puzzle's module is: a domain module cannot import the formulations
+    that import it, and ``import puzzlesat`` stays cheap.
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.key = f"_{name}"
+
+    @overload
+    def __get__(self, puzzle: None, owner: Any) -> Declarations: ...
+
+    @overload
+    def __get__(self, puzzle: Puzzle, owner: Any) -> tuple[Strategy, ...]: ...
+
+    def __get__(self, puzzle: Puzzle | None, owner: Any = None) -> tuple[Strategy, ...] | Declarations:
+        if puzzle is None:
+            raise AttributeError("strategies has no default")  # the dataclass field stays required
+        given: tuple[Strategy | str, ...] = puzzle.__dict__[self.key]
+        if any(isinstance(item, str) for item in given):
+            resolved = tuple(strat for item in given for strat in _declared(puzzle.name, item))
+            puzzle.__dict__[self.key] = resolved  # read once: the puzzle is frozen otherwise
+            return resolved
+        return given  # type: ignore[return-value]  # no names left: Strategy objects only
+
+    def __set__(self, puzzle: Puzzle, value: Iterable[Strategy | str]) -> None:
+        puzzle.__dict__[self.key] = tuple(value)
+
+
+def _declared(puzzle: str, item: Strategy | str) -> tuple[Strategy, ...]:
+    """The Strategy objects one item of :attr:`Puzzle.strategies` stands for.
+
+    Raises:
+        PluginError: a name that cannot be imported, or that names no Strategy of this puzzle.
+    """
+    if not isinstance(item, str):
+        return (item,)
+    try:
+        value = load_target(item)
+    except Exception as exc:  # noqa: BLE001 - one line naming the declaration
+        raise PluginError(f"{puzzle}: strategies {item!r} cannot be imported: {type(exc).__name__}: {exc}") from None
+    found = (value,) if isinstance(value, Strategy) else tuple(value) if isinstance(value, list | tuple) else ()
+    if not found or not all(isinstance(s, Strategy) and s.puzzle in ("", puzzle) for s in found):
+        raise PluginError(f"{puzzle}: {item!r} is not a Strategy of {puzzle} (or a sequence of them)")
+    return found
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """Everything the CLI and the portfolio need to know about one puzzle.
@@ -187,7 +238,8 @@ class Puzzle:
             when called through :meth:`generate` (a generator may need a solver library);
             None for a puzzle without one.
         write_instance: ``Instance -> str`` in the input format.
-        strategies: the named strategies, first is the default.
+        strategies: the named strategies, first is the default: Strategy objects, or
+            ``module:attr`` names of them read on first use (:class:`Declarations`).
         portfolio: the strategy names raced by ``solve --portfolio`` by default.
         generator_options: the parameters of ``generate``; a default of None lets the
             generator choose.
@@ -230,7 +282,7 @@ class Puzzle:
     verify: Callable[[Any, Any], list[str]]
     generator: Target | None
     write_instance: Callable[[Any], str]
-    strategies: tuple[Strategy, ...]
+    strategies: Declarations = Declarations()
     portfolio: tuple[str, ...] = ()
     generator_options: tuple[Option, ...] = ()
     solve_options: tuple[Option, ...] = ()
@@ -285,27 +337,6 @@ class Puzzle:
                 return strat, variant or strat.default_variant
         names = ", ".join(s.name for s in self.all_strategies())
         raise BackendUnavailable(f"unknown strategy {name!r} for {self.name}; expected one of: {names}")
-
-    def options(self, names: list[str], given: dict[str, Any]) -> dict[str, Any]:
-        """Check options given for a run of these strategies; each must be declared by one of them.
-
-        Returns, for one strategy, every option it and the puzzle declare, defaults filled in.
-        For several (a race, a comparison), the puzzle's solve options with their defaults and
-        only the strategies' options that were given: two strategies may declare one key with
-        different types and defaults (pegsol's ``ordering``), and each run fills in its own
-        (:func:`run_strategy`).
-
-        Raises:
-            OptionError: a key none of them declares (naming the valid keys), or a bad value.
-        """
-        strats = [self.strategy(name)[0] for name in names]
-        declared = {opt.name: opt for s in strats for opt in s.options} | {o.name: o for o in self.solve_options}
-        label = f"{self.name} {', '.join(s.name for s in strats)}"
-        resolved = resolve_options(declared.values(), given, label)
-        if len(strats) == 1:
-            return resolved
-        shared = {o.name for o in self.solve_options}
-        return {k: v for k, v in resolved.items() if k in shared or k in given}
 
     def requested_modes(self, options: dict[str, Any]) -> list[str]:
         """The modes these solve options ask for (set to anything but off, 0 or the default)."""

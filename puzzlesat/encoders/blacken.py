@@ -22,13 +22,27 @@ horizon H >= N: the solver keeps what it learnt between horizons (incremental Ca
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from puzzlesat.core import InvalidInstanceError, Limits, Result, Status
-from puzzlesat.core.horizon import raise_horizon
-from puzzlesat.domains.blacken import DIRECTIONS, Cell, Instance, Solution, greedy
-from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
-from puzzlesat.encoders.sat import refute, sat_result, solve_limited, solver_stats
+from puzzlesat.core import InvalidInstanceError, Limits, Result, Status, Strategy
+from puzzlesat.domains.blacken import DIRECTIONS, HORIZON, Cell, Instance, Solution, greedy
+
+if TYPE_CHECKING:
+    from puzzlesat.encoders.dimacs import Encoding, Key
+
+# incremental solvers only: the horizon is raised under assumptions (no Kissat)
+SOLVERS = ("cadical195", "cadical153", "cadical300", "glucose4", "glucose3", "maplechrono", "minisat22", "lingeling")
+STRATEGY = Strategy(
+    "cnf-steps",
+    "puzzlesat.encoders.blacken:solve",
+    "time-indexed CNF; the horizon raised from the lower bound under assumptions "
+    "(incremental CaDiCaL); export with -O horizon=N asks 'in N moves?'",
+    variants=SOLVERS,
+    default_variant="cadical195",
+    encoder="puzzlesat.encoders.blacken:encode",
+    options=(HORIZON,),
+    puzzle="blacken",
+)
 
 
 class StepFormula:
@@ -156,6 +170,8 @@ def encode(instance: Instance, options: dict[str, Any]) -> Encoding:
     """
     from pysat.formula import CNF, IDPool
 
+    from puzzlesat.encoders.dimacs import Encoding, cnf_stats
+
     horizon = options.get("horizon")
     if horizon is None:
         seed_answer = greedy(instance)
@@ -187,7 +203,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     from pysat.formula import IDPool
     from pysat.solvers import Solver  # incremental: Kissat is not among the variants
 
-    from puzzlesat.domains.blacken_bound import move_lower_bound
+    from puzzlesat.core.horizon import raise_horizon
+    from puzzlesat.domains.blacken.bound import move_lower_bound
+    from puzzlesat.encoders.sat import refute, sat_result, solve_limited, solver_stats
 
     start = time.perf_counter()
     if not instance.whites:

@@ -8,7 +8,6 @@ and ``v`` lines) with the sidecar and turns the true variables back into a puzzl
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -133,6 +132,8 @@ def read_sidecar(path: Path) -> dict[str, Any]:
 
 def _digest(instance_text: str) -> str:
     """The short hash of an instance's text that the DIMACS file and the sidecar record."""
+    import hashlib  # loads OpenSSL: only for an export or a decode
+
     return hashlib.sha256(instance_text.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 

@@ -35,12 +35,12 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from puzzlesat.core import TIME_LIMIT, Limits, Result, Status
+from puzzlesat.core import SAT_SOLVERS, TIME_LIMIT, Limits, Option, Result, Status, Strategy
 from puzzlesat.core.options import defaults
 from puzzlesat.domains.eternity import (
-    HEULE_OPTIONS,
+    SYMMETRY,
     E,
     Instance,
     N,
@@ -52,9 +52,29 @@ from puzzlesat.domains.eternity import (
     placements,
     rotated,
 )
-from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
-from puzzlesat.encoders.sat import open_solver, refute, sat_result, solve_limited, solve_once, solver_stats
 
+if TYPE_CHECKING:
+    from puzzlesat.encoders.dimacs import Encoding, Key
+
+# cnf-heule's clause families (Heule 2008); the defaults are the fastest measured
+HEULE_OPTIONS = (
+    Option("amo", bool, True, "at most one tile per cell and one cell per tile (redundant)"),
+    Option("support", bool, True, "an edge colour implies a tile on each side that shows it"),
+    Option("forbidden", bool, False, "a placed tile forbids the colours it does not show"),
+    SYMMETRY,
+)
+STRATEGY = Strategy(
+    "cnf-heule",
+    "puzzlesat.encoders.eternity:solve",
+    "Heule 2008 CNF: compatible tile-to-cell vars, one-hot edge colours; any pysat solver",
+    variants=SAT_SOLVERS,
+    default_variant="cadical195",
+    encoder="puzzlesat.encoders.eternity:encode",
+    options=HEULE_OPTIONS,
+    # counting adds a blocking clause per board: Kissat takes no clauses between calls
+    modes=tuple(f"count:{v}" for v in SAT_SOLVERS if "kissat" not in v),
+    puzzle="eternity",
+)
 DEFAULTS = defaults(HEULE_OPTIONS)
 
 
@@ -86,6 +106,8 @@ def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encodin
     """Build the CNF (see the module docstring); ``options`` override :data:`DEFAULTS`."""
     from pysat.card import CardEnc, EncType
     from pysat.formula import CNF, IDPool
+
+    from puzzlesat.encoders.dimacs import Encoding, cnf_stats
 
     opts = {**DEFAULTS, **(options or {})}
     pool = IDPool()
@@ -162,6 +184,8 @@ def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encodin
 
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Encode, solve with the pysat solver named by ``variant`` and decode (or count)."""
+    from puzzlesat.encoders.sat import refute, sat_result, solve_once
+
     start = time.perf_counter()
     encoding = encode(instance, limits.options)
     stats: dict[str, Any] = dict(encoding.stats)
@@ -186,6 +210,8 @@ def count(
     rotation of a board is found, and the count divides by :func:`board_rotations`, so
     that it means the same with and without it; with hints every board that keeps them counts.
     """
+    from puzzlesat.encoders.sat import open_solver, solve_limited, solver_stats
+
     broken = limits.options.get("symmetry", True) or first_corner(instance) is None  # hints fix the turn
     per_class = 1 if broken else board_rotations(instance)
     placed = {var for var, key in encoding.named_vars().items() if key[0] == "x"}

@@ -22,17 +22,30 @@ from __future__ import annotations
 
 import time
 from collections import defaultdict
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from puzzlesat.core import TIME_LIMIT, DeadlineExceeded, Limits, Result, Status, hard_deadline
+from puzzlesat.core import TIME_LIMIT, DeadlineExceeded, Limits, Result, Status, Strategy, hard_deadline
 from puzzlesat.domains.eternity import Instance, Solution, first_corner, placements, rotated
-from puzzlesat.encoders.dimacs import Encoding, Key
+
+if TYPE_CHECKING:
+    from puzzlesat.encoders.dimacs import Encoding, Key
+
+STRATEGY = Strategy(
+    "maxsat-rc2",
+    "puzzlesat.encoders.eternity_maxsat:solve",
+    "weighted CNF, one soft clause per edge (matched); pysat's RC2 proves the best score; small boards",
+    encoder="puzzlesat.encoders.eternity_maxsat:encode",
+    modes=("score",),
+    puzzle="eternity",
+)
 
 
 def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encoding:
     """The weighted CNF (module docstring); ``encoding.cnf`` is a pysat ``WCNF``."""
     from pysat.card import CardEnc, EncType
     from pysat.formula import WCNF, IDPool
+
+    from puzzlesat.encoders.dimacs import Encoding
 
     pool = IDPool()
     wcnf = WCNF()

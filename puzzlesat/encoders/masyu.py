@@ -1,7 +1,7 @@
 """CNF formulations of Masyu: the local rules as clauses, lazy loop cuts, and a complete encoding.
 
 The local rules (every cell has degree 0 or 2, the circle rules) are written once, as
-clauses over named literals, in :mod:`puzzlesat.domains.masyu_rules`; both the pysat
+clauses over named literals, in :mod:`puzzlesat.domains.masyu.rules`; both the pysat
 encodings here and the CP-SAT models in :mod:`puzzlesat.models.masyu` read them.
 
 ``cnf-lazy`` gives the local rules to an incremental solver; each model that splits into
@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import time
 from itertools import combinations
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import Limits, Option, Result, Status, Strategy
 from puzzlesat.core.uniqueness import record_uniqueness
 from puzzlesat.domains.masyu import (
     Cell,
@@ -35,9 +35,39 @@ from puzzlesat.domains.masyu import (
     solution_from_cycle,
     solution_from_edges,
 )
-from puzzlesat.domains.masyu_rules import Grid, Key, Lit, circle_clauses, degree_clauses, rule_clauses, used
-from puzzlesat.encoders.dimacs import Encoding, cnf_stats
-from puzzlesat.encoders.sat import refute, sat_result, solve_limited, solve_once
+from puzzlesat.domains.masyu.rules import Grid, Key, Lit, circle_clauses, degree_clauses, rule_clauses, used
+
+if TYPE_CHECKING:
+    from puzzlesat.encoders.dimacs import Encoding
+
+# cnf-lazy adds clauses between calls (no Kissat); cnf-rank solves once
+SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose3", "maplechrono", "minisat22", "cadical300")
+FULL_SOLVERS = ("cadical195", "kissat404", "cadical153", "glucose4", "maplechrono", "minisat22", "cadical300")
+STRATEGIES = (
+    Strategy(
+        "cnf-lazy",
+        "puzzlesat.encoders.masyu:solve_lazy",
+        "incremental SAT: degree 0/2 and circle clauses, a cut clause for each separate loop",
+        variants=SOLVERS,
+        default_variant="cadical195",
+        modes=("unique",),
+        puzzle="masyu",
+    ),
+    Strategy(
+        "cnf-rank",
+        "puzzlesat.encoders.masyu:solve_rank",
+        "complete CNF: oriented loop with binary ranks (no separate loops); any pysat solver",
+        variants=FULL_SOLVERS,
+        default_variant="cadical195",
+        encoder="puzzlesat.encoders.masyu:encode",
+        options=(
+            Option("symmetry", bool, True, "fix the loop's direction at the first circle"),
+            Option("cuts", bool, False, "add the cut clauses a cnf-lazy run needed (a head start)"),
+        ),
+        modes=("unique",),
+        puzzle="masyu",
+    ),
+)
 
 
 class LazySolver:
@@ -163,6 +193,8 @@ class LazySolver:
         self, assumptions: list[int] | None = None, deadline: float | None = None
     ) -> tuple[bool | None, Solution | None]:
         """Solve until the model is one loop: (True, loop), (False, None) or (None, None) on timeout."""
+        from puzzlesat.encoders.sat import solve_limited
+
         if not hasattr(self, "end_a"):
             self._prepare_ints()
         while True:
@@ -195,6 +227,8 @@ class LazySolver:
         """Certify the solver's last UNSAT (under a certify session): the local rules, the cuts
         and the forbidden loops, re-solved with a proof.  The cuts rest on the single-loop rule.
         """
+        from puzzlesat.encoders.sat import refute
+
         timeout = None if deadline is None else deadline - time.perf_counter()
         rests_on = f"{self.cuts} loop cuts (each forbids a sub-cycle: implied by the single-loop rule)"
         refute(kind, claim, self.given, self.name, timeout, rests_on=rests_on if self.cuts else "")
@@ -218,6 +252,8 @@ class LazySolver:
 
 def solve_lazy(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Strategy ``cnf-lazy:<solver>``: local rules plus lazily added loop cuts."""
+    from puzzlesat.encoders.sat import sat_result
+
     start = time.perf_counter()
     deadline = None if limits.timeout is None else start + limits.timeout
     lazy = LazySolver(instance, variant or "cadical195")
@@ -259,6 +295,8 @@ def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encodin
     """
     from pysat.card import CardEnc, EncType
     from pysat.formula import CNF, IDPool
+
+    from puzzlesat.encoders.dimacs import Encoding, cnf_stats
 
     options = options or {}
     pool = IDPool()
@@ -376,6 +414,8 @@ def encode(instance: Instance, options: dict[str, Any] | None = None) -> Encodin
 
 def solve_rank(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Strategy ``cnf-rank:<solver>``: the complete ranking encoding in one solver call."""
+    from puzzlesat.encoders.sat import refute, sat_result, solve_once
+
     start = time.perf_counter()
     enc = encode(instance, limits.options)
     name = variant or "cadical195"

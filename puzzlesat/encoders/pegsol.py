@@ -61,13 +61,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import SAT_SOLVERS, Limits, Option, Result, Status, Strategy
 from puzzlesat.core.options import defaults
 from puzzlesat.domains.pegsol import (
-    CNF_PLAN_OPTIONS,
     PEG,
+    REACH,
     Cell,
     Instance,
     Jump,
@@ -75,10 +75,49 @@ from puzzlesat.domains.pegsol import (
     Solution,
     step_jumps,
 )
-from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
-from puzzlesat.encoders.sat import sat_result
 
-# the encoder's options by name, with their declared defaults (domains.pegsol)
+if TYPE_CHECKING:
+    from puzzlesat.encoders.dimacs import Encoding, Key
+
+# cnf-plan's rule groups (the module docstring says what each one adds)
+CNF_PLAN_OPTIONS = (
+    Option(
+        "ordering",
+        int,
+        1,
+        "independent jumps: 0 any order, 1 consecutive ones by index, 2 the lexicographic normal form",
+        low=0,
+        high=2,
+    ),
+    REACH,
+    Option(
+        "parity",
+        int,
+        1,
+        "position-class parities as clauses: 0 none, 1 at the last step (meets the goal), 2 at every step",
+        low=0,
+        high=2,
+    ),
+    Option("symmetry", bool, True, "first jump the smallest of its orbit under the symmetries of start and goal"),
+    Option("count", bool, False, "exactly start pegs - t pegs after t jumps (sequential form)"),
+    Option("pagoda", bool, False, "pagoda bounds at every step (LP pagodas of the goal's pegs and start's holes)"),
+    Option("reverse", bool, False, "encode the game played backwards on the complemented board"),
+    Option("parallel", bool, True, "parallel steps of jumps on disjoint cells (Foata normal form); 0: one jump a step"),
+    Option("steps", int, None, "parallel form: this many steps (default: from the first possible up to T)", low=1),
+    Option("window", int, 3, "parallel form: horizons solved at once, in turns (CaDiCaL)", low=1, high=8),
+)
+STRATEGY = Strategy(
+    "cnf-plan",
+    "puzzlesat.encoders.pegsol:solve",
+    "SAT planning, horizon = pegs to remove, one jump a step, explanatory frame axioms, "
+    "ordering of independent consecutive jumps; any pysat solver",
+    variants=SAT_SOLVERS,
+    default_variant="cadical195",
+    encoder="puzzlesat.encoders.pegsol:encode",
+    options=CNF_PLAN_OPTIONS,
+    puzzle="pegsol",
+)
+# the encoder's options by name, with their declared defaults
 DEFAULTS = defaults(CNF_PLAN_OPTIONS)
 
 
@@ -118,6 +157,8 @@ def encode(instance: Instance, options: dict[str, Any]) -> Encoding:
         The Encoding; ``decode`` turns the true ``jump`` keys into a Solution.
     """
     from pysat.formula import CNF, IDPool
+
+    from puzzlesat.encoders.dimacs import Encoding, cnf_stats
 
     opts = DEFAULTS | {key: value for key, value in options.items() if key in DEFAULTS and value is not None}
     reverse = bool(opts["reverse"])
@@ -352,7 +393,7 @@ def _symmetry(cnf: Any, game: Instance, first: list[int], jump: JumpFn) -> None:
     a in S with a <= g(b).  In the sequential form S is the first jump, which must be the
     smallest of its orbit.
     """
-    from puzzlesat.domains.pegsol_catalog import symmetries
+    from puzzlesat.domains.pegsol.catalog import symmetries
 
     jumps = game.jumps()
     index = {j: k for k, j in enumerate(jumps)}
@@ -458,7 +499,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     parallel form without ``steps`` searches its horizon (:func:`_horizons`); the stats are
     those of the horizon that decided, the conflicts summed over all.
     """
-    from puzzlesat.encoders.sat import refute, solve_once
+    from puzzlesat.encoders.sat import refute, sat_result, solve_once
 
     start = time.perf_counter()
     options = {k: v for k, v in limits.options.items() if k in DEFAULTS and v is not None}
@@ -507,7 +548,7 @@ def _horizons(
         (outcome, the encoding of the horizon that decided, model, statistics).
     """
     from puzzlesat.core.horizon import raise_horizon
-    from puzzlesat.encoders.sat import open_solver, solve_once, solver_stats
+    from puzzlesat.encoders.sat import open_solver, sat_result, solve_once, solver_stats
 
     last = instance.moves_needed
     encoding = encode(instance, {**options, "steps": last})

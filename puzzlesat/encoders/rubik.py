@@ -18,11 +18,11 @@ twice in a row, U before D...): these clauses are redundant but cut the search a
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from puzzlesat.core import Limits, PuzzlesatError, Result, Status
-from puzzlesat.core.horizon import raise_horizon
+from puzzlesat.core import SAT_SOLVERS, Limits, PuzzlesatError, Result, Status, Strategy
 from puzzlesat.domains.rubik import (
+    HORIZON,
     METRICS,
     Cube,
     Instance,
@@ -37,8 +37,20 @@ from puzzlesat.domains.rubik import (
     parity,
     simplify,
 )
-from puzzlesat.encoders.dimacs import Encoding, Key, cnf_stats
-from puzzlesat.encoders.sat import refute, sat_result, solve_once
+
+if TYPE_CHECKING:
+    from puzzlesat.encoders.dimacs import Encoding, Key
+
+STRATEGY = Strategy(
+    "cnf-bmc",
+    "puzzlesat.encoders.rubik:solve",
+    "CNF bounded model 'solvable in N moves?', N = 0, 1, 2, ...; any pysat solver",
+    variants=SAT_SOLVERS,
+    default_variant="cadical195",
+    encoder="puzzlesat.encoders.rubik:encode",
+    options=(HORIZON,),
+    puzzle="rubik",
+)
 
 
 def encode(instance: Instance, options: dict[str, Any]) -> Encoding:
@@ -52,6 +64,8 @@ def encode(instance: Instance, options: dict[str, Any]) -> Encoding:
         The Encoding; its decode turns the true ``("m", t, j)`` keys into a maneuver.
     """
     from pysat.formula import CNF, IDPool
+
+    from puzzlesat.encoders.dimacs import Encoding, cnf_stats
 
     horizon = int(options.get("horizon", 6))
     metric = metric_of(options)
@@ -146,6 +160,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
 
     Options: ``metric``, ``max_depth`` (default: :data:`~puzzlesat.domains.rubik.MAX_DEPTH`).
     """
+    from puzzlesat.core.horizon import raise_horizon
+    from puzzlesat.encoders.sat import refute, sat_result, solve_once
+
     start = time.perf_counter()
     metric = metric_of(limits.options)
     if metric not in METRICS:

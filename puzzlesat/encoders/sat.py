@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from puzzlesat.core import TIME_LIMIT, BackendUnavailable, Result, Status, certify
+from puzzlesat.core import TIME_LIMIT, BackendUnavailable, Result, Status
 
 
 def sat_result(
@@ -102,6 +102,8 @@ def solve_once(
     Returns:
         (outcome, model, stats): outcome True/False/None as for :func:`solve_limited`.
     """
+    from puzzlesat.core import certify  # here: listing the strategies imports the encoders, not certify
+
     session = certify.active()
     if session is not None and name in certify.PROOF_SOLVERS:  # log the proof now, not in a second run
         started = time.perf_counter()
@@ -177,6 +179,8 @@ def refute(
         assumptions: literals the claim was made under; written as unit clauses.
         rests_on: the argument some clauses rely on beyond the CNF (masyu's loop cuts).
     """
+    from puzzlesat.core import certify
+
     session = certify.active()
     if session is None:
         return

@@ -13,23 +13,31 @@ The objective is the number of active steps; its lower bound is the native searc
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
-from puzzlesat.core import Limits, Result, Status
-from puzzlesat.domains.blacken import DIRECTIONS, Cell, Instance, Solution, greedy
-from puzzlesat.models.cpsat import model_size, solve_model
+from puzzlesat.core import Limits, Result, Status, Strategy
+from puzzlesat.domains.blacken import DIRECTIONS, HORIZON, Cell, Instance, Solution, greedy
+
+STRATEGY = Strategy(
+    "cpsat-steps",
+    "puzzlesat.models.blacken:solve",
+    "CP-SAT time-indexed model (board per step, one placement per step), minimises moves",
+    model="puzzlesat.models.blacken:build_model",
+    options=(HORIZON,),
+    puzzle="blacken",
+)
 
 
-@dataclass
 class StepVars:
-    """The model's variables, with accessors that hide the keys."""
+    """The model's variables, with accessors that hide the keys (a plain class: a dataclass
+    would cost every listing of the strategies its set-up)."""
 
-    black: dict[tuple[int, Cell], Any] = field(default_factory=dict)
-    place: dict[tuple[int, Cell], Any] = field(default_factory=dict)
-    active: dict[int, Any] = field(default_factory=dict)
-    horizon: int = 0
-    frontier: list[Cell] = field(default_factory=list)
+    def __init__(self, horizon: int = 0, frontier: list[Cell] | None = None) -> None:
+        self.black: dict[tuple[int, Cell], Any] = {}
+        self.place: dict[tuple[int, Cell], Any] = {}
+        self.active: dict[int, Any] = {}
+        self.horizon = horizon
+        self.frontier = frontier if frontier is not None else []
 
     def moves(self, value: Any) -> tuple[Cell, ...]:
         """The placed stones in step order, given a function reading a variable's value."""
@@ -128,8 +136,10 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, StepV
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """``cpsat-steps``: minimise the active steps; OPTIMAL when CP-SAT proves it."""
+    from puzzlesat.models.cpsat import model_size, solve_model
+
     del variant
-    from puzzlesat.domains.blacken_bound import move_lower_bound
+    from puzzlesat.domains.blacken.bound import move_lower_bound
 
     start = time.perf_counter()
     if not instance.whites:

@@ -26,12 +26,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from ortools.sat.python import cp_model
-
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import Limits, Result, Status, Strategy
 from puzzlesat.core.options import defaults
 from puzzlesat.domains.eternity import (
-    TABLE_OPTIONS,
+    SYMMETRY,
     Instance,
     Solution,
     first_corner,
@@ -39,8 +37,17 @@ from puzzlesat.domains.eternity import (
     placements,
     rotated,
 )
-from puzzlesat.models.cpsat import model_size, solve_model
 
+TABLE_OPTIONS = (SYMMETRY,)
+STRATEGY = Strategy(
+    "cpsat-table",
+    "puzzlesat.models.eternity:solve",
+    "CP-SAT: a table constraint per cell over (tile, N, E, S, W), AllDifferent tiles",
+    model="puzzlesat.models.eternity:build_model",
+    options=TABLE_OPTIONS,
+    modes=("score",),
+    puzzle="eternity",
+)
 DEFAULTS = defaults(TABLE_OPTIONS)
 
 
@@ -78,6 +85,8 @@ class BoardVars:
 
 def build_model(instance: Instance, options: dict[str, Any] | None = None) -> tuple[Any, Any]:
     """The CP-SAT model and its variables (see the module docstring); with ``score``, the score model."""
+    from ortools.sat.python import cp_model
+
     opts = {**DEFAULTS, **(options or {})}
     if opts.get("score"):
         return build_score_model(instance, opts)[:2]
@@ -111,6 +120,8 @@ def build_model(instance: Instance, options: dict[str, Any] | None = None) -> tu
 
 def build_score_model(instance: Instance, options: dict[str, Any] | None = None) -> tuple[Any, Any, Any]:
     """The score model (module docstring): (model, tile variables, side colour variables by (cell, side))."""
+    from ortools.sat.python import cp_model
+
     opts = {**DEFAULTS, **(options or {})}
     model = cp_model.CpModel()
     n = instance.cells
@@ -147,6 +158,8 @@ def build_score_model(instance: Instance, options: dict[str, Any] | None = None)
 
 def solve_score(instance: Instance, limits: Limits) -> Result:
     """The best board of the score model within the time limit: OPTIMAL only with CP-SAT's proof."""
+    from puzzlesat.models.cpsat import model_size, solve_model
+
     start = time.perf_counter()
     model, tile, side = build_score_model(instance, limits.options)
     run = solve_model(model, limits, limits.remaining(start), optimise=True)
@@ -176,6 +189,8 @@ def solve_score(instance: Instance, limits: Limits) -> Result:
 
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Build the model and solve it with ``limits.workers`` CP-SAT workers (or the score model)."""
+    from puzzlesat.models.cpsat import model_size, solve_model
+
     if limits.options.get("score"):
         return solve_score(instance, limits)
     start = time.perf_counter()

@@ -1,7 +1,7 @@
 """CP-SAT models of Masyu: the local rules with lazy loop cuts, and an add_circuit model.
 
 Both read the local rules (degree 0 or 2, circle rules) from
-:func:`puzzlesat.domains.masyu_rules.rule_clauses`, as the CNF formulations do, so they
+:func:`puzzlesat.domains.masyu.rules.rule_clauses`, as the CNF formulations do, so they
 cannot drift apart.  ``cpsat-lazy`` solves, splits the answer into loops, adds a cut per loop and
 solves again (CP-SAT is not incremental: each round starts afresh, with the last answer as
 a hint).  ``cpsat-circuit`` states connectivity directly with ``add_circuit`` over both
@@ -11,22 +11,43 @@ directions of every edge and a self-loop on each cell the loop skips.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import Limits, Result, Status, Strategy
 from puzzlesat.core.uniqueness import record_uniqueness
 from puzzlesat.domains.masyu import Instance, Solution, edge_cells, loops_of, solution_from_cycle
-from puzzlesat.domains.masyu_rules import Grid, Key, Lit, cut_clause, rule_clauses
-from puzzlesat.models.cpsat import CpSatRun, solve_model
+from puzzlesat.domains.masyu.rules import Grid, Key, Lit, cut_clause, rule_clauses
+
+if TYPE_CHECKING:
+    from puzzlesat.models.cpsat import CpSatRun
+
+STRATEGIES = (
+    Strategy(
+        "cpsat-lazy",
+        "puzzlesat.models.masyu:solve_lazy",
+        "CP-SAT: degree 0/2 and circle rules, cuts for separate loops added between solves",
+        model="puzzlesat.models.masyu:build_model",
+        modes=("unique",),
+        puzzle="masyu",
+    ),
+    Strategy(
+        "cpsat-circuit",
+        "puzzlesat.models.masyu:solve_circuit",
+        "CP-SAT add_circuit over both arc directions, a self-loop for each skipped cell",
+        model="puzzlesat.models.masyu:build_circuit_model",
+        modes=("unique",),
+        puzzle="masyu",
+    ),
+)
 
 
-@dataclass
 class MasyuVars:
-    """The model's Boolean variables by key: edges ``("h"|"v", r, c)``, used cells ``("u", r, c)``."""
+    """The model's Boolean variables by key: edges ``("h"|"v", r, c)``, used cells ``("u", r, c)``
+    (a plain class: a dataclass would cost every listing of the strategies its set-up)."""
 
-    lits: dict[Key, Any] = field(default_factory=dict)
-    arcs: dict[tuple[int, int], Any] = field(default_factory=dict)
+    def __init__(self) -> None:
+        self.lits: dict[Key, Any] = {}
+        self.arcs: dict[tuple[int, int], Any] = {}
 
     def edge(self, key: Key) -> Any:
         """The literal of an edge or cell variable."""
@@ -84,6 +105,8 @@ def build_circuit_model(instance: Instance, options: dict[str, Any] | None = Non
 
 def _run(model: Any, mv: MasyuVars, grid: Grid, limits: Limits, deadline: float | None) -> tuple[CpSatRun, list[Any]]:
     """One solve and the edges its answer uses (none unless SOLVED)."""
+    from puzzlesat.models.cpsat import solve_model
+
     run = solve_model(model, limits, None if deadline is None else deadline - time.perf_counter())
     on: list[Any] = []
     if run.status is Status.SOLVED:

@@ -9,14 +9,13 @@ consecutive independent jumps.  A redundant linear group states the peg count of
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import Limits, Option, Result, Status, Strategy
 from puzzlesat.core.options import defaults
 from puzzlesat.domains.pegsol import (
-    CPSAT_PLAN_OPTIONS,
     PEG,
+    REACH,
     Cell,
     Instance,
     Jump,
@@ -24,19 +23,32 @@ from puzzlesat.domains.pegsol import (
     Solution,
     step_jumps,
 )
-from puzzlesat.models.cpsat import model_size, solve_model
 
+# cpsat-plan's rule groups
+CPSAT_PLAN_OPTIONS = (
+    Option("ordering", bool, True, "order independent consecutive jumps (symmetry breaking)"),
+    REACH,
+    Option("redundant", bool, True, "peg-count constraint per step (redundant)"),
+)
+STRATEGY = Strategy(
+    "cpsat-plan",
+    "puzzlesat.models.pegsol:solve",
+    "CP-SAT: the same fixed-horizon plan (one jump a step, frame axioms, ordering)",
+    model="puzzlesat.models.pegsol:build_model",
+    options=CPSAT_PLAN_OPTIONS,
+    puzzle="pegsol",
+)
 DEFAULTS = defaults(CPSAT_PLAN_OPTIONS)
 
 
-@dataclass
 class PlanVars:
-    """The model's variables, keyed by step and cell or step and jump index."""
+    """The model's variables, keyed by step and cell or step and jump index (a plain class: a
+    dataclass would cost every listing of the strategies its set-up)."""
 
-    peg: dict[tuple[int, int, int], Any]
-    jump: dict[tuple[int, int], Any]
-    jumps: list[Jump]
-    horizon: int
+    def __init__(
+        self, peg: dict[tuple[int, int, int], Any], jump: dict[tuple[int, int], Any], jumps: list[Jump], horizon: int
+    ) -> None:
+        self.peg, self.jump, self.jumps, self.horizon = peg, jump, jumps, horizon
 
     def peg_at(self, t: int, cell: Cell) -> Any:
         """The literal "cell holds a peg after t jumps"."""
@@ -127,6 +139,8 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, PlanV
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """Build and solve the plan model; INFEASIBLE is CP-SAT's proof that no plan exists."""
+    from puzzlesat.models.cpsat import model_size, solve_model
+
     start = time.perf_counter()
     model, pv = build_model(
         instance, {k: v for k, v in limits.options.items() if k in ("ordering", "redundant", "reach")}

@@ -11,14 +11,12 @@ orientation is a table constraint over ``(mv, old orientation, new orientation)`
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
-from puzzlesat.core import Limits, Result, Status
-from puzzlesat.core.horizon import raise_horizon
+from puzzlesat.core import Limits, Option, Result, Status, Strategy
 from puzzlesat.core.options import defaults
 from puzzlesat.domains.rubik import (
-    BMC_OPTIONS,
+    HORIZON,
     METRIC,
     METRICS,
     Instance,
@@ -33,21 +31,33 @@ from puzzlesat.domains.rubik import (
     parity,
     simplify,
 )
-from puzzlesat.models.cpsat import solve_model
 
+BMC_OPTIONS = (HORIZON, Option("canonical", bool, True, "only canonical move sequences (redundant)"))
+STRATEGY = Strategy(
+    "cpsat-bmc",
+    "puzzlesat.models.rubik:solve",
+    "CP-SAT bounded model 'solvable in N moves?', N = 0, 1, 2, ... (shallow positions)",
+    model="puzzlesat.models.rubik:build_model",
+    options=BMC_OPTIONS,
+    puzzle="rubik",
+)
 DEFAULTS = defaults((*BMC_OPTIONS, METRIC))
 
 
-@dataclass
 class BmcVars:
-    """The model's variables: ``mv[t]`` and the state lists ``cp[t]``, ``co[t]``, ``ep[t]``, ``eo[t]``."""
+    """The model's variables: ``mv[t]`` and the state lists ``cp[t]``, ``co[t]``, ``ep[t]``, ``eo[t]``
+    (a plain class: a dataclass would cost every listing of the strategies its set-up)."""
 
-    mv: list[Any]
-    cp: list[list[Any]]
-    co: list[list[Any]]
-    ep: list[list[Any]]
-    eo: list[list[Any]]
-    metric: str
+    def __init__(
+        self,
+        mv: list[Any],
+        cp: list[list[Any]],
+        co: list[list[Any]],
+        ep: list[list[Any]],
+        eo: list[list[Any]],
+        metric: str,
+    ) -> None:
+        self.mv, self.cp, self.co, self.ep, self.eo, self.metric = mv, cp, co, ep, eo, metric
 
     def maneuver(self, solver: Any) -> tuple[tuple[int, int], ...]:
         """The moves of a solved model."""
@@ -132,6 +142,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     """Ask N = 0, 1, 2, ... (QTM: by 2, keeping the parity) until feasible; OPTIMAL since every
     shorter N was proved infeasible.  Options: ``metric``, ``max_depth`` (default:
     :data:`~puzzlesat.domains.rubik.MAX_DEPTH`)."""
+    from puzzlesat.core.horizon import raise_horizon
+    from puzzlesat.models.cpsat import solve_model
+
     start = time.perf_counter()
     metric = metric_of(limits.options)
     if metric not in METRICS:

@@ -59,7 +59,7 @@ KERNEL_SETS = {
         "eternity",
         "puzzlesat.native.eternity_kernel",
         ("search", "replay"),
-        ("puzzlesat.native.eternity_kernel", "puzzlesat.core.kernel_status"),
+        ("puzzlesat.native.eternity_kernel", "puzzlesat.native.eternity_arrays", "puzzlesat.core.kernel_status"),
         lambda module: module.warm_up(replay_too=True),
     ),
 }

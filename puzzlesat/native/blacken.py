@@ -4,10 +4,10 @@
 flip, cut at the best answer found, stop at the lower bound) with a transposition table, a
 partial-order reduction (two moves next to disjoint sets of white components commute, so only
 one order is searched) and two lower bounds: the packing bound of
-:func:`puzzlesat.domains.blacken_bound_kernel.bound` and the component bound of
-:func:`puzzlesat.domains.blacken_bound_kernel.split_bound` (every white component solved
+:func:`puzzlesat.domains.blacken.bound_kernel.bound` and the component bound of
+:func:`puzzlesat.domains.blacken.bound_kernel.split_bound` (every white component solved
 alone, exactly and memoised, a move next to m components costing 1/m), shared with the step
-models through :class:`puzzlesat.domains.blacken_bound.BoundBoard`.  It starts from the best of
+models through :class:`puzzlesat.domains.blacken.bound.BoundBoard`.  It starts from the best of
 a few greedy plays, so it always holds an answer.
 
 ``native-bb-par`` splits the same search into subtrees (the positions after the first one or
@@ -25,16 +25,33 @@ install, and the seed's 7x7 board is settled in 25 nodes.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import time
 from typing import Any
 
-import numpy as np
-
-from puzzlesat.core import TIME_LIMIT, Limits, Result, Status
+from puzzlesat.core import TIME_LIMIT, Limits, Result, Status, Strategy
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED
 from puzzlesat.domains.blacken import BFS_POSITIONS, Cell, Instance, Solution, bfs_optimum, greedy
-from puzzlesat.domains.blacken_bound import MEMO_BITS, SPLIT_WORK, BoundBoard
+from puzzlesat.domains.blacken.bound import MEMO_BITS, SPLIT_WORK, BoundBoard
+
+BRANCH_AND_BOUND = Strategy(
+    "native-bb",
+    "puzzlesat.native.blacken:solve",
+    "numba depth-first branch and bound: moves ordered by flips, transposition table, "
+    "partial order of commuting moves, exact per-component lower bound; proves optimality",
+    puzzle="blacken",
+)
+PARALLEL = Strategy(
+    "native-bb-par",
+    "puzzlesat.native.blacken:solve_parallel",
+    "the native search split into subtrees over --workers processes, best bound shared",
+    puzzle="blacken",
+)
+BFS = Strategy(
+    "bfs",
+    "puzzlesat.native.blacken:solve_bfs",
+    "breadth-first search over positions in pure Python: the reference for small boards",
+    puzzle="blacken",
+)
 
 CHUNK = 100_000
 POR = True  # partial-order reduction of commuting moves
@@ -65,6 +82,8 @@ class Search(BoundBoard):
         split: bool = True,
         plain: bool = False,
     ) -> None:
+        import numpy as np  # here, not at the top: listing the strategies imports this module
+
         super().__init__(instance, memo_bits, split)
         from puzzlesat.native import blacken_kernel as kern
 
@@ -77,32 +96,42 @@ class Search(BoundBoard):
             self.split_work = PLAIN_SPLIT_WORK
         p = self.width
         rng = np.random.default_rng(seed + 12345)
-        self.zob = rng.integers(1, 2**62, size=(2, p * p), dtype=np.int64)
-        self.ttk1 = np.zeros(1 << tt_bits, dtype=np.int64)
-        self.ttk2 = np.zeros(1 << tt_bits, dtype=np.int64)
-        self.ttd = np.zeros(1 << tt_bits, dtype=np.int64)
+        zob = rng.integers(1, 2**62, size=(2, p * p), dtype=np.int64)
         self.maxd = len(instance.frontier()) + 2
         ncells = len(instance.frontier()) + 1
-        self.cand = np.zeros((self.maxd + 1, ncells), dtype=np.int64)
-        self.ncand = np.zeros(self.maxd + 1, dtype=np.int64)
-        self.cidx = np.zeros(self.maxd + 1, dtype=np.int64)
-        self.fstart = np.zeros(self.maxd + 1, dtype=np.int64)
-        self.path = np.zeros(self.maxd + 1, dtype=np.int64)
-        self.best_path = np.zeros(self.maxd + 1, dtype=np.int64)
-        self.flipbuf = np.zeros(len(self.whites) + 1, dtype=np.int64)
-        self.score = np.zeros(ncells, dtype=np.int64)
-        self.st = np.zeros(kern.STATE_SIZE, dtype=np.int64)
-        self.grid = self.grid0.copy()
+        per_depth = [np.zeros(self.maxd + 1, dtype=np.int64) for _ in range(5)]
         # partial order: the components next to each cell (all bits = depends on everything)
         p2 = p * p
-        self.compmask = np.full(p2, -1, dtype=np.int64)
-        self.zlast = np.zeros((2, p2), dtype=np.int64)
+        compmask = np.full(p2, -1, dtype=np.int64)
+        zlast = np.zeros((2, p2), dtype=np.int64)
         if POR and 0 < len(self.groups) <= 62:
-            self.compmask[:] = 0
+            compmask[:] = 0
             for i, cells in enumerate(self.near):
                 for cell in cells:
-                    self.compmask[self.index(cell)] |= 1 << i
-            self.zlast = np.random.default_rng(seed + 777).integers(1, 2**62, size=(2, p2), dtype=np.int64)
+                    compmask[self.index(cell)] |= 1 << i
+            zlast = np.random.default_rng(seed + 777).integers(1, 2**62, size=(2, p2), dtype=np.int64)
+        self.tree = kern.Tree(
+            grid=self.grid0.copy(),
+            whites=self.whites,
+            dirs=self.dirs,
+            zob=zob,
+            zlast=zlast,
+            ttk1=np.zeros(1 << tt_bits, dtype=np.int64),
+            ttk2=np.zeros(1 << tt_bits, dtype=np.int64),
+            ttd=np.zeros(1 << tt_bits, dtype=np.int64),
+            st=np.zeros(kern.STATE_SIZE, dtype=np.int64),
+            path=per_depth[0],
+            best_path=per_depth[1],
+            cand=np.zeros((self.maxd + 1, ncells), dtype=np.int64),
+            ncand=per_depth[2],
+            cidx=per_depth[3],
+            fstart=per_depth[4],
+            flipbuf=np.zeros(len(self.whites) + 1, dtype=np.int64),
+            mark=self.mark,
+            order=self.order,
+            score=np.zeros(ncells, dtype=np.int64),
+            compmask=compmask,
+        )
 
     def start(self, prefix: tuple[Cell, ...], best: int, target: int) -> bool:
         """Reset to the initial position, play ``prefix`` and make it the search root.
@@ -111,100 +140,61 @@ class Search(BoundBoard):
             False when the prefix already fails (a dead or hopeless position, or it solves
             the board: then ``best_moves`` is the prefix if it beats ``best``).
         """
-        kern, st = self.kern, self.st
-        self.grid[:] = self.grid0
+        kern, t = self.kern, self.tree
+        st = t.st
+        t.grid[:] = self.grid0
         st[:] = 0
         st[kern.BEST] = best
         st[kern.TARGET] = target
         st[kern.WLEFT] = len(self.whites)
         for g, cell in enumerate(prefix):
-            self.fstart[g] = st[kern.FTOP]
-            self.path[g] = self.index(cell)
-            kern.push(self.grid, self.dirs, self.zob, st, self.flipbuf, self.path[g])
+            t.fstart[g] = st[kern.FTOP]
+            t.path[g] = self.index(cell)
+            kern.push(t.grid, t.dirs, t.zob, st, t.flipbuf, t.path[g])
         depth = len(prefix)
         st[kern.DEPTH] = st[kern.ROOT] = depth
         if st[kern.WLEFT] == 0:
             if depth < best:
                 st[kern.BEST] = st[kern.ANSWER] = depth
-                self.best_path[:depth] = self.path[:depth]
+                t.best_path[:depth] = t.path[:depth]
             return False
-        h = self.packing_bound(self.grid)
+        h = self.packing_bound(t.grid)
         if depth + h < best:
-            h = max(h, self.split_bound(self.grid))
+            h = max(h, self.split_bound(t.grid))
         if depth + h >= best:
             return False
         self.mark[0] += 1
-        kern.generate(
-            self.grid, self.whites, self.dirs, self.mark, self.mark[0], self.cand, self.ncand, depth, self.score
-        )
-        self.cidx[depth] = 0
+        kern.generate(t.grid, t.whites, t.dirs, t.mark, t.mark[0], t.cand, t.ncand, depth, t.score)
+        t.cidx[depth] = 0
         return True
 
     def run(self, budget: int) -> int:
         """Search up to ``budget`` more nodes; returns the kernel's code."""
-        return int(
-            self.kern.search(
-                self.grid,
-                self.whites,
-                self.dirs,
-                self.zob,
-                self.ttk1,
-                self.ttk2,
-                self.ttd,
-                self.st,
-                self.path,
-                self.best_path,
-                self.cand,
-                self.ncand,
-                self.cidx,
-                self.fstart,
-                self.flipbuf,
-                self.mark,
-                self.order,
-                self.score,
-                budget,
-                self.comp_of,
-                self.ccells,
-                self.cnw,
-                self.cnc,
-                self.weight,
-                self.mkeys,
-                self.mcomp,
-                self.mval,
-                self.work,
-                self.split_work,
-                self.too_big,
-                self.cmark,
-                self.frames,
-                self.fmoves,
-                self.compmask,
-                self.zlast,
-            )
-        )
+        return int(self.kern.search(self.tree, self.bounds, budget))
 
     def compiled(self) -> float:
         """Go on with the compiled kernels (compiled now or loaded from numba's cache); the seconds that took."""
         took = warm_up()
         if self.plain:
-            from puzzlesat.domains import blacken_bound_kernel as bk
+            from puzzlesat.domains.blacken import bound_kernel as bk
             from puzzlesat.native import blacken_kernel as kern
 
             self.kern, self.bk, self.plain = kern, bk, False
-            self.too_big[:] = 0  # the plain calls' small limits gave up on them, not the bound itself
+            self.bounds.too_big[:] = 0  # the plain calls' small limits gave up on them, not the bound itself
             self.split_work = SPLIT_WORK
         return took
 
     def set_best(self, best: int) -> None:
         """Lower the cut to a bound found elsewhere (never raises it)."""
-        st = self.st
+        st = self.tree.st
         st[self.kern.BEST] = min(int(st[self.kern.BEST]), best)
 
     def best_moves(self) -> tuple[Cell, ...] | None:
         """The best answer this search found, or None."""
-        found = int(self.st[self.kern.ANSWER])
+        found = int(self.tree.st[self.kern.ANSWER])
         if not found:
             return None
-        return tuple(self.cell(i) for i in self.best_path[:found])
+        return tuple(self.cell(i) for i in self.tree.best_path[:found])
 
     def first_moves(self, depth: int) -> list[tuple[Cell, ...]]:
         """The move prefixes of the given length, in the order the serial search visits them."""
@@ -215,24 +205,24 @@ class Search(BoundBoard):
                 if not self.start(prefix, best=1 << 30, target=-1):
                     continue
                 g = len(prefix)
-                nxt.extend((*prefix, self.cell(i)) for i in self.cand[g, : self.ncand[g]])
+                nxt.extend((*prefix, self.cell(i)) for i in self.tree.cand[g, : self.tree.ncand[g]])
             prefixes = nxt
         return prefixes
 
     @property
     def nodes(self) -> int:
         """Nodes expanded so far since the last start."""
-        return int(self.st[self.kern.NODES])
+        return int(self.tree.st[self.kern.NODES])
 
 
 def _stats(search: Search, extra: dict[str, Any] | None = None) -> dict[str, Any]:
     kern = search.kern
     out = {
         "nodes": search.nodes,
-        "tt_cuts": int(search.st[kern.TTCUTS]),
-        "bound_cuts": int(search.st[kern.BOUNDCUTS]),
-        "memo": int(search.work[1]),
-        "split_off": int(search.too_big.sum()),
+        "tt_cuts": int(search.tree.st[kern.TTCUTS]),
+        "bound_cuts": int(search.tree.st[kern.BOUNDCUTS]),
+        "memo": int(search.bounds.work[1]),
+        "split_off": int(search.bounds.too_big.sum()),
     }
     out.update(extra or {})
     return out
@@ -252,6 +242,8 @@ def warm_up() -> float:
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """``native-bb``: the serial branch and bound; OPTIMAL when the tree is exhausted."""
+    import numpy as np
+
     del variant
     plain = len(instance.whites) <= PLAIN_WHITES
     compile_time = 0.0 if plain else warm_up()
@@ -271,12 +263,12 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                 left = limits.remaining(start)
                 if left is not None and left <= 0:
                     break
-                if search.plain and (search.nodes or search.too_big.any()):  # not enough, or too big for plain
+                if search.plain and (search.nodes or search.bounds.too_big.any()):  # not enough, or too big for plain
                     compile_time = search.compiled()
                     start += compile_time
                     lower = max(lower, search.root_bound())  # the component bound at its full work limit
-                    search.st[search.kern.TARGET] = lower
-                    if search.st[search.kern.BEST] <= lower:  # the answer in hand meets it: optimal
+                    search.tree.st[search.kern.TARGET] = lower
+                    if search.tree.st[search.kern.BEST] <= lower:  # the answer in hand meets it: optimal
                         status = EXHAUSTED
                         break
                 status = search.run(PLAIN_NODES if search.plain else CHUNK)
@@ -406,9 +398,11 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     if len(prefixes) < 4 * workers:
         prefixes = search.first_moves(2)
     stats["subtrees"] = len(prefixes)
+    import multiprocessing
+
     from puzzlesat.core.processes import TaskPool, WorkerDied
 
-    ctx = mp.get_context("spawn")
+    ctx = multiprocessing.get_context("spawn")
     shared_best = ctx.Value("q", cut)
     stop = ctx.Event()
     finished = 0

@@ -2,7 +2,7 @@
 
 The board is padded by one ring of OFF cells, flat, ``P = k + 2`` cells a row, so a walk
 from any cell next to a white stone never needs a bounds check.  Every array is int64.  The
-lower bounds it cuts with are in :mod:`puzzlesat.domains.blacken_bound_kernel`.
+lower bounds it cuts with are in :mod:`puzzlesat.domains.blacken.bound_kernel`.
 
 The search state lives in caller-owned arrays, so :func:`search` can stop after a node
 budget and be called again to continue (timeouts, and the shared bound of the parallel
@@ -23,14 +23,52 @@ The component bound's work limit is the node limit of the current call (``limit`
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+import numpy as np
 from numba import njit
 
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
-from puzzlesat.domains.blacken_bound_kernel import BLACK, EMPTY, WHITE, bound, split_bound
+from puzzlesat.domains.blacken.bound_kernel import BLACK, EMPTY, WHITE, bound, split_bound
 
 # indices into the state vector ``st``; ANSWER is the length of this search's best answer (0: none)
 DEPTH, BEST, NODES, H1, H2, ROOT, WLEFT, FTOP, TARGET, TTCUTS, ANSWER, BOUNDCUTS = range(12)
 STATE_SIZE = 12
+
+
+class Tree(NamedTuple):
+    """The search's arrays (every one int64), built once by :class:`puzzlesat.native.blacken.Search`.
+
+    The position: ``grid`` (the padded board), ``whites`` (the white stones' cells), ``dirs``
+    (the eight steps); the transposition table ``ttk1``, ``ttk2``, ``ttd`` keyed by the Zobrist
+    keys ``zob`` (and ``zlast``, the last move's); ``st``, the state vector (the indices
+    above); per depth ``path`` (the move played), ``cand``, ``ncand``, ``cidx`` (the moves and
+    the next to try), ``fstart`` (where its flips start in ``flipbuf``); ``best_path``;
+    scratch ``mark``, ``order``, ``score``; ``compmask`` (per cell, the components next to it).
+    numba pickles this class into the search's cache index: moving or renaming it calls for
+    clearing that cache (native/eternity_arrays.py says why).
+    """
+
+    grid: np.ndarray
+    whites: np.ndarray
+    dirs: np.ndarray
+    zob: np.ndarray
+    zlast: np.ndarray
+    ttk1: np.ndarray
+    ttk2: np.ndarray
+    ttd: np.ndarray
+    st: np.ndarray
+    path: np.ndarray
+    best_path: np.ndarray
+    cand: np.ndarray
+    ncand: np.ndarray
+    cidx: np.ndarray
+    fstart: np.ndarray
+    flipbuf: np.ndarray
+    mark: np.ndarray
+    order: np.ndarray
+    score: np.ndarray
+    compmask: np.ndarray
 
 
 @njit(cache=True)
@@ -114,49 +152,37 @@ def generate(grid, whites, dirs, mark, stamp, cand, ncand, level, score):  # typ
 
 
 @njit(cache=True)
-def search(
-    grid,
-    whites,
-    dirs,
-    zob,
-    ttk1,
-    ttk2,
-    ttd,
-    st,
-    path,
-    best_path,
-    cand,
-    ncand,
-    cidx,  # type: ignore[no-untyped-def]
-    fstart,
-    flipbuf,
-    mark,
-    order,
-    score,
-    budget,
-    comp_of,
-    ccells,
-    cnw,
-    cnc,
-    weight,
-    mkeys,
-    mcomp,
-    mval,
-    work,
-    limit,
-    too_big,
-    cmark,
-    frames,
-    fmoves,
-    compmask,
-    zlast,
-):
+def search(t, b, budget):  # type: ignore[no-untyped-def]
     """Run the depth-first branch and bound for up to ``budget`` nodes.
+
+    ``t``: the :class:`Tree`; ``b``: the component bound's
+    :class:`~puzzlesat.domains.blacken.bound.Bounds`.
 
     Returns:
         EXHAUSTED (the subtree below ``st[ROOT]`` is searched: the best is optimal there),
         BUDGET (call again to continue) or FOUND (an answer of ``st[TARGET]`` moves).
     """
+    grid, whites, dirs, zob, zlast, st, path, best_path = (
+        t.grid,
+        t.whites,
+        t.dirs,
+        t.zob,
+        t.zlast,
+        t.st,
+        t.path,
+        t.best_path,
+    )
+    ttk1, ttk2, ttd, cand, ncand, cidx, fstart, flipbuf = (
+        t.ttk1,
+        t.ttk2,
+        t.ttd,
+        t.cand,
+        t.ncand,
+        t.cidx,
+        t.fstart,
+        t.flipbuf,
+    )
+    mark, order, score, compmask, ccells = t.mark, t.order, t.score, t.compmask, b.ccells
     limit = st[NODES] + budget
     mask = ttk1.shape[0] - 1
     stamp = mark[0]
@@ -210,27 +236,7 @@ def search(
         stamp += 1
         h = bound(grid, whites, dirs, mark, stamp, order)
         if g + 1 + h < st[BEST] and ccells.shape[0] > 0:
-            h = max(
-                h,
-                split_bound(
-                    grid,
-                    dirs,
-                    comp_of,
-                    ccells,
-                    cnw,
-                    cnc,
-                    weight,
-                    mkeys,
-                    mcomp,
-                    mval,
-                    work,
-                    limit,
-                    too_big,
-                    cmark,
-                    frames,
-                    fmoves,
-                ),
-            )
+            h = max(h, split_bound(grid, b, limit))
         if g + 1 + h >= st[BEST]:
             st[BOUNDCUTS] += 1
             pop(grid, zob, st, flipbuf, p, fstart[g])

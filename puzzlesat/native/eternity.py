@@ -20,14 +20,33 @@ the completed boards; with the corner fixed, that is one board per class of rota
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
-import numpy as np
-
-from puzzlesat.core import Limits, PuzzlesatError, Result, Status
+from puzzlesat.core import Limits, Option, PuzzlesatError, Result, Status, Strategy
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND, decision_status
 from puzzlesat.domains.eternity import Instance, Solution
-from puzzlesat.native import aot
-from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search
+
+if TYPE_CHECKING:
+    from puzzlesat.native.eternity_search import Search
+
+ROWSCAN_OPTIONS = (
+    Option(
+        "colour_check",
+        bool,
+        False,
+        "refuse a tile that leaves more cells needing a (class, north colour) than tiles left to fill them",
+    ),
+    Option("twins", bool, True, "identical pieces tried once per cell (counts multiplied back)"),
+)
+STRATEGY = Strategy(
+    "native-rowscan",
+    "puzzlesat.native.eternity:solve",
+    "numba row-scan backtracker, (west, north) lookup of pre-rotated tiles, seeded restarts; "
+    "--workers N shares one tree between N processes",
+    options=ROWSCAN_OPTIONS,
+    modes=("count", "score", "checkpoint", "resume"),
+    puzzle="eternity",
+)
 
 FIRST_RESTART_NODES = 200_000
 RESTART_GROWTH = 1.5
@@ -56,6 +75,11 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     for name in ("checkpoint", "resume"):
         if limits.options.get(name):
             raise PuzzlesatError(f"--{name} keeps the best board of a --score run: add --score")
+    import numpy as np  # here, not at the top: listing the strategies imports this module
+
+    from puzzlesat.native import aot
+    from puzzlesat.native.eternity_search import Lookup, Search
+
     compile_start = time.perf_counter()
     compile_time = 0.0
     check = bool(limits.options.get("colour_check", COLOUR_CHECK))
@@ -92,7 +116,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
             nodes += done
             stats = {"nodes": nodes, "restarts": restarts, "compile_time": round(compile_time, 3)}
             if check:
-                stats["pruned"] = pruned + int(search.pruned[0])
+                stats["pruned"] = pruned + search.pruned
             outcome = decision_status(status)
             if outcome is Status.SOLVED:
                 return Result(outcome, search.board(), wall_time=time.perf_counter() - start, stats=stats)
@@ -102,7 +126,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
             if remaining is not None and remaining <= 0:
                 return Result(Status.UNKNOWN, wall_time=time.perf_counter() - start, stats=stats, message="time limit")
             if spent >= restart_budget:
-                pruned += int(search.pruned[0])
+                pruned += search.pruned
                 break
         restarts += 1
         restart_budget *= RESTART_GROWTH
@@ -111,6 +135,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
 def _compile() -> float:
     """Load the search kernel built ahead of time, else import and compile it (or load it from
     numba's cache); the seconds it took."""
+    from puzzlesat.native import aot
+
     began = time.perf_counter()
     if aot.load("eternity") is None:
         from puzzlesat.native import eternity_kernel
@@ -133,6 +159,8 @@ def count(search: Search, limits: Limits, compile_start: float, compile_time: fl
     ``stats["solutions"]``.  With twins (see :class:`Lookup`) each board found counts
     ``labelings`` times.
     """
+    from puzzlesat.native.eternity_search import COUNT_LIMIT
+
     first: Solution | None = None
     nodes = 0
     slice_nodes = COUNT_SLICE_NODES
@@ -145,10 +173,10 @@ def count(search: Search, limits: Limits, compile_start: float, compile_time: fl
                 min(SLICE_NODES, max(COUNT_SLICE_NODES, slice_nodes * COUNT_SLICE_SECONDS / max(took, 1e-3)))
             )
         nodes += done
-        found = int(search.found[0]) * search.labelings
+        found = search.found * search.labelings
         stats = {"nodes": nodes, "solutions": found, "compile_time": round(compile_time, 3)}
         if search.check:
-            stats["pruned"] = int(search.pruned[0])
+            stats["pruned"] = search.pruned
         if status == FOUND:  # the first board; the search goes on from it
             first = search.board()
             continue

@@ -34,7 +34,12 @@ from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 def book(
     d, i, cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand
 ):  # pragma: no cover - compiled
-    """Book candidate ``i`` on cell ``d`` in the colour counts; False (nothing booked) when a count fails."""
+    """Book candidate ``i`` on cell ``d`` in the colour counts; False (nothing booked) when a count fails.
+
+    It takes the arrays it reads one by one, unlike :func:`search`: the tuple of a
+    :class:`~puzzlesat.native.eternity_arrays.Table` handed on at every node costs a reference
+    count per array, which made the checked search 1.4 times slower (measured).
+    """
     n = cell_class.shape[0]
     t = cand_tile[i]
     ok = True
@@ -71,58 +76,36 @@ def unbook(
 
 
 @njit(cache=True)
-def search(
-    cols,
-    ncolours,
-    cell_class,
-    off,
-    cand_tile,
-    cand_east,
-    cand_south,
-    after,
-    used,
-    choice,
-    east,
-    south,
-    placed,
-    depth,
-    budget,
-    found,
-    limit,
-    floor,
-    check,
-    gives_off,
-    gives,
-    supply,
-    demand,
-    pruned,
-):  # pragma: no cover - compiled
+def search(t, s, budget, limit, floor, check):  # pragma: no cover - compiled
     """Depth-first row-scan search, resumable.
 
     Args:
-        cols, ncolours: board width and colour count.
-        cell_class: frame class of each cell.
-        off, cand_tile, cand_east, cand_south: the candidate lookup (module docstring).
-        after: per candidate, the one to try once its subtree is done (the next, or the first
-            past its twins: identical pieces, native/eternity_search.py).
-        used: 1 for tiles on the board.
-        choice: per depth, the next candidate index to try (-1: not started).
-        east, south: colours each placed cell shows to its right and downward.
-        placed: per depth, the candidate index placed there.
-        depth: the state's current depth, in ``depth[0]`` (updated in place).
+        t: the candidate lookup, a :class:`~puzzlesat.native.eternity_arrays.Table`: board
+            width ``cols``, ``colours``, each cell's frame class (``classes``), the
+            candidates ``off``, ``tile``, ``east``, ``south`` (module docstring), ``after``
+            (per candidate, the one to try once its subtree is done: the next, or the first
+            past its twins, identical pieces: native/eternity_search.py) and the colour-count
+            check's ``gives_off``, ``gives``.
+        s: the search's state, a :class:`~puzzlesat.native.eternity_arrays.State`, updated in
+            place: ``used`` (1 for tiles on the board), per depth ``choice`` (the next
+            candidate index to try, -1: not started) and ``placed`` (the candidate placed),
+            ``east``, ``south`` (the colours each placed cell shows to its right and
+            downward), ``depth[0]``, ``found[0]`` (boards completed so far), the check's
+            ``supply``, ``demand`` and ``pruned[0]`` (placements it refused).
         budget: node budget for this call.
-        found: boards completed so far, in ``found[0]`` (int64, updated in place).
         limit: stop at a completed board once ``found[0]`` reaches it.
         floor: the first cell this search places (cells before it stay as they are).
         check: 1 for the colour-count check (module docstring), 0 for none.
-        gives_off, gives, supply, demand: the check's counts (unread without it).
-        pruned: placements the check refused, in ``pruned[0]``.
 
     Returns:
         (status, nodes): FOUND with the ``limit``-th board in ``placed``; EXHAUSTED when the
         search below the starting state is done (every board in it counted); BUDGET when the
         budget ran out (resume by calling again, with the same or a higher limit).
     """
+    cols, ncolours, cell_class, off = t.cols, t.colours, t.classes, t.off
+    cand_tile, cand_east, cand_south, after = t.tile, t.east, t.south, t.after
+    used, choice, east, south, placed, found = s.used, s.choice, s.east, s.south, s.placed, s.found
+    gives_off, gives, supply, demand, pruned, depth = t.gives_off, t.gives, s.supply, s.demand, s.pruned, s.depth
     n = cell_class.shape[0]
     d = depth[0]
     nodes = 0
@@ -209,35 +192,17 @@ def search(
 
 
 @njit(cache=True)
-def replay(
-    prefix,
-    cols,
-    ncolours,
-    cell_class,
-    cand_tile,
-    cand_east,
-    cand_south,
-    used,
-    choice,
-    east,
-    south,
-    placed,
-    check,
-    gives_off,
-    gives,
-    supply,
-    demand,
-):  # pragma: no cover - compiled
+def replay(prefix, t, s, check):  # pragma: no cover - compiled
     """Place the candidates ``prefix`` on cells 0, 1, ... of an empty board (a task's start)."""
     for d in range(prefix.shape[0]):
         i = prefix[d]
-        used[cand_tile[i]] = 1
-        placed[d] = i
-        east[d] = cand_east[i]
-        south[d] = cand_south[i]
-        choice[d] = i + 1
+        s.used[t.tile[i]] = 1
+        s.placed[d] = i
+        s.east[d] = t.east[i]
+        s.south[d] = t.south[i]
+        s.choice[d] = i + 1
         if check:
-            book(d, i, cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand)
+            book(d, i, t.cols, t.colours, t.classes, t.tile, t.south, s.south, t.gives_off, t.gives, s.supply, s.demand)
 
 
 def warm_up(replay_too: bool = False) -> None:
@@ -246,13 +211,12 @@ def warm_up(replay_too: bool = False) -> None:
     ``replay_too`` also the kernel that starts a task (only the parallel search calls it):
     each kernel compiled costs a second or more on a fresh install, so only what runs.
     """
-    off = np.zeros((9, 5), dtype=np.int64)
+    from puzzlesat.native.eternity_arrays import State, Table
+
     none = np.zeros(0, dtype=np.int64)
-    used, choice, east, south, placed, classes = (np.zeros(4, dtype=np.int64) for _ in range(6))
-    gives_off, gives, supply, demand = (np.zeros(40, dtype=np.int64) for _ in range(4))
-    one = [np.zeros(1, dtype=np.int64) for _ in range(3)]
-    search(2, 2, classes, off, none, none, none, none, used, choice - 1, east, south, placed, one[0], 1, one[1], 1,
-           0, 1, gives_off, gives, supply, demand, one[2])  # fmt: skip
+    off, gives_off = np.zeros((9, 5), dtype=np.int64), np.zeros(5, dtype=np.int64)
+    table = Table(2, 2, np.zeros(4, dtype=np.int64), off, none, none, none, none, none, gives_off, none)
+    state = State.empty(4, 40)
+    search(table, state, 1, 1, 0, 1)
     if replay_too:
-        replay(none, 2, 2, classes, none, none, none, used, choice, east, south, placed, 1,
-               gives_off, gives, supply, demand)  # fmt: skip
+        replay(none, table, state, 1)

@@ -10,42 +10,27 @@ searches without the colour-count check (``check`` 0): the wrapper runs the kern
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 
+if TYPE_CHECKING:
+    from puzzlesat.native.eternity_arrays import State, Table
 
-def search(
-    cols: int,
-    ncolours: int,
-    cell_class: Any,
-    off: Any,
-    cand_tile: Any,
-    cand_east: Any,
-    cand_south: Any,
-    after: Any,
-    used: Any,
-    choice: Any,
-    east: Any,
-    south: Any,
-    placed: Any,
-    depth: Any,
-    budget: int,
-    found: Any,
-    limit: int,
-    floor: int,
-) -> tuple[int, int]:
-    """The kernel's ``search`` with ``check`` 0, on the same numpy arrays (updated in place).
+
+def search(table: Table, state: State, budget: int, limit: int, floor: int) -> tuple[int, int]:
+    """The kernel's ``search`` with ``check`` 0, on the same table and state (updated in place).
 
     Returns:
         (status, nodes), as the kernel returns them.
     """
-    n = len(cell_class)
-    classes = cell_class.tolist()
-    width = off.shape[1]
-    offsets = off.ravel().tolist()  # off[k, key] is offsets[k * width + key]
-    tile, east_of, south_of, next_of = cand_tile.tolist(), cand_east.tolist(), cand_south.tolist(), after.tolist()
-    use, ch, ea, so, pl = used.tolist(), choice.tolist(), east.tolist(), south.tolist(), placed.tolist()
+    cols, ncolours, found, depth = table.cols, table.colours, state.found, state.depth
+    n = len(table.classes)
+    classes = table.classes.tolist()
+    width = table.off.shape[1]
+    offsets = table.off.ravel().tolist()  # off[k, key] is offsets[k * width + key]
+    tile, east_of, south_of, next_of = (a.tolist() for a in (table.tile, table.east, table.south, table.after))
+    use, ch, ea, so, pl = (a.tolist() for a in (state.used, state.choice, state.east, state.south, state.placed))
     count = int(found[0])
     d = int(depth[0])
     nodes = 0
@@ -89,7 +74,7 @@ def search(
             d -= 1
             if d >= floor:
                 use[tile[pl[d]]] = 0
-    used[:], choice[:], east[:], south[:], placed[:] = use, ch, ea, so, pl
+    state.used[:], state.choice[:], state.east[:], state.south[:], state.placed[:] = use, ch, ea, so, pl
     depth[0] = d
     found[0] = count
     return status, nodes

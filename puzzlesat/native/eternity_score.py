@@ -12,7 +12,7 @@ Two searches share the best board:
    run's seed (as ``native-rowscan`` does) and runs a node budget; a restart that exhausts its
    search loosens the schedule, up to the complete one, whose exhaustion proves the best
    board optimal.  The first board of all is a greedy dive that may leave both sides unmatched.
-   The last :data:`TAIL_COLUMNS` rows are filled column by column (:class:`FillOrder`), so the
+   The last :data:`TAIL_COLUMNS` rows are filled column by column (:func:`fill_order`), so the
    bottom border row is not left to the end with the few border tiles that are left over.
 2. **Large neighbourhood search** on the best board (:class:`Neighbourhoods`), in the time
    the scan leaves (:data:`SCAN_SHARE`): destroy and repair, each repair exact.  *Windows*: a small
@@ -22,9 +22,10 @@ Two searches share the best board:
    linear assignment (each tile's cost on each cell, in its best turn, depends only on the
    fixed neighbours).  Moves that keep the score are taken too, to drift across plateaus.
 
-With ``workers`` > 1 the row scans run in child processes that share the best board's
-errors as their bound (:meth:`ScoreSearch.scan_in_workers`), or in the workers of another
-pool (``--backend ray``: :mod:`puzzlesat.portfolio.eternity_ray`).  ``checkpoint`` keeps the
+With ``workers`` > 1 the row scans run in the worker processes of a
+:class:`~puzzlesat.core.processes.TaskPool`, sharing the best board's errors as their bound
+(:func:`scan_in_processes`), or in the workers of another pool (``--backend ray``:
+:mod:`puzzlesat.portfolio.eternity_ray`).  ``checkpoint`` keeps the
 best board in a file as it improves and ``resume`` starts from one
 (:mod:`puzzlesat.native.eternity_checkpoint`), its picture beside it.
 
@@ -36,7 +37,6 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-import queue
 import signal
 import time
 from collections.abc import Callable, Iterator
@@ -51,6 +51,7 @@ from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution, max_score
 from puzzlesat.native import eternity_checkpoint
 from puzzlesat.native import eternity_score_kernel as kernel
+from puzzlesat.native.eternity_arrays import Rows, ScanState
 from puzzlesat.native.eternity_search import Lookup
 from puzzlesat.native.first_dispatch import without_blas_probe
 
@@ -99,6 +100,25 @@ class Schedule:
 SCHEDULES = (Schedule(0.35, 2.5), Schedule(0.4, 2.5), Schedule(0.4, 3.5), Schedule(0.3, 2.5))
 
 
+def fill_order(instance: Instance, tail: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(cell, west_of, north_of) by depth: the order the row scan fills the cells in, row-major
+    but the last ``tail`` rows column by column (each column top-down, the columns left to
+    right), so that the bottom border row is not left to the end, where few border tiles are
+    left to match the row above (as Blackwood's solver fills its last rows by columns); and the
+    depths of each cell's west and north neighbours (-1 across the rim), which come before it.
+    """
+    rows, cols = instance.rows, instance.cols
+    tail = min(max(tail, 0), rows)
+    head = [r * cols + c for r in range(rows - tail) for c in range(cols)]
+    cell = np.array(head + [r * cols + c for c in range(cols) for r in range(rows - tail, rows)], dtype=np.int64)
+    depth = np.empty(instance.cells, dtype=np.int64)
+    depth[cell] = np.arange(instance.cells)
+    r, c = cell // cols, cell % cols
+    west_of = np.where(c > 0, depth[cell - 1], -1).astype(np.int64)
+    north_of = np.where(r > 0, depth[cell - cols], -1).astype(np.int64)
+    return cell, west_of, north_of
+
+
 class Candidates:
     """The row scan's candidate lists: every turned tile that fits a frame class, in four keyings.
 
@@ -113,17 +133,15 @@ class Candidates:
         lookup = Lookup(instance, symmetry=instance.square)
         c = instance.colours
         self.colours = c
-        self.classes = lookup.classes
         self.nclasses = lookup.nclasses
         rows = lookup.rows  # class, west * C + north, tile, rotation, east, south
         self.cls = rows[:, 0]
         west, north = rows[:, 1] // c, rows[:, 1] % c
-        self.tile = np.ascontiguousarray(rows[:, 2])
         self.rot = np.ascontiguousarray(rows[:, 3])
-        self.north = np.ascontiguousarray(north)
-        self.east = np.ascontiguousarray(rows[:, 4])
-        self.south = np.ascontiguousarray(rows[:, 5])
-        self.west = np.ascontiguousarray(west)
+        tile, east, south = (np.ascontiguousarray(rows[:, i]) for i in (2, 4, 5))
+        self.cell, west_of, north_of = fill_order(instance, TAIL_COLUMNS)
+        classes = np.ascontiguousarray(lookup.classes[self.cell])
+        self.rows = Rows(west_of, north_of, c, classes, tile, np.ascontiguousarray(north), east, south, west)
         self.keys = (west * c + north, north, west, np.zeros_like(west))
 
     def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -141,81 +159,30 @@ class Candidates:
         return off, order
 
 
-class FillOrder:
-    """The order the row scan fills the cells in: row-major, but the last ``tail`` rows column by
-    column (each column top-down, the columns left to right), so that the bottom border row is
-    not left to the end, where few border tiles are left to match the row above (as Blackwood's
-    solver fills its last rows by columns).  Each cell's west and north neighbours come before
-    it, its east and south ones after it, as the kernel needs.
-    """
-
-    def __init__(self, instance: Instance, classes: np.ndarray, tail: int) -> None:
-        rows, cols = instance.rows, instance.cols
-        tail = min(max(tail, 0), rows)
-        head = [r * cols + c for r in range(rows - tail) for c in range(cols)]
-        self.cell = np.array(head + [r * cols + c for c in range(cols) for r in range(rows - tail, rows)])
-        depth = np.empty(instance.cells, dtype=np.int64)
-        depth[self.cell] = np.arange(instance.cells)
-        r, c = self.cell // cols, self.cell % cols
-        self.west = np.where(c > 0, depth[self.cell - 1], -1)
-        self.north = np.where(r > 0, depth[self.cell - cols], -1)
-        self.classes = np.ascontiguousarray(classes[self.cell])
-
-
 class Scan:
     """One row-scan search from the empty board, resumable call after call."""
 
-    def __init__(
-        self, instance: Instance, cands: Candidates, fill: FillOrder, rng: np.random.Generator, allowed: np.ndarray
-    ) -> None:
+    def __init__(self, instance: Instance, cands: Candidates, rng: np.random.Generator, allowed: np.ndarray) -> None:
         n = instance.cells
-        self.instance = instance
         self.cands = cands
-        self.fill = fill
-        self.off, self.order = cands.arrays(rng)
-        self.allowed = allowed
-        self.used = np.zeros(n, dtype=np.int64)
-        self.phase = np.zeros(n, dtype=np.int64)
-        self.choice = np.full(n, -1, dtype=np.int64)
-        self.placed = np.zeros(n, dtype=np.int64)
-        self.errors = np.zeros(n + 1, dtype=np.int64)
-        self.depth = np.zeros(1, dtype=np.int64)
-        self.best_placed = np.zeros(n, dtype=np.int64)
+        off, order = cands.arrays(rng)
+        used, phase, placed, best_placed = (np.zeros(n, dtype=np.int64) for _ in range(4))
+        choice = np.full(n, -1, dtype=np.int64)
+        errors = np.zeros(n + 1, dtype=np.int64)
+        self.state = ScanState(
+            off, order, allowed, used, phase, choice, placed, errors, np.zeros(1, dtype=np.int64), best_placed
+        )
 
     def run(self, budget: int, best: np.ndarray, double: bool = False) -> tuple[int, int]:
         """(kernel status, nodes) of at most ``budget`` nodes; FOUND lowers ``best[0]``."""
-        c = self.cands
-        status, nodes = kernel.scan(
-            self.fill.west,
-            self.fill.north,
-            c.colours,
-            self.fill.classes,
-            self.off,
-            self.order,
-            c.tile,
-            c.north,
-            c.east,
-            c.south,
-            c.west,
-            self.allowed,
-            int(double),
-            self.used,
-            self.phase,
-            self.choice,
-            self.placed,
-            self.errors,
-            self.depth,
-            best,
-            self.best_placed,
-            max(1, budget),
-        )
+        status, nodes = kernel.scan(self.cands.rows, self.state, best, int(double), max(1, budget))
         return int(status), int(nodes)
 
     def board(self) -> np.ndarray:
         """The last board found, as (tile, rotation) per cell."""
-        rows = self.best_placed
+        rows = self.state.best_placed
         board = np.empty((len(rows), 2), dtype=np.int64)
-        board[self.fill.cell] = np.stack([self.cands.tile[rows], self.cands.rot[rows]], axis=1)
+        board[self.cands.cell] = np.stack([self.cands.rows.tile[rows], self.cands.rot[rows]], axis=1)
         return board
 
 
@@ -276,10 +243,11 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
     """The anytime best-score search (module docstring); OPTIMAL for a board with no error or
     after a complete scan (:attr:`Schedule.complete`) found none better.
 
-    ``limits.workers`` > 1 runs that many row scans in child processes (or in ``pool``'s
-    workers), each with its own seed and schedule (:data:`SCHEDULES`), sharing the best
-    board's errors as their bound; this process polishes the best board they find.  The
-    options ``checkpoint`` and ``resume`` are read here (module docstring).
+    ``limits.workers`` > 1 runs that many row scans in worker processes
+    (:func:`scan_in_processes`, or ``pool``'s workers), each with its own seed and schedule
+    (:data:`SCHEDULES`), sharing the best board's errors as their bound; this process
+    polishes the best board they find.  The options ``checkpoint`` and ``resume`` are read
+    here (module docstring).
     """
     compile_start = time.perf_counter()
     with without_blas_probe():
@@ -311,6 +279,8 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
         )
         search.checkpoint.save(search.best.board, search.best.errors)
     seeds = worker_seeds(limits.seed, runs, limits.workers)
+    if pool is None and limits.workers > 1:
+        pool = scan_in_processes
     left = limits.remaining(compile_start)
     message = ""
     with stop_on_sigterm():
@@ -321,8 +291,6 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
                 scan_until = time.perf_counter() + left * SCAN_SHARE
                 if pool is not None:
                     pool(search, seeds, scan_until)
-                elif limits.workers > 1:
-                    search.scan_in_workers(seeds, scan_until)
                 else:
                     search.scan(lambda: scan_until - time.perf_counter())
                 if not search.proven:
@@ -345,7 +313,7 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
         "best_at": round(best.found_at - start, 3),
         "compile_time": round(compile_time, 3),
     }
-    if limits.workers > 1 or pool is not None:
+    if pool is not None:
         stats["workers"] = limits.workers
     if search.replaced:
         stats["workers_replaced"] = search.replaced
@@ -366,25 +334,74 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
     )
 
 
-def _scan_worker(instance: Instance, seed: Any, index: int, deadline: float | None, shared: Any, found: Any) -> None:
-    """A child's row scans until ``deadline`` (:func:`time.time`, which every process reads alike):
-    boards beating the shared bound go to ``found``, then its counts."""
+def scan_in_processes(search: ScoreSearch, seeds: list[Any], until: float | None) -> None:
+    """The :data:`Pool` of ``--workers``: row scans in one worker process per seed until ``until``
+    (perf_counter; None: until stopped), on a :class:`~puzzlesat.core.processes.TaskPool`,
+    sharing the bound (a ``multiprocessing`` value).  Every worker is stopped before this
+    returns, also on Ctrl-C; ``search.nodes`` and ``restarts`` add up the workers', as of
+    their last restart."""
+    shared = multiprocessing.get_context("spawn").Value("q", search.best.errors)
+    deadline = None if until is None else time.time() + until - time.perf_counter()
+    counts: dict[int, tuple[int, int]] = {}
+    done = 0
+    try:
+        with processes.TaskPool(len(seeds), _start_scans, (shared,), name="puzzlesat-score") as pool:
+            pool.submit(_scans, [(search.instance, seed, i, deadline) for i, seed in enumerate(seeds)])
+            while done < len(seeds) and search.best.errors > 0 and not search.proven:
+                if until is not None and time.perf_counter() > until:
+                    break
+                search.tick()
+                try:
+                    message = pool.next(timeout=0.2)
+                except TimeoutError:
+                    continue
+                except processes.WorkerDied:  # the others scan on
+                    if not any(process.is_alive() for process in pool.processes):
+                        break
+                    continue
+                if message[0] == "board":
+                    search.offer(message[2], message[1])
+                elif message[0] == "proof":  # a worker's complete scan: the shared bound is optimal
+                    search.proven = True
+                else:  # "count", or "done" with the last counts
+                    counts[message[1]] = (message[2], message[3])
+                    search.nodes_elsewhere = sum(nodes for nodes, _ in counts.values())
+                    done += message[0] == "done"
+    finally:
+        search.nodes += sum(nodes for nodes, _ in counts.values())
+        search.nodes_elsewhere = 0
+        search.restarts += sum(restarts for _, restarts in counts.values())
+
+
+_SHARED: list[Any] = []  # in a scan worker: the shared bound
+
+
+def _start_scans(shared: Any) -> None:
+    """A scan worker's start: the kernels, and the shared bound."""
     with without_blas_probe():
         kernel.warm_up()
+    _SHARED.append(shared)
+
+
+def _scans(task: tuple[Instance, Any, int, float | None]) -> tuple[str, int, int, int]:
+    """A pool task: row scans with seed and schedule ``index`` until ``deadline`` (:func:`time.time`,
+    which every process reads alike); each board beating the shared bound is reported, and the
+    counts at each restart.  Returns ("done", index, nodes, restarts)."""
+    instance, seed, index, deadline = task
+    shared = _SHARED[0]
     search = ScoreSearch(instance, np.random.default_rng(seed), SCHEDULES[index % len(SCHEDULES)])
 
     def improve(board: np.ndarray, errors: int) -> None:
         with shared.get_lock():
             shared.value = min(shared.value, errors)
-        found.put(("board", errors, board))
+        processes.report(("board", errors, board))
 
     search.shared_bound = lambda: int(shared.value)
     search.on_improve = improve
-    search.on_proof = lambda: found.put(("proof",))
-    search.on_restart = lambda: found.put(("count", index, search.nodes, search.restarts))
+    search.on_proof = lambda: processes.report(("proof",))
+    search.on_restart = lambda: processes.report(("count", index, search.nodes, search.restarts))
     search.scan(lambda: None if deadline is None else deadline - time.time())
-    found.put(("count", index, search.nodes, search.restarts))
-    found.put(("done",))
+    return "done", index, search.nodes, search.restarts
 
 
 class Neighbourhoods:
@@ -534,7 +551,6 @@ class ScoreSearch:
         self.rng = rng
         self.schedule = schedule
         self.cands = Candidates(instance)
-        self.fill = FillOrder(instance, self.cands.classes, TAIL_COLUMNS)
         self.look = looks(instance)
         self.nodes = 0
         self.restarts = 0
@@ -549,7 +565,7 @@ class ScoreSearch:
         self.on_restart: Callable[[], None] | None = None
         self.proven = False  # a complete scan found nothing better than the best
         n = instance.cells
-        greedy = Scan(instance, self.cands, self.fill, rng, np.full(n, 2 * n, dtype=np.int64))
+        greedy = Scan(instance, self.cands, rng, np.full(n, 2 * n, dtype=np.int64))
         bound = np.array([4 * n], dtype=np.int64)
         status, done = greedy.run(4 * n, bound, double=True)
         assert status == FOUND, "a greedy dive that may leave any edge unmatched always ends"
@@ -579,12 +595,9 @@ class ScoreSearch:
 
     def alternate(self, seeds: list[Any], pool: Pool | None = None) -> None:
         """Without a time limit, until stopped: scan restarts each followed by as long a polish,
-        or with several workers (or a pool), their scans alone."""
+        or with a pool of workers, their scans alone."""
         if pool is not None:
             pool(self, seeds, None)
-            return
-        if len(seeds) > 1:
-            self.scan_in_workers(seeds, None)
             return
         while self.best.errors > 0 and not self.proven:
             began = time.perf_counter()
@@ -619,7 +632,7 @@ class ScoreSearch:
                 return
             bound = np.array([self.bound()], dtype=np.int64)
             allowed = self.schedule.allowed(n, int(bound[0]) - 1)
-            scan = Scan(self.instance, self.cands, self.fill, self.rng, allowed)
+            scan = Scan(self.instance, self.cands, self.rng, allowed)
             complete = self.schedule.complete
             spent = 0
             slice_nodes = FIRST_SLICE_NODES
@@ -656,49 +669,3 @@ class ScoreSearch:
                 self.on_restart()
             if one_restart:
                 return
-
-    def scan_in_workers(self, seeds: list[Any], until: float | None) -> None:
-        """Row scans in one child process per seed until ``until`` (perf_counter; None: until
-        stopped), sharing the bound.  Every child is stopped before this returns, also on Ctrl-C;
-        ``nodes`` and ``restarts`` add up the children's, as of their last restart."""
-        ctx = multiprocessing.get_context("spawn")
-        shared = ctx.Value("q", self.best.errors)
-        found = ctx.Queue()
-        deadline = None if until is None else time.time() + until - time.perf_counter()
-        workers = len(seeds)
-        children = [
-            processes.start(
-                _scan_worker, (self.instance, seed, i, deadline, shared, found), name=f"puzzlesat-score-{i}"
-            )
-            for i, seed in enumerate(seeds)
-        ]
-        done = 0
-        counts: dict[int, tuple[int, int]] = {}
-        try:
-            while done < workers and self.best.errors > 0 and not self.proven:
-                if until is not None and time.perf_counter() > until:
-                    break
-                self.tick()
-                try:
-                    message = found.get(timeout=0.2)
-                except queue.Empty:
-                    if not any(child.is_alive() for child in children):
-                        break
-                    continue
-                if message[0] == "board":
-                    self.offer(message[2], message[1])
-                elif message[0] == "proof":  # a worker's complete scan: the shared bound is optimal
-                    self.proven = True
-                    break
-                elif message[0] == "count":
-                    counts[message[1]] = (message[2], message[3])
-                    self.nodes_elsewhere = sum(nodes for nodes, _ in counts.values())
-                else:
-                    done += 1
-        finally:
-            self.nodes += sum(nodes for nodes, _ in counts.values())
-            self.nodes_elsewhere = 0
-            self.restarts += sum(restarts for _, restarts in counts.values())
-            processes.stop_trees(children)
-            found.cancel_join_thread()
-            found.close()

@@ -30,52 +30,34 @@ from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 
 
 @njit(cache=True)
-def scan(
-    west_of,
-    north_of,
-    ncolours,
-    cell_class,
-    off,
-    order,
-    r_tile,
-    r_north,
-    r_east,
-    r_south,
-    r_west,
-    allowed,
-    double,
-    used,
-    phase,
-    choice,
-    placed,
-    errors,
-    depth,
-    best,
-    best_placed,
-    budget,
-):  # pragma: no cover - compiled
+def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
     """Depth-first row scan with scheduled errors, resumable.
 
     Args:
-        west_of, north_of: the depth of the cell's west / north neighbour, -1 across the rim.
-        ncolours: colour count.
-        cell_class: frame class of the cell of each depth (hinted cells have a class holding
-            their hint alone).
-        off: ``off[p, k, key]..off[p, k, key + 1]`` index ``order[p]`` for phase p, class k.
-        order: per phase, indices into the candidate rows ``r_*`` (tile and its four colours).
-        allowed: errors allowed once cell ``d`` is placed.
-        double: 1 to allow phase 3 (both sides unmatched).
-        used, phase, choice, placed: search state per tile and per depth.
-        errors: ``errors[d]`` unmatched edges before cell ``d`` (length cells + 1).
-        depth: current depth in ``depth[0]``.
+        rows: a :class:`~puzzlesat.native.eternity_arrays.Rows`: the depths ``west_of[d]``
+            and ``north_of[d]`` of the neighbours of the cell of depth ``d`` (-1 across the
+            rim), ``colours``, the frame ``classes`` by depth (hinted cells have a class
+            holding their hint alone), and the candidate rows ``tile``, ``north``, ``east``,
+            ``south``, ``west`` (a turned tile and its four colours).
+        s: a :class:`~puzzlesat.native.eternity_arrays.ScanState`, updated in place:
+            ``off[p, k, key]..off[p, k, key + 1]`` index ``order[p]`` (indices into the
+            rows) for phase p, class k; ``allowed[d]`` the errors allowed once cell ``d`` is
+            placed; ``used``, ``phase``, ``choice``, ``placed`` the search state per tile and
+            per depth; ``errors[d]`` the unmatched edges before cell ``d`` (length cells + 1);
+            ``depth[0]`` the current depth; ``best_placed`` the rows of the last board found,
+            written on FOUND.
         best: the best full board's errors in ``best[0]``; boards must beat it.
-        best_placed: the candidate rows of that board, written on FOUND.
+        double: 1 to allow phase 3 (both sides unmatched).
         budget: node budget of this call.
 
     Returns:
         (status, nodes): FOUND with a better board in ``best_placed`` (call again to search on
         for a still better one), EXHAUSTED, or BUDGET.
     """
+    west_of, north_of, ncolours, cell_class = rows.west_of, rows.north_of, rows.colours, rows.classes
+    r_tile, r_north, r_east, r_south, r_west = rows.tile, rows.north, rows.east, rows.south, rows.west
+    off, order, allowed, used, phase, choice = s.off, s.order, s.allowed, s.used, s.phase, s.choice
+    placed, errors, depth, best_placed = s.placed, s.errors, s.depth, s.best_placed
     n = cell_class.shape[0]
     d = depth[0]
     nodes = 0
@@ -287,32 +269,16 @@ def assignment(cost):  # pragma: no cover - compiled
 
 def warm_up() -> None:
     """Compile (or load from cache) the three kernels on tiny inputs."""
+    from puzzlesat.native.eternity_arrays import Rows, ScanState
+
     z = np.zeros(4, dtype=np.int64)
     empty = np.zeros(0, dtype=np.int64)
-    scan(
-        np.array([-1, 0, -1, 2], dtype=np.int64),
-        np.array([-1, -1, 0, 1], dtype=np.int64),
-        2,
-        z,
-        np.zeros((4, 9, 5), dtype=np.int64),
-        np.zeros((4, 0), dtype=np.int64),
-        empty,
-        empty,
-        empty,
-        empty,
-        empty,
-        z,
-        0,
-        z.copy(),
-        z.copy(),
-        z - 1,
-        z.copy(),
-        np.zeros(5, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        np.zeros(1, dtype=np.int64),
-        z.copy(),
-        1,
+    off, order = np.zeros((4, 9, 5), dtype=np.int64), np.zeros((4, 0), dtype=np.int64)
+    state = ScanState(
+        off, order, z, z.copy(), z.copy(), z - 1, z.copy(), np.zeros(5, dtype=np.int64), z[:1].copy(), z.copy()
     )
+    west_of, north_of = np.array([-1, 0, -1, 2], dtype=np.int64), np.array([-1, -1, 0, 1], dtype=np.int64)
+    scan(Rows(west_of, north_of, 2, z, empty, empty, empty, empty, empty), state, np.zeros(1, dtype=np.int64), 0, 1)
     window_best(
         np.zeros(1, dtype=np.int64),
         np.full((1, 4), -1, dtype=np.int64),

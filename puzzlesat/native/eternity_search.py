@@ -21,6 +21,7 @@ import numpy as np
 
 from puzzlesat.domains.eternity import GREY, Instance, Solution, first_corner, rotated
 from puzzlesat.native import aot
+from puzzlesat.native.eternity_arrays import State, Table
 
 COUNT_LIMIT = 2**62  # a count's limit of boards: more than any search can reach
 
@@ -44,7 +45,7 @@ class Lookup:
     rotation, east, south.  Hinted cells have classes 9, 10, ... holding their hint alone.
 
     With ``twins``, identical pieces (tiles that are turns of each other) are interchangeable:
-    :meth:`arrays` keeps the rows of one look in a list together, and the kernel tries only
+    :meth:`table` keeps the rows of one look in a list together, and the kernel tries only
     the first free one on a cell (the others' subtrees hold the same boards, the twins
     swapped).  Every board found then stands for :attr:`labelings` boards told apart by tile
     ids.  The hinted tiles and, when the symmetry breaking fixes it, the first corner tile's
@@ -101,8 +102,11 @@ class Lookup:
         tiles, self.gives = np.divmod(keys, slots)
         self.gives_off = np.searchsorted(tiles, np.arange(instance.cells + 1)).astype(np.int64)
 
-    def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, ...]:
-        """(off, tile, rot, east, south, after), every (class, key) list in a fresh random order.
+    def table(self, rng: np.random.Generator) -> Table:
+        """The kernel's :class:`Table`, every (class, key) list in a fresh random order.
+
+        ``off[k, key]..off[k, key + 1]`` index the candidates of class ``k`` and key ``key``
+        in ``tile``, ``rot``, ``east``, ``south``.
 
         ``after[i]`` is the candidate to try once the subtree of candidate ``i`` is done:
         ``i + 1``, or with twins the first candidate past ``i``'s twins, which the order keeps
@@ -125,7 +129,9 @@ class Lookup:
         off2d = np.empty((self.nclasses, slots + 1), dtype=np.int64)
         off2d[:, :slots] = off[:-1].reshape(self.nclasses, slots)
         off2d[:, slots] = off[slots::slots]
-        return (off2d, *(np.ascontiguousarray(rows[:, i]) for i in (2, 3, 4, 5)), after)
+        tile, rot, east, south = (np.ascontiguousarray(rows[:, i]) for i in (2, 3, 4, 5))
+        cols = self.instance.cols
+        return Table(cols, self.colours, self.classes, off2d, tile, rot, east, south, after, self.gives_off, self.gives)
 
 
 Task = tuple[np.ndarray, int]  # (candidates on cells 0..p-1, first candidate to try on cell p; -1: all)
@@ -135,7 +141,7 @@ class Search:
     """One search of the kernel, resumable call after call: from the empty board or from a :data:`Task`.
 
     ``check`` turns on the colour-count check (see the kernel).  The candidate order is drawn
-    from ``rng``, or given as ``arrays`` (the parallel search hands one order to every worker).
+    from ``rng``, or given as ``table`` (the parallel search hands one order to every worker).
     """
 
     def __init__(
@@ -144,31 +150,29 @@ class Search:
         lookup: Lookup,
         rng: np.random.Generator | None,
         check: bool = False,
-        arrays: tuple[np.ndarray, ...] | None = None,
+        table: Table | None = None,
     ) -> None:
-        n = instance.cells
         self.instance = instance
-        self.classes = lookup.classes
-        if arrays is None:
+        if table is None:
             assert rng is not None
-            arrays = lookup.arrays(rng)
-        self.arrays = arrays
-        self.off, self.tile, self.rot, self.east_c, self.south_c, self.after = arrays
+            table = lookup.table(rng)
+        self.table = table
         self.check = int(check)
         self.labelings = lookup.labelings  # boards told apart by tile ids per board found
-        self.gives_off, self.gives = lookup.gives_off, lookup.gives
-        self.full_supply = np.bincount(self.gives, minlength=lookup.nclasses * lookup.colours).astype(np.int64)
-        self.supply = self.full_supply.copy()
-        self.demand = np.zeros_like(self.supply)
-        self.pruned = np.zeros(1, dtype=np.int64)
-        self.used = np.zeros(n, dtype=np.int64)
-        self.choice = np.full(n, -1, dtype=np.int64)
-        self.east = np.zeros(n, dtype=np.int64)
-        self.south = np.zeros(n, dtype=np.int64)
-        self.placed = np.zeros(n, dtype=np.int64)
-        self.depth = np.zeros(1, dtype=np.int64)
-        self.found = np.zeros(1, dtype=np.int64)
+        self.full_supply = np.bincount(lookup.gives, minlength=lookup.nclasses * lookup.colours).astype(np.int64)
+        self.state = State.empty(instance.cells, len(self.full_supply))
+        self.state.supply[:] = self.full_supply
         self.floor = 0
+
+    @property
+    def found(self) -> int:
+        """Boards completed since the search (or its task) started."""
+        return int(self.state.found[0])
+
+    @property
+    def pruned(self) -> int:
+        """Placements the colour-count check refused since the search (or its task) started."""
+        return int(self.state.pruned[0])
 
     def run(self, budget: int, limit: int = 1, plain: bool = False) -> tuple[int, int]:
         """(kernel status, nodes) of at most ``budget`` more nodes, stopping at the ``limit``-th board.
@@ -179,100 +183,40 @@ class Search:
         if plain and not self.check:
             from puzzlesat.native.eternity_plain import search as plain_search
 
-            return plain_search(
-                self.instance.cols,
-                self.instance.colours,
-                self.classes,
-                self.off,
-                self.tile,
-                self.east_c,
-                self.south_c,
-                self.after,
-                self.used,
-                self.choice,
-                self.east,
-                self.south,
-                self.placed,
-                self.depth,
-                max(1, budget),
-                self.found,
-                limit,
-                self.floor,
-            )
+            return plain_search(self.table, self.state, max(1, budget), limit, self.floor)
         kernel = aot.kernels("eternity")
 
-        status, nodes = kernel.search(
-            self.instance.cols,
-            self.instance.colours,
-            self.classes,
-            self.off,
-            self.tile,
-            self.east_c,
-            self.south_c,
-            self.after,
-            self.used,
-            self.choice,
-            self.east,
-            self.south,
-            self.placed,
-            self.depth,
-            max(1, budget),
-            self.found,
-            limit,
-            self.floor,
-            self.check,
-            self.gives_off,
-            self.gives,
-            self.supply,
-            self.demand,
-            self.pruned,
-        )
+        status, nodes = kernel.search(self.table, self.state, max(1, budget), limit, self.floor, self.check)
         return int(status), int(nodes)
 
     def board(self) -> Solution:
         """The board the last FOUND stopped at."""
-        return Solution(tuple((int(self.tile[i]), int(self.rot[i])) for i in self.placed))
+        return Solution(tuple((int(self.table.tile[i]), int(self.table.rot[i])) for i in self.state.placed))
 
     def start(self, task: Task) -> None:
-        """Set the search to run exactly the subtrees of ``task`` (its board counts start at 0)."""
+        """Set the search to run exactly the subtrees of ``task`` (its counts start at 0)."""
         prefix, first = task
         p = len(prefix)
-        self.used[:] = 0
-        self.supply[:] = self.full_supply
-        self.demand[:] = 0
-        self.found[0] = 0
+        state = self.state
+        state.used[:] = 0
+        state.supply[:] = self.full_supply
+        state.demand[:] = 0
+        state.found[0] = state.pruned[0] = 0
         kernel = aot.kernels("eternity")
 
-        kernel.replay(
-            np.asarray(prefix, dtype=np.int64),
-            self.instance.cols,
-            self.instance.colours,
-            self.classes,
-            self.tile,
-            self.east_c,
-            self.south_c,
-            self.used,
-            self.choice,
-            self.east,
-            self.south,
-            self.placed,
-            self.check,
-            self.gives_off,
-            self.gives,
-            self.supply,
-            self.demand,
-        )
+        kernel.replay(np.asarray(prefix, dtype=np.int64), self.table, state, self.check)
         if p < self.instance.cells:
-            self.choice[p] = first
-        self.depth[0] = p
+            state.choice[p] = first
+        state.depth[0] = p
         self.floor = p
 
     def _untried(self, d: int) -> bool:
         """True when cell ``d`` (placed) has candidates after the one placed there left to try."""
-        cols, colours = self.instance.cols, self.instance.colours
-        west = self.east[d - 1] if d % cols else 0
-        north = self.south[d - cols] if d >= cols else 0
-        return bool(self.choice[d] < self.off[self.classes[d], west * colours + north + 1])
+        table, state = self.table, self.state
+        cols, colours = table.cols, table.colours
+        west = state.east[d - 1] if d % cols else 0
+        north = state.south[d - cols] if d >= cols else 0
+        return bool(state.choice[d] < table.off[table.classes[d], west * colours + north + 1])
 
     def split(self) -> Task | None:
         """Give away the untried candidates of the shallowest cell that has some, as a task; None if none.
@@ -280,19 +224,19 @@ class Search:
         This search keeps the subtree of the candidate placed there (its floor moves below that
         cell); the task holds the candidates after it, so the two share the search exactly.
         """
-        for d in range(self.floor, min(int(self.depth[0]), self.instance.cells)):
+        placed, choice = self.state.placed, self.state.choice
+        for d in range(self.floor, min(int(self.state.depth[0]), self.instance.cells)):
             if self._untried(d):
-                task = (self.placed[:d].copy(), int(self.choice[d]))
+                task = (placed[:d].copy(), int(choice[d]))
                 self.floor = d + 1
                 return task
         return None
 
     def remaining(self) -> list[Task]:
         """Every task left of a search paused on BUDGET: the untried candidates of each cell, then the current cell."""
-        depth, n = int(self.depth[0]), self.instance.cells
-        tasks = [
-            (self.placed[:d].copy(), int(self.choice[d])) for d in range(self.floor, min(depth, n)) if self._untried(d)
-        ]
+        depth, n = int(self.state.depth[0]), self.instance.cells
+        placed, choice = self.state.placed, self.state.choice
+        tasks = [(placed[:d].copy(), int(choice[d])) for d in range(self.floor, min(depth, n)) if self._untried(d)]
         if self.floor <= depth < n:
-            tasks.append((self.placed[:depth].copy(), int(self.choice[depth])))
+            tasks.append((placed[:depth].copy(), int(choice[depth])))
         return tasks

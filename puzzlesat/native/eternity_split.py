@@ -5,13 +5,14 @@ restarts), cut into tasks: a task is a partial board (the candidates placed on c
 0..p-1) and the first candidate to try on cell p (:data:`~puzzlesat.native.eternity_search.Task`).
 
 1. This process searches alone for :data:`ALONE_FIRST` seconds (most boards end there), then
-   starts ``workers - 1`` more (processes that die with it, :mod:`puzzlesat.core.processes`;
-   forked on Linux, so that they start at once with the compiled kernel, spawned elsewhere)
-   and goes on searching beside them.
+   starts ``workers`` processes, a :class:`~puzzlesat.core.processes.TaskPool` (they die with
+   it; forked on Linux, so that they start at once with the compiled kernel, spawned
+   elsewhere), searches on until one of them is ready, hands them what is left of its search
+   (:meth:`~puzzlesat.native.eternity_search.Search.remaining`, as tasks) and watches them.
 2. Work stealing keeps the shares even however lopsided the tree: between two slices of its
-   search, a searcher that sees more searchers idle than tasks queued gives away the untried
-   candidates of the shallowest cell of its own search (:meth:`~puzzlesat.native.eternity_search.Search.split`),
-   the biggest piece it holds.
+   search, a worker that sees the pool :func:`~puzzlesat.core.processes.hungry` (more workers
+   idle than tasks queued) gives away the untried candidates of the shallowest cell of its
+   own task (:meth:`~puzzlesat.native.eternity_search.Search.split`), the biggest piece it holds.
 3. The pieces go through this process, which counts the tasks handed out: the tree is
    exhausted when every one of them is reported done.
 
@@ -22,19 +23,18 @@ board any worker finds; a count adds up the boards of every task.
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import queue
+import os
 import sys
 import time
-from multiprocessing.process import BaseProcess
 from typing import Any
 
 import numpy as np
 
-from puzzlesat.core import Limits, Result, Status
+from puzzlesat.core import Limits, Result, Status, processes
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution
 from puzzlesat.native import aot
+from puzzlesat.native.eternity_arrays import Table
 from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search, Task
 from puzzlesat.native.first_dispatch import without_blas_probe
 
@@ -47,175 +47,151 @@ WAIT = 0.05  # seconds between the coordinator's looks at the clock
 def solve(
     instance: Instance, lookup: Lookup, limits: Limits, check: bool, compile_start: float, compile_time: float
 ) -> Result:
-    """Search (or count, with the ``count`` option) in this process and ``limits.workers - 1`` more.
+    """Search (or count, with the ``count`` option) here, then in ``limits.workers`` processes.
 
     The workers are stopped with their process trees before this returns, whatever happens.
     """
+    began = time.perf_counter()
+    _load_kernels()  # the task kernel too, here: forked workers start with it loaded
     start = time.perf_counter()
+    compile_time += start - began
     counting = bool(limits.options.get("count"))
     search = Search(instance, lookup, np.random.default_rng(limits.seed), check)
-    workers = limits.workers
-    ctx = mp.get_context(START_METHOD)
-    tasks: Any = ctx.Queue()
-    results: Any = ctx.Queue()
-    idle: Any = ctx.Value("q", 0)  # searchers waiting for a task
-    queued: Any = ctx.Value("q", 0)  # tasks put and not yet taken
-    stop = ctx.Event()
-    procs: list[BaseProcess] = []
-    first: Solution | None = None
-    stats: dict[str, Any] = {"workers": workers, "compile_time": round(compile_time, 3)}
-    per_worker = [0] * workers  # nodes, this process first
-    found = pruned = handed = 0
-    outstanding = 1  # tasks not reported done: the whole tree, searched here first
-    searching = True  # this process has a task
-    from puzzlesat.core import processes
+    stats: dict[str, Any] = {"workers": limits.workers, "compile_time": round(compile_time, 3)}
+    tally = _Tally()
 
     def finish(status: Status, message: str = "") -> Result:
-        stats.update(nodes=sum(per_worker), tasks=handed, worker_nodes="/".join(map(str, per_worker)))
+        stats.update(nodes=tally.alone + sum(tally.nodes.values()), tasks=tally.handed)
+        if tally.nodes:
+            stats["worker_nodes"] = "/".join(map(str, tally.nodes.values()))
         if check:
-            stats["pruned"] = pruned + int(search.pruned[0]) * searching
+            stats["pruned"] = tally.pruned
         if counting:
-            stats["solutions"] = (found + int(search.found[0]) * searching) * lookup.labelings
+            stats["solutions"] = tally.found * lookup.labelings
         done = status in (Status.SOLVED, Status.INFEASIBLE)
         wall = time.perf_counter() - start
         count = stats.get("solutions") if done else None
         if counting and status is Status.UNKNOWN:
             message += f"; {stats['solutions']} solutions found before it"
-        return Result(status, first if done else None, wall_time=wall, stats=stats, count=count, message=message)
+        return Result(status, tally.first if done else None, wall_time=wall, stats=stats, count=count, message=message)
 
-    try:
+    def alone() -> Result | None:
+        """A slice of this process's search; the answer when it ends the search."""
+        status, done = search.run(SLICE_NODES, limit=COUNT_LIMIT if tally.first and counting else 1)
+        tally.alone += done
+        if status == FOUND:
+            tally.first = search.board()
+            if not counting:
+                return finish(Status.SOLVED)
+        elif status == EXHAUSTED:
+            tally.task_done(search.found, search.pruned)
+            return finish(Status.INFEASIBLE if tally.first is None else Status.SOLVED)
+        left = limits.remaining(compile_start)
+        if left is not None and left <= 0:
+            tally.task_done(search.found, search.pruned)
+            return finish(Status.UNKNOWN, "time limit")
+        return None
+
+    while time.perf_counter() - start < ALONE_FIRST:  # 1. alone
+        if (answer := alone()) is not None:
+            return answer
+    initargs = (instance, lookup, search.table, check, counting)
+    pool = processes.TaskPool(limits.workers, _start_worker, initargs, method=START_METHOD, name="puzzlesat-eternity")
+    with pool:
+        while not pool.hungry():  # on alone while the workers start and load their kernels
+            if (answer := alone()) is not None:
+                return answer
+            if not all(process.is_alive() for process in pool.processes):
+                return finish(Status.ERROR, "a worker ended before its first task")
+        tally.task_done(search.found, search.pruned)
+        tasks = search.remaining()
+        tally.nodes = {process.pid or 0: 0 for process in pool.processes}
+        pool.submit(_search_task, tasks)
+        outstanding = tally.handed = len(tasks)
         while outstanding:
-            if not procs and time.perf_counter() - start >= ALONE_FIRST:
-                for i in range(1, workers):
-                    args = (i, instance, lookup, search.arrays, check, counting, tasks, results, idle, queued, stop)
-                    procs.append(processes.start(_work, args, name=f"puzzlesat-eternity-{i}", method=START_METHOD))
-            if searching:  # a slice of this process's own task
-                status, done = search.run(SLICE_NODES, limit=COUNT_LIMIT if first and counting else 1)
-                per_worker[0] += done
-                if status == FOUND:
-                    first = search.board()
-                    if not counting:
-                        return finish(Status.SOLVED)
-                elif status == EXHAUSTED:
-                    found += int(search.found[0])
-                    pruned += int(search.pruned[0])
-                    outstanding -= 1
-                    searching = False
-                    with idle.get_lock():
-                        idle.value += 1
-                elif idle.value > queued.value:
-                    piece = search.split()
-                    if piece is not None:
-                        _put(tasks, queued, piece)
-                        outstanding += 1
-                        handed += 1
-            elif outstanding:  # no task here: take one if any is queued
-                try:
-                    task = tasks.get(timeout=WAIT)
-                except queue.Empty:
-                    pass
-                else:
-                    with idle.get_lock():
-                        idle.value -= 1
-                    with queued.get_lock():
-                        queued.value -= 1
-                    search.start(task)
-                    search.pruned[0] = 0
-                    searching = True
-            while True:  # the workers' messages
-                try:
-                    kind, worker, payload, worker_nodes = results.get_nowait()
-                except queue.Empty:
-                    break
-                per_worker[worker] += worker_nodes
-                if kind == "split":
-                    _put(tasks, queued, payload)
-                    outstanding += 1
-                    handed += 1
-                elif kind == "board":
-                    first = first or Solution(tuple(map(tuple, payload)))
-                    if not counting:
-                        return finish(Status.SOLVED)
-                elif kind == "done":  # the boards and refusals of a finished task
-                    outstanding -= 1
-                    found += payload[0]
-                    pruned += payload[1]
             left = limits.remaining(compile_start)
             if left is not None and left <= 0:
                 return finish(Status.UNKNOWN, "time limit")
-            if not all(p.is_alive() for p in procs):
+            try:
+                kind, worker, payload, worker_nodes = pool.next(timeout=WAIT if left is None else min(WAIT, left))
+            except TimeoutError:
+                continue
+            except processes.WorkerDied:
                 return finish(Status.ERROR, "a worker ended with its task unfinished")
-        return finish(Status.INFEASIBLE if first is None else Status.SOLVED)
-    finally:
-        stop.set()
-        processes.stop_trees(procs)
-        for q in (tasks, results):
-            q.cancel_join_thread()
-            q.close()
+            tally.nodes[worker] += worker_nodes
+            if kind == "split":
+                pool.extend(_search_task, [payload])
+                outstanding += 1
+                tally.handed += 1
+            elif kind == "board":
+                tally.first = tally.first or Solution(tuple(map(tuple, payload)))
+                if not counting:
+                    return finish(Status.SOLVED)
+            elif kind == "done":  # the boards and refusals of a finished task
+                outstanding -= 1
+                tally.task_done(*payload)
+    return finish(Status.INFEASIBLE if tally.first is None else Status.SOLVED)
 
 
-def _put(tasks: Any, queued: Any, task: Task) -> None:
-    with queued.get_lock():
-        queued.value += 1
-    tasks.put(task)
+class _Tally:
+    """What the searches have reported: nodes (alone here, and per worker), boards, refusals, tasks."""
+
+    def __init__(self) -> None:
+        self.alone = 0
+        self.nodes: dict[int, int] = {}  # per worker process id
+        self.found = 0
+        self.pruned = 0
+        self.handed = 0
+        self.first: Solution | None = None
+
+    def task_done(self, found: int, pruned: int) -> None:
+        self.found += found
+        self.pruned += pruned
 
 
-def _work(
-    worker: int,
-    instance: Instance,
-    lookup: Lookup,
-    arrays: tuple[np.ndarray, ...],
-    check: bool,
-    counting: bool,
-    tasks: Any,
-    results: Any,
-    idle: Any,
-    queued: Any,
-    stop: Any,
-) -> None:
-    """A worker: take tasks, search them in slices, give a piece away when another worker is idle.
+_WORKER: dict[str, Any] = {}  # in a worker: its search, and whether it has sent a board
 
-    Every message is ``(kind, worker, payload, nodes since the last message)``, one a slice at
-    least (``nodes``: the slice's nodes alone), so the coordinator's node count stays current.
-    """
+
+def _load_kernels() -> None:
+    """The search and task kernels: built ahead of time (native/aot.py), else compiled or loaded
+    from numba's cache now."""
     if aot.load("eternity") is None:
         from puzzlesat.native import eternity_kernel
 
         with without_blas_probe():
             eternity_kernel.warm_up(replay_too=True)
-    search = Search(instance, lookup, None, check, arrays)
-    board_sent = False
-    while not stop.is_set():
-        task: Task | None = None
-        with idle.get_lock():
-            idle.value += 1
-        while task is None and not stop.is_set():
-            try:
-                task = tasks.get(timeout=WAIT)
-            except queue.Empty:
-                pass
-        with idle.get_lock():
-            idle.value -= 1
-        if task is None:
-            return
-        with queued.get_lock():
-            queued.value -= 1
-        search.start(task)
-        search.pruned[0] = 0
-        nodes = 0
-        while not stop.is_set():
-            status, done = search.run(SLICE_NODES, limit=COUNT_LIMIT if board_sent and counting else 1)
-            nodes += done
-            if status == FOUND:
-                results.put(("board", worker, search.board().placements, nodes))
-                nodes, board_sent = 0, True
-                if not counting:  # the coordinator stops everyone (a worker that ended early would look lost)
-                    stop.wait()
-                    return
-            elif status == EXHAUSTED:
-                results.put(("done", worker, (int(search.found[0]), int(search.pruned[0])), nodes))
-                break
-            else:  # a piece for an idle searcher, or only the nodes so far
-                piece = search.split() if idle.value > queued.value else None
-                results.put(("nodes", worker, None, nodes) if piece is None else ("split", worker, piece, nodes))
-                nodes = 0
+
+
+def _start_worker(instance: Instance, lookup: Lookup, table: Table, check: bool, counting: bool) -> None:
+    """A worker's start: the kernels, and one search on the shared candidate order for every task."""
+    _load_kernels()
+    _WORKER.update(search=Search(instance, lookup, None, check, table), counting=counting, board_sent=False)
+
+
+def _search_task(task: Task) -> tuple[str, int, Any, int]:
+    """A pool task: search ``task`` in slices, giving a piece away when the pool is hungry.
+
+    Every message is ``(kind, worker, payload, nodes since the last message)``, reported once
+    a slice at least, so the coordinator's node count stays current; the last is the task's
+    result: ``done`` with its boards and refusals, or ``board`` (a decision search's answer).
+    """
+    search: Search = _WORKER["search"]
+    counting = _WORKER["counting"]
+    worker = os.getpid()
+    search.start(task)
+    nodes = 0
+    while True:
+        status, done = search.run(SLICE_NODES, limit=COUNT_LIMIT if _WORKER["board_sent"] and counting else 1)
+        nodes += done
+        if status == FOUND:
+            board = ("board", worker, search.board().placements, nodes)
+            if not counting:
+                return board
+            processes.report(board)
+            nodes, _WORKER["board_sent"] = 0, True
+        elif status == EXHAUSTED:
+            return "done", worker, (search.found, search.pruned), nodes
+        else:  # a piece for an idle worker, or only the nodes so far
+            piece = search.split() if processes.hungry() else None
+            processes.report(("nodes", worker, None, nodes) if piece is None else ("split", worker, piece, nodes))
+            nodes = 0

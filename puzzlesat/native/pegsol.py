@@ -16,7 +16,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from puzzlesat.core import TIME_LIMIT, BackendUnavailable, Limits, Result, Status
+from puzzlesat.core import TIME_LIMIT, BackendUnavailable, Limits, Option, Result, Status, Strategy
 from puzzlesat.core.kernel_status import BUDGET, FOUND, MEET, decision_status
 from puzzlesat.domains.pegsol import Instance, Move, Solution
 
@@ -24,6 +24,31 @@ if TYPE_CHECKING:
     import numpy as np
 
     from puzzlesat.native.pegsol_layout import Layout
+
+STRATEGY = Strategy(
+    "native-dfs",
+    "puzzlesat.native.pegsol:solve",
+    "numba bitboard DFS: dead-position table up to symmetry, pagoda cuts, endgame search back from the goal; "
+    "proves impossibility by exhaustion",
+    options=(
+        Option("order", str, None, "one fixed move order and no restarts: symK or randomN"),
+        Option("table_bits", int, None, "log2 of the dead-position table's slots (default 24)", low=4, high=30),
+        Option("no_restarts", bool, False, "one search, no restarts with other move orders"),
+        Option("no_meet", bool, False, "no endgame search back from the goal (meet in the middle)"),
+        Option("endgame_size", int, None, "most positions in the endgame's last layer (default 2**21)", low=1),
+        Option("no_pagoda", bool, False, "no pagoda cuts learned from the dead positions"),
+        Option("no_symmetry", bool, False, "key dead positions as they are, not up to the goal's symmetries"),
+        Option("sym_depth", int, None, "positions at most this many jumps deep are keyed up to symmetry", low=0),
+        Option(
+            "plain_nodes",
+            int,
+            None,
+            "nodes searched in plain Python before the numba kernel loads (default 2**15; 0: none)",
+            low=0,
+        ),
+    ),
+    puzzle="pegsol",
+)
 
 KEY_BITS = 120  # the kernel's KEY_BITS, repeated so that a refusal needs no numba import
 SLICE = 1 << 17
@@ -133,12 +158,12 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     given_depth = options.get("sym_depth")
     sym_depth = depth * 2 // 3 if given_depth is None else int(given_depth)
     runner = _Runner(layout, instance, depth, bits, maps, sym_depth)
-    runner.share[:] = options.get("share") or (0, 1)
+    runner.cuts.share[:] = options.get("share") or (0, 1)
     runner.reset()
     given_plain = options.get("plain_nodes")
     plain_nodes = int(given_plain) if given_plain is not None else 0 if _kernel_loaded() else PLAIN_NODES
     if plain_nodes > 0:
-        runner.plain = PlainSearch(runner.constants, runner.sym_tables, sym_depth, runner.share, runner.table)
+        runner.plain = PlainSearch(runner.game, runner.cuts.share, runner.tree.table)
     compile_time = 0.0
     import_time = time.perf_counter() - setup_start
     search_start = start_time + import_time
@@ -153,7 +178,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         began = time.perf_counter()
         if runner.plain is not None:
             stats["plain_nodes"] = nodes
-            runner.plain.flush(runner.table)
+            runner.plain.flush(runner.tree.table)
             runner.plain = None
         with without_blas_probe():
             runner.run(order, 0)
@@ -163,7 +188,6 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
 
     if runner.plain is None:
         load_kernel()
-    endgame_constants = (runner.constants[1], *runner.constants[2:5], runner.sym_tables, layout.chunks())
     endgame = None
     meeting = depth >= 2 and not options.get("no_meet")
     stage = 0
@@ -175,7 +199,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     harvests = 0
     harvest_lps = 0.0
     while True:
-        grow = runner.state[1] > (1 << bits) // 2 and bits < max_bits
+        grow = runner.tree.state[1] > (1 << bits) // 2 and bits < max_bits
         if runner.plain is not None and (
             grow
             or nodes >= plain_nodes
@@ -190,16 +214,16 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
 
             bits += 1
             bigger = np.zeros(2 << bits, dtype=np.uint64)
-            rehash(runner.table, bigger)
-            runner.table = bigger
-            runner.state[1] = int(np.count_nonzero(bigger[1::2]))
+            rehash(runner.tree.table, bigger)
+            runner.grow(bigger)
+            runner.tree.state[1] = int(np.count_nonzero(bigger[1::2]))
         if stage < len(ENDGAME_STAGES) and nodes >= (ENDGAME_STAGES[stage][0] if stage else ENDGAME_AT) and meeting:
             # a board not solved quickly gets the meet in the middle, deeper at each stage
             limit = min(ENDGAME_STAGES[stage][1], int(options.get("endgame_size") or ENDGAME_SIZE))
             stage += 1
             remaining = limits.remaining(search_start)
             seconds = ENDGAME_SECONDS if remaining is None else min(ENDGAME_SECONDS, remaining / 4)
-            deeper = build_endgame(layout, goal, depth, limit, seconds, endgame_constants)
+            deeper = build_endgame(layout, goal, depth, limit, seconds, runner.game)
             spent_endgame += deeper.seconds
             if deeper.depth > (endgame.depth if endgame else 0):
                 endgame = deeper
@@ -208,12 +232,14 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         if harvests < len(HARVEST_AT) and nodes >= HARVEST_AT[harvests] and not options.get("no_pagoda"):
             harvests += 1
             began = time.perf_counter()
-            found = harvest_pagodas(layout, instance, runner.table, runner.weights, goal)
+            found = harvest_pagodas(layout, instance, runner.tree.table, runner.cuts.weights, goal)
             harvest_lps += time.perf_counter() - began
             if found:
                 from puzzlesat.native.pegsol_kernel import pagoda_values
 
-                runner.add_pagodas(np.array(found, dtype=np.int64)[: MAX_PAGODAS - len(runner.weights)], pagoda_values)
+                runner.add_pagodas(
+                    np.array(found, dtype=np.int64)[: MAX_PAGODAS - len(runner.cuts.weights)], pagoda_values
+                )
         budget = min(SLICE, max(1024, (1 << bits) // 4))
         if run_budget >= 0:
             budget = min(budget, run_budget - run_nodes)
@@ -238,10 +264,10 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         "nodes": nodes,
         "nodes_per_second": round(nodes / max(elapsed - harvest_lps, 1e-9)),
         "runs": run,
-        "table_entries": int(runner.state[1]),
+        "table_entries": int(runner.tree.state[1]),
         "table_bits": bits,
         "symmetries": len(maps),
-        "pagodas": len(runner.weights),
+        "pagodas": len(runner.cuts.weights),
     }
     if harvests:
         stats["pagoda_seconds"] = round(harvest_lps, 3)
@@ -251,13 +277,13 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         stats["endgame_seconds"] = round(spent_endgame, 3)
     moves: tuple[Move, ...] = ()
     if status == FOUND:
-        moves = tuple(layout.move(int(code)) for code in runner.chosen[:depth])
+        moves = tuple(layout.move(int(code)) for code in runner.tree.chosen[:depth])
     elif status == MEET:
         assert endgame is not None
-        reached = int(runner.state[0])
-        head = [layout.move(int(code)) for code in runner.chosen[:reached]]
-        position = (int(runner.board[reached, 0]), int(runner.board[reached, 1]))
-        moves = (*head, *tail(layout, endgame, position, runner.sym_tables, layout.chunks()))
+        reached = int(runner.tree.state[0])
+        head = [layout.move(int(code)) for code in runner.tree.chosen[:reached]]
+        position = (int(runner.tree.board[reached, 0]), int(runner.tree.board[reached, 1]))
+        moves = (*head, *tail(layout, endgame, position, runner.game))
         stats["met_at"] = reached
         status = FOUND
     stats["compile_time"] = round(compile_time + import_time, 3)
@@ -335,8 +361,8 @@ def _solve_share(task: tuple[Instance, Limits]) -> Result:
 
 
 class _Runner:
-    """The kernel's constants and its state between calls: boards, pending jumps and pagoda
-    values per depth, the tables."""
+    """The kernel's arrays between calls (native/pegsol_arrays.py): the game, the search's
+    state and tables (``tree``), the cuts."""
 
     def __init__(
         self,
@@ -349,83 +375,76 @@ class _Runner:
     ) -> None:
         import numpy as np
 
+        from puzzlesat.native.pegsol_arrays import Cuts, Game, Tree
+
         self.np = np
         self.layout = layout
         self.instance = instance
         self.depth = depth
         full = layout.words(layout.cells)
         self.start = layout.words(layout.pegs(instance.start))
-        self.goal = layout.words(layout.pegs(instance.target))
-        self.constants = (
+        goal = layout.words(layout.pegs(instance.target))
+        self.game = Game(
             layout.chunks(),
             np.array(full, dtype=np.uint64),
             layout.steps(),
             layout.from_masks(),
             layout.jump_masks(),
-            np.uint64(self.goal[0]),
-            np.uint64(self.goal[1]),
+            np.uint64(goal[0]),
+            np.uint64(goal[1]),
             depth,
+            layout.symmetry_tables(maps),
+            sym_depth,
         )
-        self.sym_tables = layout.symmetry_tables(maps)
-        self.table = np.zeros(2 << bits, dtype=np.uint64)
-        self.board = np.zeros((depth + 1, 2), dtype=np.uint64)
-        self.moves = np.zeros((depth + 1, 8), dtype=np.uint64)
-        self.sym_depth = sym_depth
-        self.entered = np.zeros(depth + 1, dtype=np.int64)
-        self.chosen = np.zeros(max(1, depth), dtype=np.int64)
-        self.state = np.zeros(3, dtype=np.int64)
-        self.weights = np.zeros((0, 128), dtype=np.int64)
-        self.goal_values = np.zeros(0, dtype=np.int64)
-        self.pagoda = np.zeros((depth + 1, 0), dtype=np.int64)
-        self.meet_depth = -1
-        self.endgame = np.zeros(4, dtype=np.uint64)
-        self.share = np.array([0, 1], dtype=np.int64)
+        self.tree = Tree(
+            board=np.zeros((depth + 1, 2), dtype=np.uint64),
+            moves=np.zeros((depth + 1, 8), dtype=np.uint64),
+            pagoda=np.zeros((depth + 1, 0), dtype=np.int64),
+            entered=np.zeros(depth + 1, dtype=np.int64),
+            chosen=np.zeros(max(1, depth), dtype=np.int64),
+            state=np.zeros(3, dtype=np.int64),
+            table=np.zeros(2 << bits, dtype=np.uint64),
+        )
+        self.cuts = Cuts(
+            weights=np.zeros((0, 128), dtype=np.int64),
+            goal_values=np.zeros(0, dtype=np.int64),
+            meet_depth=-1,
+            endgame=np.zeros(4, dtype=np.uint64),
+            share=np.array([0, 1], dtype=np.int64),
+        )
         self.plain: Any = None  # a plain-Python search (native/pegsol_plain.py) until the kernel loads
 
     def meet(self, depth: int, endgame: np.ndarray) -> None:
         """Stop at ``depth``: the positions there are decided by the endgame set."""
-        self.meet_depth = depth
-        self.endgame = endgame
+        self.cuts = self.cuts._replace(meet_depth=depth, endgame=endgame)
 
     def reset(self) -> None:
         """Start again from the root (the tables keep their entries)."""
-        self.board[0] = self.start
-        self.state[0] = -1
+        self.tree.board[0] = self.start
+        self.tree.state[0] = -1
+
+    def grow(self, table: np.ndarray) -> None:
+        """Go on with a larger table (holding the entries of the last one)."""
+        self.tree = self.tree._replace(table=table)
 
     def add_pagodas(self, weights: np.ndarray, values: Any) -> None:
         """Add pagoda cuts; the values along the current line of play are computed here."""
         np = self.np
-        self.weights = np.concatenate([self.weights, weights])
+        weights = np.concatenate([self.cuts.weights, weights])
         goal_bits = np.zeros(128, dtype=np.int64)
         goal_bits[[self.layout.index(x) for x in self.layout.pegs(self.instance.target)]] = 1
-        self.goal_values = self.weights @ goal_bits
-        self.pagoda = np.zeros((self.depth + 1, len(self.weights)), dtype=np.int64)
-        for d in range(max(0, int(self.state[0])) + 1):
-            values(self.board[d, 0], self.board[d, 1], self.weights, self.pagoda[d])
+        self.cuts = self.cuts._replace(weights=weights, goal_values=weights @ goal_bits)
+        pagoda = np.zeros((self.depth + 1, len(weights)), dtype=np.int64)
+        board = self.tree.board
+        for d in range(max(0, int(self.tree.state[0])) + 1):
+            values(board[d, 0], board[d, 1], weights, pagoda[d])
+        self.tree = self.tree._replace(pagoda=pagoda)
 
     def run(self, order: np.ndarray, budget: int) -> tuple[int, int]:
         """One slice of search in ``order``; returns (status, new nodes)."""
         if self.plain is not None:
-            return self.plain.run(self.board, self.moves, self.entered, self.chosen, self.state, budget, order)
+            return self.plain.run(self.tree, budget, order)
         from puzzlesat.native.pegsol_kernel import search
 
-        status, nodes = search(
-            *self.constants,
-            self.board,
-            self.moves,
-            self.pagoda,
-            self.entered,
-            self.chosen,
-            self.state,
-            self.table,
-            budget,
-            order,
-            self.sym_tables,
-            self.sym_depth,
-            self.weights,
-            self.goal_values,
-            self.meet_depth,
-            self.endgame,
-            self.share,
-        )
+        status, nodes = search(self.game, self.tree, self.cuts, budget, order)
         return int(status), int(nodes)

@@ -23,6 +23,7 @@ import numpy as np
 from puzzlesat.domains.pegsol import Move
 
 if TYPE_CHECKING:
+    from puzzlesat.native.pegsol_arrays import Game
     from puzzlesat.native.pegsol_layout import Layout
 
 
@@ -41,17 +42,14 @@ class Endgame:
         return len(self.sets) - 1
 
 
-def build(
-    layout: Layout, goal_cells: list[Any], jumps: int, limit: int, seconds: float, constants: tuple[Any, ...]
-) -> Endgame:
+def build(layout: Layout, goal_cells: list[Any], jumps: int, limit: int, seconds: float, game: Game) -> Endgame:
     """The layers from the complement of the goal, at most ``jumps - 1`` of them, none past
     ``limit`` positions, and no new one started after ``seconds``."""
     from puzzlesat.native.pegsol_kernel import canonical, next_layer, set_add
 
-    full, steps, from_masks, jump_masks, sym_tables, chunks = constants
     began = time.perf_counter()
     lo, hi = layout.words(set(layout.cells) - set(goal_cells))
-    first = canonical(np.uint64(lo), np.uint64(hi), sym_tables, chunks)
+    first = canonical(np.uint64(lo), np.uint64(hi), game.sym_tables, game.chunks)
     layer = np.array([first], dtype=np.uint64)
     seen = np.zeros(4, dtype=np.uint64)
     set_add(layer[0, 0], layer[0, 1], seen, np.uint64(1))
@@ -60,11 +58,11 @@ def build(
         capacity = min(limit, max(1024, 16 * len(layer)))
         nxt = np.zeros((capacity, 2), dtype=np.uint64)
         seen = np.zeros(4 << max(1, capacity - 1).bit_length(), dtype=np.uint64)
-        count = next_layer(layer, len(layer), full, steps, from_masks, jump_masks, sym_tables, chunks, seen, nxt)
+        count = next_layer(layer, len(layer), game, seen, nxt)
         if count < 0 and capacity < limit:  # a layer that grew more than 16-fold
             nxt = np.zeros((limit, 2), dtype=np.uint64)
             seen = np.zeros(4 << max(1, limit - 1).bit_length(), dtype=np.uint64)
-            count = next_layer(layer, len(layer), full, steps, from_masks, jump_masks, sym_tables, chunks, seen, nxt)
+            count = next_layer(layer, len(layer), game, seen, nxt)
         if count < 0:
             break
         out.sets.append(seen)
@@ -76,7 +74,7 @@ def build(
     return out
 
 
-def tail(layout: Layout, endgame: Endgame, position: tuple[int, int], sym_tables: Any, chunks: int) -> list[Move]:
+def tail(layout: Layout, endgame: Endgame, position: tuple[int, int], game: Game) -> list[Move]:
     """The jumps from a winning position (its complement in the last layer) to the goal.
 
     Walks back from Y = complement of the position through the layers, one un-jump at a
@@ -96,7 +94,7 @@ def tail(layout: Layout, endgame: Endgame, position: tuple[int, int], sym_tables
             ia, ib, ic = layout.index(a), layout.index(b), layout.index(c)
             if value >> ic & 1 and not value >> ia & 1 and not value >> ib & 1:
                 before = value ^ (1 << ia | 1 << ib | 1 << ic)
-                key = canonical(np.uint64(before & (2**64 - 1)), np.uint64(before >> 64), sym_tables, chunks)
+                key = canonical(np.uint64(before & (2**64 - 1)), np.uint64(before >> 64), game.sym_tables, game.chunks)
                 if set_has(np.uint64(key[0]), np.uint64(key[1]), previous, mask):  # numba returns ints
                     path.append(Move(*a, *c))
                     value = before

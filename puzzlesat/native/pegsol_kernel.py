@@ -204,9 +204,14 @@ def set_add(lo, hi, table, mask):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def next_layer(layer, count, full, steps, from_masks, jump_masks, sym_tables, chunks, seen, out):  # type: ignore[no-untyped-def]
+def next_layer(layer, count, game, seen, out):  # type: ignore[no-untyped-def]
     """The canonical positions one jump after those of ``layer[:count]``, added to the exact
-    set ``seen`` and listed in ``out``; returns how many, or -1 when ``out`` is too small."""
+    set ``seen`` and listed in ``out``; returns how many, or -1 when ``out`` is too small.
+
+    ``game``: the :class:`~puzzlesat.native.pegsol_arrays.Game` (its board and symmetries).
+    """
+    full, steps, from_masks, jump_masks = game.full, game.steps, game.from_masks, game.jump_masks
+    sym_tables, chunks = game.sym_tables, game.chunks
     mask = np.uint64(seen.shape[0] // 2 - 1)
     moves = np.empty(8, dtype=np.uint64)
     n = 0
@@ -251,72 +256,48 @@ def _expand(
 
 
 @njit(cache=True)
-def search(  # type: ignore[no-untyped-def]
-    chunks,
-    full,
-    steps,
-    from_masks,
-    jump_masks,
-    goal_lo,
-    goal_hi,
-    depth_goal,
-    board,
-    moves,
-    pagoda,
-    entered,
-    chosen,
-    state,
-    table,
-    budget,
-    order,
-    sym_tables,
-    sym_depth,
-    weights,
-    goal_values,
-    meet_depth,
-    endgame,
-    share,
-):
-    """Depth-first search for ``depth_goal`` jumps that turn ``board[0]`` into the goal.
+def search(game, tree, cuts, budget, order):  # type: ignore[no-untyped-def]
+    """Depth-first search for ``game.depth_goal`` jumps that turn ``tree.board[0]`` into the goal.
 
     Args:
-        chunks: bytes a position spans.
-        full: the board's cells (two words).
-        steps: per direction (N, E, S, W), its step in bits.
-        from_masks: per direction, the cells a jump that way may start from (two words).
-        jump_masks: per direction * 128 + cell, the from, over and to bits of that jump.
-        goal_lo, goal_hi: the goal position.
-        depth_goal: jumps in every solution (start pegs - goal pegs).
-        board: ``[depth, 2]``, the position at each depth (``[0]`` = start).
-        moves: ``[depth, 8]``, the jumps not yet tried at each depth, two words per direction.
-        pagoda: ``[depth, K]``, each pagoda's value of the position at each depth.
-        entered: per depth, the node count when the search entered it (work of a refutation).
-        chosen: per depth, the jump played, as cell * 4 + direction.
-        state: ``[depth, entries, nodes so far]``; depth -1 starts at the root.
-        table: the dead positions (see the module docstring), slots a power of 2, >= 4.
+        game: a :class:`~puzzlesat.native.pegsol_arrays.Game`: the board's bits, the
+            goal, and ``sym_tables``, per symmetry that fixes the goal (identity left out; S
+            may be 0), byte position and byte value the image's two words; positions at
+            most ``sym_depth`` deep are keyed by their canonical form, deeper ones (many,
+            cheap to refute) by themselves: a position's key depends only on it.
+        tree: a :class:`~puzzlesat.native.pegsol_arrays.Tree`, updated in place: per depth
+            the position, the jumps not yet tried, the pagoda values, the node count when
+            the search entered it (the work of a refutation), the jump played; ``state``
+            ``[depth, entries, nodes so far]``; the dead positions (module docstring).
+        cuts: a :class:`~puzzlesat.native.pegsol_arrays.Cuts`: the integer pagoda
+            ``weights`` ``[K, 128]`` and ``goal_values``; ``meet_depth`` and ``endgame``, the
+            meet in the middle (-1 to switch it off): ``endgame`` is the exact set
+            (:func:`set_add`) of the canonical positions that the reversed game reaches from
+            the goal in ``depth_goal - meet_depth`` jumps (see :func:`next_layer`), and a
+            child at ``meet_depth`` whose complement is there wins, any other is dead;
+            ``share`` ``[k, n]``: this search takes only the first jumps whose code (cell *
+            4 + direction) is k modulo n (n = 1: all), so the n shares split the tree.
         budget: new nodes to expand before returning BUDGET.
         order: ``[scan, d0, d1, d2, d3, rank per cell (128)]``: scan 0 takes cells from
             the lowest bit, 1 from the highest, 2 the one of least rank; then the direction
             priority.
-        sym_tables: ``[S, 16, 256, 2]``, the symmetries that fix the goal (identity left
-            out; S may be 0), per byte position and byte value the image's two words.
-        sym_depth: positions at most this deep are keyed by their canonical form, deeper
-            ones (many, cheap to refute) by themselves: a position's key depends only on it.
-        weights, goal_values: ``[K, 128]`` integer pagoda weights per cell and each
-            pagoda's value on the goal (K may be 0).
-        meet_depth, endgame: the meet in the middle, or -1 to switch it off.  ``endgame``
-            is the exact set (:func:`set_add`) of the canonical positions that the reversed
-            game reaches from the goal in ``depth_goal - meet_depth`` jumps (see
-            :func:`next_layer`): a child at ``meet_depth`` whose complement is there wins,
-            and any other is dead.
-
-        share: ``[k, n]``: this search takes only the first jumps whose code (cell * 4 +
-            direction) is k modulo n (n = 1: all); the n shares split the tree.
 
     Returns:
         (status, nodes): FOUND, EXHAUSTED (no solution), BUDGET or MEET (the position at
         depth ``state[0]`` = ``meet_depth`` wins).
     """
+    full, steps, from_masks, jump_masks = game.full, game.steps, game.from_masks, game.jump_masks
+    chunks, sym_tables, sym_depth = game.chunks, game.sym_tables, game.sym_depth
+    goal_lo, goal_hi, depth_goal = game.goal_lo, game.goal_hi, game.depth_goal
+    board, moves, pagoda, entered = tree.board, tree.moves, tree.pagoda, tree.entered
+    chosen, state, table = tree.chosen, tree.state, tree.table
+    weights, goal_values, meet_depth, endgame, share = (
+        cuts.weights,
+        cuts.goal_values,
+        cuts.meet_depth,
+        cuts.endgame,
+        cuts.share,
+    )
     full_lo = full[0]
     full_hi = full[1]
     mask = np.uint64(table.shape[0] // 2 - 1)

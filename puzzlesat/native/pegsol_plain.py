@@ -13,9 +13,12 @@ table keeps its first size (the wrapper hands over before it grows).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
+
+if TYPE_CHECKING:
+    from puzzlesat.native.pegsol_arrays import Game, Tree
 
 _M64 = (1 << 64) - 1
 _MUL_LO = 0x9E3779B97F4A7C15
@@ -29,25 +32,22 @@ class Search:
     """The kernel's constants as Python ints, and its dead-position table as a list.
 
     Args:
-        constants: the kernel's first eight arguments (chunks, full, steps, from_masks,
-            jump_masks, goal_lo, goal_hi, depth_goal).
-        sym_tables: ``[S, 16, 256, 2]``, as the kernel takes them.
-        sym_depth: positions at most this deep are keyed by their canonical form.
+        game: the kernel's :class:`~puzzlesat.native.pegsol_arrays.Game`.
         share: ``[k, n]``: the first jumps whose code is k modulo n.
         table: the kernel's table (read here once; :meth:`flush` writes it back).
     """
 
-    def __init__(self, constants: tuple[Any, ...], sym_tables: Any, sym_depth: int, share: Any, table: Any) -> None:
-        chunks, full, steps, from_masks, jump_masks, goal_lo, goal_hi, depth = constants
-        self.chunks = int(chunks)
-        self.full = int(full[0]) | int(full[1]) << 64
-        self.steps = [int(s) for s in steps]
-        self.from_masks = [int(lo) | int(hi) << 64 for lo, hi in from_masks.tolist()]
-        self.jump_masks = [int(lo) | int(hi) << 64 for lo, hi in jump_masks.tolist()]
-        self.goal = int(goal_lo) | int(goal_hi) << 64
-        self.depth = int(depth)
-        self.sym_depth = int(sym_depth)
+    def __init__(self, game: Game, share: Any, table: Any) -> None:
+        self.chunks = int(game.chunks)
+        self.full = int(game.full[0]) | int(game.full[1]) << 64
+        self.steps = [int(s) for s in game.steps]
+        self.from_masks = [int(lo) | int(hi) << 64 for lo, hi in game.from_masks.tolist()]
+        self.jump_masks = [int(lo) | int(hi) << 64 for lo, hi in game.jump_masks.tolist()]
+        self.goal = int(game.goal_lo) | int(game.goal_hi) << 64
+        self.depth = int(game.depth_goal)
+        self.sym_depth = int(game.sym_depth)
         self.share = (int(share[0]), int(share[1]))
+        sym_tables = game.sym_tables
         # all the images of a byte at once: lane s (128 bits) of packed[i][v] is the image
         # under symmetry s of byte value v at byte position i
         count = sym_tables.shape[0]
@@ -142,10 +142,8 @@ class Search:
         """Write the table back into the kernel's array."""
         table[:] = self.table
 
-    def run(
-        self, board: Any, moves: Any, entered: Any, chosen: Any, state: Any, budget: int, order: Any
-    ) -> tuple[int, int]:
-        """The kernel's ``search`` (no pagodas, no meeting depth) on the wrapper's arrays.
+    def run(self, tree: Tree, budget: int, order: Any) -> tuple[int, int]:
+        """The kernel's ``search`` (no pagodas, no meeting depth) on the wrapper's search state (updated in place).
 
         Returns:
             (status, nodes), as the kernel returns them.
@@ -155,6 +153,7 @@ class Search:
         rank = order[5:].tolist()
         depth_goal, sym_depth, share_k, share_n = self.depth, self.sym_depth, self.share[0], self.share[1]
         jump_masks, canonical, find, generate = self.jump_masks, self.canonical, self.find, self.generate
+        board, moves, entered, chosen, state = tree.board, tree.moves, tree.entered, tree.chosen, tree.state
         rows = board.tolist()
         boards = [lo | hi << 64 for lo, hi in rows]
         pending = [[row[2 * k] | row[2 * k + 1] << 64 for k in range(4)] for row in moves.tolist()]

@@ -28,20 +28,39 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from puzzlesat.core import Limits, Result, Status, progress
+from puzzlesat.core import Limits, Option, Result, Status, Strategy, progress
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FULL
 from puzzlesat.domains.rubik import METRICS, Cube, Instance, Solution, max_depth_of, metric_of, parity, simplify
-from puzzlesat.native.first_dispatch import without_blas_probe
-from puzzlesat.native.rubik_cache import TABLE_MEMORY_MB, is_built
-from puzzlesat.native.table_build import BuildStopped
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from puzzlesat.core.processes import TaskPool
     from puzzlesat.native.rubik_phase1 import Phase1Tables
     from puzzlesat.native.rubik_prefixes import PrefixReduction
     from puzzlesat.native.rubik_tables import MoveSet
+
+STRATEGY = Strategy(
+    "native-ida",
+    "puzzlesat.native.rubik:solve",
+    "optimal: solutions up to 10 moves (12 in QTM) by bidirectional breadth-first search in numpy "
+    "(no tables, nothing to compile), longer ones by IDA* in numba: phase-1 tables on three axes + corner "
+    "table (Reid, Kociemba; or Korf's pattern databases with -O tables=full), split by first moves over "
+    "--workers",
+    options=(
+        Option("progress", bool, True, "report the progress of long searches and table builds"),
+        Option(
+            "plain_depth",
+            int,
+            None,
+            "the longest solution the breadth-first search looks for before the IDA* "
+            "(default 10 htm / 12 qtm; 0: none)",
+            low=0,
+        ),
+    ),
+    modes=("all", "extra"),
+    puzzle="rubik",
+)
 
 ESCALATE_SECONDS = 10.0  # tables=auto: search on the small set up to this long, then build the large one
 GROWTH_GUESS = {"htm": 13.0, "qtm": 80.0}  # an iteration's nodes over the last one's, before two are measured
@@ -59,12 +78,14 @@ HUGE_FROM = 15  # phase1: from this bound on a search takes seconds: tables into
 EARLY_COPY = 4  # phase1: start that copy at once when the position's lower bound is this close to HUGE_FROM
 
 _WORKER: dict[str, Any] = {}
-Task = tuple[int, np.ndarray, int, bool, int]  # chunk id, prefixes, bound, find all, node budget
-Outcome = tuple[int, int, np.ndarray, int, np.ndarray, float]  # chunk id, status, solutions, count, nodes, s
+Task = tuple[int, "np.ndarray", int, bool, int]  # chunk id, prefixes, bound, find all, node budget
+Outcome = tuple[int, int, "np.ndarray", int, "np.ndarray", float]  # chunk id, status, solutions, count, nodes, s
 
 
 def cube_arrays(cube: Cube) -> tuple[np.ndarray, np.ndarray]:
     """The kernels' cubie codes: for each corner ``position * 3 + twist``, each edge ``position * 2 + flip``."""
+    import numpy as np  # here, not at the top: listing the strategies imports this module
+
     cc = np.zeros(8, np.int64)
     ec = np.zeros(12, np.int64)
     for i in range(8):
@@ -76,6 +97,8 @@ def cube_arrays(cube: Cube) -> tuple[np.ndarray, np.ndarray]:
 
 def prefixes(next_state: np.ndarray, depth: int) -> np.ndarray:
     """Every canonical move sequence of ``depth`` moves, as rows."""
+    import numpy as np
+
     rows: list[list[int]] = [[]]
     states = [0]
     for _ in range(depth):
@@ -113,7 +136,10 @@ class Searcher(_Prefixed):
         return PARALLEL_FROM
 
     def __init__(self, cube: Cube, metric: str, table_set: str, quiet: bool = False, stop_at: float | None = None):
+        import numpy as np
+
         from puzzlesat.native import rubik_tables
+        from puzzlesat.native.first_dispatch import without_blas_probe
 
         self.metric = metric
         self.moves = rubik_tables.move_set(metric)
@@ -170,7 +196,10 @@ class Phase1Searcher(_Prefixed):
         return HUGE_FROM
 
     def __init__(self, cube: Cube, metric: str, table_set: str, quiet: bool = False, stop_at: float | None = None):
+        import numpy as np
+
         from puzzlesat.native import rubik_phase1, rubik_tables
+        from puzzlesat.native.first_dispatch import without_blas_probe
 
         self.metric = metric
         self.moves = rubik_tables.move_set(metric)
@@ -289,6 +318,8 @@ def plan_chunks(weights: np.ndarray, workers: int) -> list[np.ndarray]:
     more than ``1 / MAX_SHARE`` of the whole: in the last iteration the workers then walk
     the subtrees nearly in order, and a solution is not put off behind a big first chunk.
     """
+    import numpy as np
+
     total = float(weights.sum())
     floor, ceiling = total / MAX_CHUNKS, total / MAX_SHARE
     chunks: list[np.ndarray] = []
@@ -325,6 +356,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     memory cap, after the small one while that is quick enough; ``phase1``, ``phase1x12``,
     ``phase1x6``, ``full``, ``small``), ``progress`` (bool, default on: report the progress of long searches and
     table builds, :mod:`puzzlesat.core.progress`)."""
+    import numpy as np
+
     start = time.perf_counter()
     opts = limits.options
     metric = metric_of(opts)
@@ -343,11 +376,14 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if plain.settles(extra, max_depth) or limits.remaining(start) == 0:
         wall = time.perf_counter() - start
         return _answer(found, best, plain.moves, metric, wall, plain.stats(), plain.message(extra, max_depth))
+    from puzzlesat.native import rubik_cache
+    from puzzlesat.native.table_build import BuildStopped
+
     table_set = opts.get("tables") or "auto"
     deeper: str | None = None  # auto: the set to build once the small one is too slow
     if table_set == "auto":
         table_set = tables_for(memory_cap_mb())
-        if table_set != "small" and not is_built(table_set, metric):
+        if table_set != "small" and not rubik_cache.is_built(table_set, metric):
             table_set, deeper = "small", table_set
     quiet = not opts.get("progress", True)
     from puzzlesat.native.rubik_prefixes import PrefixReduction
@@ -606,6 +642,8 @@ def memory_cap_mb() -> int | None:
 
 def tables_for(cap_mb: int | None) -> str:
     """The largest table set whose search fits in ``cap_mb`` MiB (no cap: ``phase1``)."""
+    from puzzlesat.native.rubik_cache import TABLE_MEMORY_MB
+
     return next((name for name, need in TABLE_MEMORY_MB.items() if cap_mb is None or need <= cap_mb), "small")
 
 

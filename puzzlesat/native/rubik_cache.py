@@ -3,9 +3,10 @@
 Every set is built once per metric into the cache folder (:func:`rubik_tables.cache_dir`):
 the phase-1 sets by :mod:`rubik_phase1` (a stopped build is resumed), Korf's by
 :mod:`rubik_tables`.  ``puzzlesat tables list`` and ``puzzlesat tables build rubik [SET]``
-call :func:`statuses` and :func:`build`.  :mod:`rubik_phase1` (and numba with it) is imported
-only when a phase-1 set is asked about: the solver imports this module, and a short scramble
-is solved without numba (:mod:`rubik_plain`).
+call :func:`statuses` and :func:`build`.  :mod:`rubik_phase1` (and numba with it) and
+:mod:`rubik_tables` are imported only when a set is asked about: the solver imports this
+module when a position needs the tables, and a short scramble is solved without numba
+(:mod:`rubik_plain`).
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ from pathlib import Path
 
 from puzzlesat.core import OptionError
 from puzzlesat.domains.rubik import METRICS
-from puzzlesat.native import rubik_tables
-from puzzlesat.native.table_build import read_state
 
 # table set -> MiB of memory a search with it needs (tables, plus Python and numba), largest first
 TABLE_MEMORY_MB = {"phase1": 2300, "phase1x12": 950, "phase1x6": 900, "full": 450, "small": 350}
@@ -63,6 +62,9 @@ def check_name(name: str, metric: str) -> None:
 
 def status(name: str, metric: str) -> TableSet:
     """What the cache holds of one set."""
+    from puzzlesat.native import rubik_phase1, rubik_tables
+    from puzzlesat.native.table_build import read_state
+
     check_name(name, metric)
     need = TABLE_MEMORY_MB[name]
     if name in rubik_tables.TABLE_SETS:
@@ -71,8 +73,6 @@ def status(name: str, metric: str) -> TableSet:
             return TableSet(name, metric, "absent", 0.0, need, 0.0, None, note)
         seconds = _noted_seconds(note)
         return TableSet(name, metric, "built", _megabytes([npy, note]), need, 1.0, seconds, note)
-    from puzzlesat.native import rubik_phase1
-
     files, note = rubik_phase1.table_paths(metric, name)
     if is_built(name, metric):
         seconds = _noted_seconds(note)
@@ -101,20 +101,20 @@ def statuses() -> list[TableSet]:
 
 def is_built(name: str, metric: str) -> bool:
     """Whether the cache holds the finished set (its load still checks it)."""
+    from puzzlesat.native import rubik_phase1, rubik_tables  # numba and numpy: imported when asked
+
     if name in rubik_tables.TABLE_SETS:
         return all(p.exists() for p in rubik_tables.table_paths(name, metric))
-    from puzzlesat.native import rubik_phase1
-
     return rubik_phase1.is_built(metric, name)
 
 
 def build(name: str, metric: str, quiet: bool = False) -> TableSet:
     """Build a set now unless it is built (resuming a stopped build), with progress on stderr."""
+    from puzzlesat.native import rubik_phase1, rubik_tables
+
     check_name(name, metric)
     if name in rubik_tables.TABLE_SETS:
         rubik_tables.load(name, metric, quiet)
     else:
-        from puzzlesat.native import rubik_phase1
-
         rubik_phase1.load(metric, quiet, name)
     return status(name, metric)

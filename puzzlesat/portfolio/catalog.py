@@ -2,7 +2,7 @@
 one per symmetry class, with its verdict and the evidence for it.
 
 The proofs (peg count, position-class parity, pagoda; see
-:mod:`puzzlesat.domains.pegsol_catalog`) take milliseconds and run here, in the parent.  Of a
+:mod:`puzzlesat.domains.pegsol.catalog`) take milliseconds and run here, in the parent.  Of a
 problem and its reverse (finish -> start: the same game played backwards) only the first is
 searched, and the other takes its answer, replayed backwards.  The problems left are a
 :func:`~puzzlesat.portfolio.compare.compare` grid with a chain of strategies: each goes to the
@@ -28,9 +28,10 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import TextIO
 
-from puzzlesat.core import TIME_LIMIT, Limits, PuzzlesatError, Status, get_puzzle, progress
+from puzzlesat.core import TIME_LIMIT, Limits, Puzzle, PuzzlesatError, Status, progress
+from puzzlesat.core.arguments import TABLE_FORMATS
 from puzzlesat.domains import pegsol
-from puzzlesat.domains.pegsol_catalog import (
+from puzzlesat.domains.pegsol.catalog import (
     Map,
     Problem,
     board_cells,
@@ -42,7 +43,7 @@ from puzzlesat.domains.pegsol_catalog import (
     reversed_solution,
 )
 from puzzlesat.portfolio.backends import Backend
-from puzzlesat.portfolio.compare import FORMATS, Record, compare, load_results
+from puzzlesat.portfolio.compare import Record, compare, load_results
 
 CHAIN = ("native-dfs", "cnf-plan:cadical195")
 CSV_COLUMNS = ("start", "finish", "verdict", "evidence", "seconds")
@@ -81,6 +82,7 @@ def problem_name(board: str, rows: int, cols: int, problem: Problem) -> str:
 
 
 def catalog(
+    puzzle: Puzzle,
     board: str,
     rows: int | None = None,
     cols: int | None = None,
@@ -94,6 +96,7 @@ def catalog(
     """Settle every problem of the board, one per symmetry class, in row-major order.
 
     Args:
+        puzzle: peg solitaire's Puzzle, whose strategies the chain names.
         board: ``english``, ``french``, ``german``, ``diamond`` or ``rect``.
         rows, cols: a rect board's size.
         limits: each run's ``timeout`` (None: no limit) and ``seed``.  Default 60 s.
@@ -107,12 +110,16 @@ def catalog(
 
     Raises:
         InvalidInstanceError: an unknown board or a bad size.
+        BackendUnavailable: a strategy of the chain that the puzzle does not have (before any run).
     """
+    for name in strategies:
+        puzzle.strategy(name)
     with progress.reporting(progress.fallback(stream)):
-        return _catalog(board, rows, cols, limits, backend, strategies, results)
+        return _catalog(puzzle, board, rows, cols, limits, backend, strategies, results)
 
 
 def _catalog(
+    puzzle: Puzzle,
     board: str,
     rows: int | None,
     cols: int | None,
@@ -121,7 +128,6 @@ def _catalog(
     strategies: Sequence[str],
     results: Path | None,
 ) -> list[Entry]:
-    puzzle = get_puzzle("pegsol")
     limits = limits or Limits(timeout=60.0)
     height, width, cells = board_cells(board, rows, cols)
     items = [
@@ -189,7 +195,7 @@ def _catalog(
 
 
 def reversed_entry(problem: Problem, instance: pegsol.Instance, other: Entry, back: Map) -> Entry:
-    """A problem's entry from its reverse's (see :func:`pegsol_catalog.reverse`): the reverse's
+    """A problem's entry from its reverse's (see :func:`puzzlesat.domains.pegsol.catalog.reverse`): the reverse's
     solution played backwards and replayed by the verifier, or the reverse's proof or doubt."""
     source = f"{other.strategy}, reversed"
     if other.verdict == "solvable":
@@ -273,7 +279,7 @@ def render(entries: Sequence[Entry], fmt: str = "markdown") -> str:
             writer.writerow([e.start, e.finish, e.verdict, e.evidence, "" if e.seconds is None else e.seconds])
         return buf.getvalue()
     if fmt != "markdown":
-        raise PuzzlesatError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+        raise PuzzlesatError(f"unknown format {fmt!r}; expected one of: {', '.join(TABLE_FORMATS)}")
     counts = summary(entries)
     lines = ["| count | classes | problems |", "|---|---:|---:|"]
     lines.append(f"| all | {counts['orbits']} | {counts['problems']} |")

@@ -22,7 +22,7 @@ import math
 import statistics
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -36,15 +36,14 @@ from puzzlesat.core import (
     Status,
     certify,
     progress,
-    split_strategy,
 )
+from puzzlesat.core.arguments import TABLE_FORMATS
+from puzzlesat.core.run_options import for_run, for_strategies
 from puzzlesat.core.text import decode_text
 from puzzlesat.portfolio.backends import Backend, open_pool
 from puzzlesat.portfolio.child import ChildSpec, puzzle_spec, strategy_spec
 from puzzlesat.portfolio.race import serving
 from puzzlesat.portfolio.report import key_stats
-
-FORMATS = ("markdown", "csv", "json")
 
 
 @dataclass
@@ -192,7 +191,8 @@ def compare(
         strategies: names ``method[:variant]``; default :func:`default_strategies`.
         limits: every run's ``timeout`` (after the child's imports; None for no limit),
             ``seed``, ``workers`` (CP-SAT ``num_workers``; with Ray, the task's ``num_cpus``)
-            and the puzzle's ``options``.  Default: ``Limits(timeout=60.0)``.
+            and the ``options`` given, checked here and handed to every run (each reads its
+            own).  Default: ``Limits(timeout=60.0)``.
         backend: where the runs go; its ``jobs`` are the runs at once (None: 1 locally, and
             with Ray the whole grid at once, as many as the cluster's CPUs allow), its
             ``memory_mb`` the per-child cap (default
@@ -209,6 +209,7 @@ def compare(
 
     Raises:
         BackendUnavailable: an unknown strategy name, before anything runs.
+        OptionError: an option none of the strategies declares, or a bad value.
         UnsupportedRequest: no strategy serves the mode the options ask for (those that do
             not are left out, and a progress line says so).
         PluginError: a script's strategy or puzzle that a child process cannot import.
@@ -227,15 +228,15 @@ def _compare(
     results: Path | None,
     answers: bool,
 ) -> list[Record]:
+    names = list(strategies) if strategies else default_strategies(puzzle)
     limits = limits or Limits(timeout=60.0)
+    limits = replace(limits, options=for_strategies(puzzle, names, limits.options))
+    for name in names:
+        for_run(puzzle, name, {})  # options in the name: declared, well typed
+    names = serving(puzzle, names, limits.options)
     backend = backend or Backend()
     timeout, seed, workers = limits.timeout, limits.seed, limits.workers
     options = _jsonable(limits.options)  # as a results file holds them
-    names = list(strategies) if strategies else default_strategies(puzzle)
-    for name in names:
-        puzzle.strategy(name)
-        puzzle.options([name], split_strategy(name)[1])  # options in the name: declared, well typed
-    names = serving(puzzle, names, limits.options)
     sent = {name: strategy_spec(puzzle, name) for name in names}
     jobs = backend.jobs
     if backend.name == "local":
@@ -437,7 +438,7 @@ def render(records: Sequence[Record], fmt: str = "markdown", optimisation: bool 
             )
         return buf.getvalue()
     if fmt != "markdown":
-        raise PuzzlesatError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+        raise PuzzlesatError(f"unknown format {fmt!r}; expected one of: {', '.join(TABLE_FORMATS)}")
     strategies = list(dict.fromkeys(r.strategy for r in records))
     short = _short_names(records)
     table: dict[tuple[str, str], Record] = {(r.instance, r.strategy): r for r in records}

@@ -33,10 +33,12 @@ import numpy as np
 
 from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, check_result, split_strategy
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
+from puzzlesat.core.run_options import for_run
 from puzzlesat.domains.eternity import Instance, Solution
 from puzzlesat.native import eternity as rowscan
 from puzzlesat.native import eternity_kernel, eternity_score_kernel
 from puzzlesat.native import eternity_score as es
+from puzzlesat.native.eternity_arrays import Table
 from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search, Task
 from puzzlesat.native.first_dispatch import without_blas_probe
 from puzzlesat.portfolio.ray_backend import connect, import_ray
@@ -59,9 +61,7 @@ def solve(puzzle: Puzzle, instance: Instance, name: str, limits: Limits, address
             "--backend ray without --portfolio runs eternity's native-rowscan (--score, --workers, --count); "
             "use --portfolio to race any strategy on Ray"
         )
-    strat, _ = puzzle.strategy(name)
-    own = {opt.name for opt in strat.options + puzzle.solve_options}
-    limits = replace(limits, options=puzzle.options([name], {k: v for k, v in limits.options.items() if k in own}))
+    limits = replace(limits, options=for_run(puzzle, name, limits.options))
     ray = import_ray()
     began = time.perf_counter()
     owned = connect(address)
@@ -315,7 +315,7 @@ def tree_worker(
     worker: int,
     instance: Instance,
     lookup: Lookup,
-    arrays: tuple[np.ndarray, ...],
+    table: Table,
     check: bool,
     counting: bool,
     hub: Any,
@@ -325,7 +325,7 @@ def tree_worker(
 
     with without_blas_probe():
         eternity_kernel.warm_up()
-    search = Search(instance, lookup, None, check, arrays)
+    search = Search(instance, lookup, None, check, table)
     ray.get(hub.hello.remote())
     board_sent = False
     while True:
@@ -340,7 +340,7 @@ def tree_worker(
         shared_at = time.monotonic()
         while True:
             status, nodes = search.run(SLICE_NODES, limit=COUNT_LIMIT if board_sent and counting else 1)
-            found = int(search.found[0])
+            found = search.found
             if status == FOUND:
                 ray.get(hub.board.remote(search.board().placements))
                 board_sent = True
@@ -378,14 +378,14 @@ class TreeRun:
         check = bool(options.get("colour_check", rowscan.COLOUR_CHECK))
         counting = bool(options.get("count"))
         lookup = Lookup(instance, bool(options.get("twins", rowscan.TWINS)))
-        arrays = lookup.arrays(np.random.default_rng(limits.seed))
+        table = lookup.table(np.random.default_rng(limits.seed))
         hub = ray.remote(num_cpus=0)(TreeHub).options(**here(ray)).remote((np.zeros(0, dtype=np.int64), -1))
         task = ray.remote(num_cpus=1, max_retries=0)(tree_worker)
         running: dict[Any, int] = {}
         replaced = 0
 
         def start(worker: int) -> None:
-            running[task.remote(worker, instance, lookup, arrays, check, counting, hub)] = worker
+            running[task.remote(worker, instance, lookup, table, check, counting, hub)] = worker
 
         for worker in range(limits.workers):
             start(worker)

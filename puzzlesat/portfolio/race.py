@@ -16,9 +16,11 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, TextIO
 
 from puzzlesat.core import BackendUnavailable, Limits, Puzzle, Result, Status, UnsupportedRequest, progress
+from puzzlesat.core.run_options import for_strategies
 from puzzlesat.portfolio.backends import Backend, open_pool
 from puzzlesat.portfolio.child import ChildSpec, puzzle_spec, strategy_spec
 from puzzlesat.portfolio.report import describe, format_table, status_text
@@ -55,23 +57,24 @@ def label_members(names: Sequence[str], seed: int) -> list[tuple[str, str, int]]
     return members
 
 
-def portfolio_names(puzzle: Puzzle, text: str | None) -> list[str]:
-    """The members a ``--portfolio`` value names: a comma list, or the puzzle's default set.
+def portfolio_names(puzzle: Puzzle, names: str | Sequence[str] | None) -> list[str]:
+    """The members to race: the names given (a list, or a comma list as ``--portfolio`` takes
+    it), else the puzzle's default set.
 
     Raises:
-        BackendUnavailable: an unknown strategy or variant, or an empty portfolio.
+        BackendUnavailable: an empty portfolio.
     """
-    if text:
-        names = [n.strip() for n in text.split(",") if n.strip()]
+    if isinstance(names, str):
+        names = [n.strip() for n in names.split(",") if n.strip()]
+    if names:
+        members = list(names)
     elif puzzle.portfolio:
-        names = list(puzzle.portfolio)
+        members = list(puzzle.portfolio)
     else:
-        names = [s.name for s in puzzle.all_strategies() if not s.variants or s.default_variant]
-    if not names:
+        members = [s.name for s in puzzle.all_strategies() if not s.variants or s.default_variant]
+    if not members:
         raise BackendUnavailable(f"no strategies to race for {puzzle.name}")
-    for name in names:
-        puzzle.strategy(name)  # raises for unknown names before any process starts
-    return names
+    return members
 
 
 def serving(puzzle: Puzzle, names: Sequence[str], options: dict[str, Any]) -> list[str]:
@@ -114,8 +117,9 @@ def race(
         names: strategy names ``method[:variant]``; a name may repeat (each repeat gets the
             next seed).  Default: the puzzle's ``portfolio``.
         limits: ``timeout`` for the whole race, start-up included (None for no limit), the
-            first member's ``seed`` and the puzzle's ``options``, handed to every strategy;
-            ``workers`` is ignored: the members share ``backend.jobs`` cores.  Default: ``Limits()``.
+            first member's ``seed`` and the ``options`` given for the race, checked here and
+            handed to every member (each reads its own); ``workers`` is ignored: the members
+            share ``backend.jobs`` cores.  Default: ``Limits()``.
         backend: where the members run, the cores they share (default: the machine's, the
             cluster's with Ray), the memory cap and the losers' SIGTERM grace.  Default: local.
         stream: where a line per finished member goes when no progress callback is installed
@@ -128,17 +132,17 @@ def race(
 
     Raises:
         BackendUnavailable: an unknown strategy name (before any process starts).
+        OptionError: an option none of the members declares, or a bad value.
         UnsupportedRequest: no member serves the mode the options ask for (the members that
             do not serve it are left out, and a progress line says so).
         PluginError: a script's strategy or puzzle that a child process cannot import.
         PuzzlesatError: an unknown backend, or Ray not installed.
         KeyboardInterrupt: re-raised after every child has been stopped.
     """
+    names = portfolio_names(puzzle, names)
     limits = limits or Limits()
+    limits = replace(limits, options=for_strategies(puzzle, names, limits.options))
     backend = backend or Backend()
-    names = list(names) if names else portfolio_names(puzzle, None)
-    for name in names:
-        puzzle.strategy(name)
     with progress.reporting(progress.fallback(stream)):
         return _race(puzzle, instance, serving(puzzle, names, limits.options), limits, backend)
 
@@ -228,7 +232,7 @@ def _race(puzzle: Puzzle, instance: Any, names: list[str], limits: Limits, backe
 def solve_portfolio(
     puzzle: Puzzle,
     instance: Any,
-    members: str | None,
+    members: str | Sequence[str] | None,
     limits: Limits,
     backend: Backend | None = None,
     *,
@@ -239,14 +243,13 @@ def solve_portfolio(
     Args:
         puzzle: the puzzle.
         instance: the parsed instance.
-        members: the ``--portfolio`` value: a comma list, or empty/None for the puzzle's set.
-        limits: timeout, first seed and the puzzle's options (see :func:`race`).
+        members: the strategy names, or a comma list; empty or None for the puzzle's set.
+        limits: timeout, first seed and the options given (see :func:`race`).
         backend: where the members run, the cores they share and their memory cap.
         stream: where progress and the table go (default stderr).
     """
     stream = sys.stderr if stream is None else stream
-    names = portfolio_names(puzzle, members)
-    outcome = race(puzzle, instance, names, limits, backend, stream=stream)
+    outcome = race(puzzle, instance, members, limits, backend, stream=stream)
     stream.write(format_table(outcome))
     stream.flush()
     result = outcome.result

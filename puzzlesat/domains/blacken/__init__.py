@@ -25,14 +25,14 @@ characters of text.
 
 This package: ``instance`` (board, moves, simple bounds), ``formats`` (parse and format, the
 final board in text), ``verify``, ``search`` (breadth-first and greedy answers),
-``generate``; here the declaration :data:`PUZZLE` and every public name.  Beside it:
-``blacken_bound`` and its numba kernel ``blacken_bound_kernel`` (the move lower bound) and
-``blacken_svg`` (the picture).
+``generate``, ``bound`` and its numba kernel ``bound_kernel`` (the move lower bound the
+formulations share), ``svg`` (the picture); here the declaration :data:`PUZZLE` and every
+public name.
 """
 
 from __future__ import annotations
 
-from puzzlesat.core import Option, Puzzle, Strategy
+from puzzlesat.core import Option, Puzzle
 from puzzlesat.domains.blacken.formats import (
     MAX_INPUT_CHARS,
     MAX_SIZE,
@@ -74,7 +74,6 @@ __all__ = [
     "MAX_SIZE",
     "MAX_WHITES",
     "PUZZLE",
-    "SOLVERS",
     "Solution",
     "WHITE",
     "bfs_optimum",
@@ -93,8 +92,8 @@ __all__ = [
 ]
 
 
-SOLVERS = ("cadical195", "cadical153", "cadical300", "glucose4", "glucose3", "maplechrono", "minisat22", "lingeling")
-# the step models solve by raising the horizon themselves: this one is for export
+# the option of both step models (cpsat-steps, cnf-steps); they solve by raising the horizon
+# themselves: this one is for export
 HORIZON = Option(
     "horizon", int, None, "export: the question 'every stone black within N moves?' (default: greedy's N)", low=0
 )
@@ -106,41 +105,14 @@ PUZZLE = Puzzle(
     verify=verify,
     generator="puzzlesat.domains.blacken:generate",
     write_instance=write_instance,
-    draw="puzzlesat.domains.blacken_svg:draw",
+    draw="puzzlesat.domains.blacken.svg:draw",
+    # each declared beside its formulation, read on first use; the default first
     strategies=(
-        Strategy(
-            "native-bb",
-            "puzzlesat.native.blacken:solve",
-            "numba depth-first branch and bound: moves ordered by flips, transposition table, "
-            "partial order of commuting moves, exact per-component lower bound; proves optimality",
-        ),
-        Strategy(
-            "native-bb-par",
-            "puzzlesat.native.blacken:solve_parallel",
-            "the native search split into subtrees over --workers processes, best bound shared",
-        ),
-        Strategy(
-            "cpsat-steps",
-            "puzzlesat.models.blacken:solve",
-            "CP-SAT time-indexed model (board per step, one placement per step), minimises moves",
-            model="puzzlesat.models.blacken:build_model",
-            options=(HORIZON,),
-        ),
-        Strategy(
-            "cnf-steps",
-            "puzzlesat.encoders.blacken:solve",
-            "time-indexed CNF; the horizon raised from the lower bound under assumptions "
-            "(incremental CaDiCaL); export with -O horizon=N asks 'in N moves?'",
-            variants=SOLVERS,
-            default_variant="cadical195",
-            encoder="puzzlesat.encoders.blacken:encode",
-            options=(HORIZON,),
-        ),
-        Strategy(
-            "bfs",
-            "puzzlesat.native.blacken:solve_bfs",
-            "breadth-first search over positions in pure Python: the reference for small boards",
-        ),
+        "puzzlesat.native.blacken:BRANCH_AND_BOUND",
+        "puzzlesat.native.blacken:PARALLEL",
+        "puzzlesat.models.blacken:STRATEGY",
+        "puzzlesat.encoders.blacken:STRATEGY",
+        "puzzlesat.native.blacken:BFS",
     ),
     portfolio=("native-bb", "cpsat-steps", "cnf-steps:cadical195"),
     generator_options=(

@@ -16,10 +16,11 @@ MAX_SIZE = 61
 MAX_WHITES = 150
 # a stone is one short line: a megabyte is far more than MAX_WHITES stones need
 MAX_INPUT_CHARS = 1_000_000
-# ASCII digits only (``\d`` would also match '３'), no more than an int64 holds
-_PAIR = re.compile(r"^\s*(-?[0-9]{1,18})\s*[,;\s]\s*(-?[0-9]{1,18})\s*$")
-_MOVE = re.compile(r"^\s*x:\s*(-?[0-9]{1,18})\s+y:\s*(-?[0-9]{1,18})\s*$")
-_RESULT = re.compile(r"^\s*The result is\s+(-?[0-9]{1,18})\s*\.?\s*$")
+# ASCII digits only (``\d`` would also match '３'), no more than an int64 holds; compiled on
+# first use by re's cache (listing the puzzles parses nothing)
+_PAIR = r"^\s*(-?[0-9]{1,18})\s*[,;\s]\s*(-?[0-9]{1,18})\s*$"
+_MOVE = r"^\s*x:\s*(-?[0-9]{1,18})\s+y:\s*(-?[0-9]{1,18})\s*$"
+_RESULT = r"^\s*The result is\s+(-?[0-9]{1,18})\s*\.?\s*$"
 
 
 def draw(instance: Instance, moves: tuple[Cell, ...]) -> list[str]:
@@ -71,7 +72,7 @@ def parse(text: str, source: str = "<input>") -> Instance:
     cells: list[Cell] = []
     seen: dict[Cell, int] = {}
     for lineno, line in lines:
-        match = _PAIR.match(line)
+        match = re.match(_PAIR, line)
         if match is None:
             raise ParseError(f"{source}:{lineno}: expected 'x,y', got {line!r}")
         x, y = int(match.group(1)), int(match.group(2))
@@ -130,14 +131,14 @@ def parse_solution(instance: Instance, text: str, source: str = "<solution>") ->
         raise ParseError(f"{source}:1: empty answer, expected 'The result is N.'")
     if lines[index].strip() == "No solution.":
         return None
-    match = _RESULT.match(lines[index])
+    match = re.match(_RESULT, lines[index])
     if match is None:
         raise ParseError(f"{source}:{index + 1}: expected 'The result is N.', got {lines[index]!r}")
     claimed = int(match.group(1))
     index += 1
     moves: list[Cell] = []
     while index < len(lines) and lines[index].strip():
-        move = _MOVE.match(lines[index])
+        move = re.match(_MOVE, lines[index])
         if move is None:
             raise ParseError(f"{source}:{index + 1}: expected a move 'x: X y: Y', got {lines[index]!r}")
         moves.append((int(move.group(2)) - 1, int(move.group(1)) - 1))

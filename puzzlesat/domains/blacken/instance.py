@@ -25,7 +25,7 @@ class Instance:
     whites: tuple[Cell, ...]
 
     def _repr_svg_(self) -> str:
-        """The picture a notebook shows (:mod:`puzzlesat.domains.blacken_svg`)."""
+        """The picture a notebook shows (:mod:`puzzlesat.domains.blacken.svg`)."""
         return load_target("puzzlesat.domains.blacken:PUZZLE").draw_svg(self)  # type: ignore[no-any-return]
 
     @property
@@ -181,7 +181,7 @@ def lower_bound(instance: Instance) -> int:
 
     Not a true lower bound: one stone can serve up to four lone white stones, and the
     16 lone stones of ``instances/blacken/lattice_10x10.txt`` need only 12 moves.  The
-    solvers start from :func:`puzzlesat.domains.blacken_bound.move_lower_bound` instead.
+    solvers start from :func:`puzzlesat.domains.blacken.bound.move_lower_bound` instead.
     """
     return len(components(instance.whites))
 

@@ -21,15 +21,15 @@ Size limits (checked before anything is allocated): at most :data:`MAX_CELLS` ce
 
 This package: ``instance`` (tiles, hints, placements, board rotations), ``formats`` (parse
 and format, hints files), ``verify`` (and the score), ``generate``, ``results`` (notes),
-``draw`` (the SVG picture, drawn by ``eternity_svg`` beside it); here the declaration
-:data:`PUZZLE` and every public name.
+``draw`` (the SVG picture of a board and an answer), ``svg`` (the drawing of tiles, loaded
+when a picture is asked for); here the declaration :data:`PUZZLE` and every public name.
 """
 
 from __future__ import annotations
 
 import math
 
-from puzzlesat.core import SAT_SOLVERS, Option, Puzzle, Strategy
+from puzzlesat.core import Option, Puzzle
 from puzzlesat.domains.eternity.draw import draw_svg
 from puzzlesat.domains.eternity.formats import (
     HINTS_SECTION,
@@ -68,7 +68,6 @@ from puzzlesat.domains.eternity.verify import max_score, mismatches, score, veri
 __all__ = [
     "E",
     "GREY",
-    "HEULE_OPTIONS",
     "HINTS_SECTION",
     "Hint",
     "Instance",
@@ -78,11 +77,9 @@ __all__ = [
     "N",
     "NOT_FOUND",
     "PUZZLE",
-    "ROWSCAN_OPTIONS",
     "S",
     "SYMMETRY",
     "Solution",
-    "TABLE_OPTIONS",
     "Tile",
     "W",
     "board_rotations",
@@ -109,25 +106,9 @@ __all__ = [
 ]
 
 
+# the option cpsat-table and cnf-heule share
 SYMMETRY = Option(
     "symmetry", bool, True, "without hints: one corner tile fixed top-left (square) or in the top row (rectangle)"
-)
-# cnf-heule's clause families (Heule 2008); the defaults are the fastest measured
-HEULE_OPTIONS = (
-    Option("amo", bool, True, "at most one tile per cell and one cell per tile (redundant)"),
-    Option("support", bool, True, "an edge colour implies a tile on each side that shows it"),
-    Option("forbidden", bool, False, "a placed tile forbids the colours it does not show"),
-    SYMMETRY,
-)
-TABLE_OPTIONS = (SYMMETRY,)
-ROWSCAN_OPTIONS = (
-    Option(
-        "colour_check",
-        bool,
-        False,
-        "refuse a tile that leaves more cells needing a (class, north colour) than tiles left to fill them",
-    ),
-    Option("twins", bool, True, "identical pieces tried once per cell (counts multiplied back)"),
 )
 PUZZLE = Puzzle(
     name="eternity",
@@ -137,41 +118,12 @@ PUZZLE = Puzzle(
     verify=verify,
     generator="puzzlesat.domains.eternity:generate",
     write_instance=write_instance,
+    # each declared beside its formulation, read on first use; the default first
     strategies=(
-        Strategy(
-            "native-rowscan",
-            "puzzlesat.native.eternity:solve",
-            "numba row-scan backtracker, (west, north) lookup of pre-rotated tiles, seeded restarts; "
-            "--workers N shares one tree between N processes",
-            options=ROWSCAN_OPTIONS,
-            modes=("count", "score", "checkpoint", "resume"),
-        ),
-        Strategy(
-            "cpsat-table",
-            "puzzlesat.models.eternity:solve",
-            "CP-SAT: a table constraint per cell over (tile, N, E, S, W), AllDifferent tiles",
-            model="puzzlesat.models.eternity:build_model",
-            options=TABLE_OPTIONS,
-            modes=("score",),
-        ),
-        Strategy(
-            "cnf-heule",
-            "puzzlesat.encoders.eternity:solve",
-            "Heule 2008 CNF: compatible tile-to-cell vars, one-hot edge colours; any pysat solver",
-            variants=SAT_SOLVERS,
-            default_variant="cadical195",
-            encoder="puzzlesat.encoders.eternity:encode",
-            options=HEULE_OPTIONS,
-            # counting adds a blocking clause per board: Kissat takes no clauses between calls
-            modes=tuple(f"count:{v}" for v in SAT_SOLVERS if "kissat" not in v),
-        ),
-        Strategy(
-            "maxsat-rc2",
-            "puzzlesat.encoders.eternity_maxsat:solve",
-            "weighted CNF, one soft clause per edge (matched); pysat's RC2 proves the best score; small boards",
-            encoder="puzzlesat.encoders.eternity_maxsat:encode",
-            modes=("score",),
-        ),
+        "puzzlesat.native.eternity:STRATEGY",
+        "puzzlesat.models.eternity:STRATEGY",
+        "puzzlesat.encoders.eternity:STRATEGY",
+        "puzzlesat.encoders.eternity_maxsat:STRATEGY",
     ),
     # two members for a 2-core machine: measured with benchmarks/portfolio.py
     portfolio=("native-rowscan", "cnf-heule:cadical195"),

@@ -1,4 +1,4 @@
-"""Eternity's board as an SVG picture (the drawing itself is in :mod:`puzzlesat.domains.eternity_svg`)."""
+"""Eternity's board as an SVG picture (the drawing itself is in :mod:`puzzlesat.domains.eternity.svg`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ def draw_svg(instance: Instance, solution: Solution | None) -> str:
 
     Cells whose tile or rotation is out of range are left white.
     """
-    from puzzlesat.domains.eternity_svg import draw_board  # loaded only when a picture is asked for
+    from puzzlesat.domains.eternity.svg import draw_board  # loaded only when a picture is asked for
 
     if solution is None:
         return draw_board(instance.rows, instance.cols, list(instance.tiles))

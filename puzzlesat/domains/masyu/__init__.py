@@ -18,16 +18,17 @@ Size limits (checked before any grid is built): at most :data:`MAX_CELLS` cells,
 to :data:`MAX_SIDE`, and :data:`MAX_INPUT_CHARS` characters of text.
 
 This package: ``instance`` (grid, loop, edge names), ``formats`` (parse and format, URLs),
-``verify``, ``generate`` (random loops), ``results`` (presolve and notes), ``draw`` (text);
-here the declaration :data:`PUZZLE` and every public name.  Beside it: ``masyu_rules`` (the
-circle rules as clauses) and ``masyu_svg`` (the picture).
+``verify``, ``generate`` (random loops), ``results`` (presolve and notes), ``draw`` (text),
+``rules`` (the degree and circle rules as clauses, which the CNF and CP-SAT formulations
+share) and ``svg`` (the picture, loaded when one is asked for); here the declaration
+:data:`PUZZLE` and every public name.
 """
 
 from __future__ import annotations
 
 import math
 
-from puzzlesat.core import Option, Puzzle, Strategy
+from puzzlesat.core import Option, Puzzle
 from puzzlesat.domains.masyu.draw import draw_text
 from puzzlesat.domains.masyu.formats import (
     MAX_CELLS,
@@ -68,7 +69,6 @@ __all__ = [
     "Cell",
     "EMPTY",
     "EdgeKey",
-    "FULL_SOLVERS",
     "Instance",
     "MAX_CELLS",
     "MAX_INPUT_CHARS",
@@ -77,7 +77,6 @@ __all__ = [
     "NO_SOLUTION",
     "PUZZLE",
     "PZPR_DIGITS",
-    "SOLVERS",
     "STEP",
     "Solution",
     "WHITE",
@@ -103,8 +102,6 @@ __all__ = [
 ]
 
 
-SOLVERS = ("cadical195", "cadical153", "glucose4", "glucose3", "maplechrono", "minisat22", "cadical300")
-FULL_SOLVERS = ("cadical195", "kissat404", "cadical153", "glucose4", "maplechrono", "minisat22", "cadical300")
 PUZZLE = Puzzle(
     name="masyu",
     parse=parse_any,
@@ -113,48 +110,11 @@ PUZZLE = Puzzle(
     verify=verify,
     generator="puzzlesat.encoders.masyu_generator:generate",
     write_instance=write_instance,
+    # each declared beside its formulation, read on first use; the default first
     strategies=(
-        Strategy(
-            "cnf-lazy",
-            "puzzlesat.encoders.masyu:solve_lazy",
-            "incremental SAT: degree 0/2 and circle clauses, a cut clause for each separate loop",
-            variants=SOLVERS,
-            default_variant="cadical195",
-            modes=("unique",),
-        ),
-        Strategy(
-            "cnf-rank",
-            "puzzlesat.encoders.masyu:solve_rank",
-            "complete CNF: oriented loop with binary ranks (no separate loops); any pysat solver",
-            variants=FULL_SOLVERS,
-            default_variant="cadical195",
-            encoder="puzzlesat.encoders.masyu:encode",
-            options=(
-                Option("symmetry", bool, True, "fix the loop's direction at the first circle"),
-                Option("cuts", bool, False, "add the cut clauses a cnf-lazy run needed (a head start)"),
-            ),
-            modes=("unique",),
-        ),
-        Strategy(
-            "cpsat-lazy",
-            "puzzlesat.models.masyu:solve_lazy",
-            "CP-SAT: degree 0/2 and circle rules, cuts for separate loops added between solves",
-            model="puzzlesat.models.masyu:build_model",
-            modes=("unique",),
-        ),
-        Strategy(
-            "cpsat-circuit",
-            "puzzlesat.models.masyu:solve_circuit",
-            "CP-SAT add_circuit over both arc directions, a self-loop for each skipped cell",
-            model="puzzlesat.models.masyu:build_circuit_model",
-            modes=("unique",),
-        ),
-        Strategy(
-            "native-dfs",
-            "puzzlesat.native.masyu:solve",
-            "numba: propagate circle and degree rules, close no early loop, branch on path ends",
-            modes=("unique",),
-        ),
+        "puzzlesat.encoders.masyu:STRATEGIES",
+        "puzzlesat.models.masyu:STRATEGIES",
+        "puzzlesat.native.masyu:STRATEGY",
     ),
     portfolio=("cnf-lazy:cadical195", "cnf-lazy:glucose4", "cpsat-lazy"),
     generator_options=(
@@ -169,7 +129,7 @@ PUZZLE = Puzzle(
         Option("url", bool, False, "also print the puzzle's puzz.link URL on stderr"),
     ),
     notes=notes,
-    draw="puzzlesat.domains.masyu_svg:draw",
+    draw="puzzlesat.domains.masyu.svg:draw",
     presolve=presolve,
     modes=("unique",),
 )

@@ -29,7 +29,7 @@ class Instance:
     white: tuple[Cell, ...] = ()
 
     def _repr_svg_(self) -> str:
-        """The grid and its circles, as a notebook shows them (:mod:`puzzlesat.domains.masyu_svg`)."""
+        """The grid and its circles, as a notebook shows them (:mod:`puzzlesat.domains.masyu.svg`)."""
         return load_target("puzzlesat.domains.masyu:PUZZLE").draw_svg(self)  # type: ignore[no-any-return]
 
     def clue(self, r: int, c: int) -> int:

@@ -23,14 +23,15 @@ and columns, at most :data:`MAX_CELLS` board cells, and :data:`MAX_INPUT_CHARS` 
 
 This package: ``instance`` (boards, moves, :class:`Board`), ``formats`` (parse and format),
 ``verify``, ``impossible`` (the three proofs), ``reach`` (jumps each plan step may play),
-``generate`` (named and random boards), ``results`` (presolve); here the declaration
-:data:`PUZZLE` and every public name.  Beside it: ``pegsol_catalog`` (named boards),
-``pegsol_proof`` (impossibility arguments as data) and ``pegsol_svg`` (the picture).
+``generate`` (named and random boards), ``results`` (presolve),
+``catalog`` (a board's problems up to symmetry), ``certificates`` (impossibility proofs as
+files, re-checked without a solver), ``svg`` (the picture); here the declaration
+:data:`PUZZLE` and every public name.
 """
 
 from __future__ import annotations
 
-from puzzlesat.core import SAT_SOLVERS, Option, Puzzle, Strategy
+from puzzlesat.core import Option, Puzzle
 from puzzlesat.domains.pegsol.formats import (
     IMPOSSIBLE,
     MAX_CELLS,
@@ -63,8 +64,6 @@ from puzzlesat.domains.pegsol.verify import verify
 
 __all__ = [
     "Board",
-    "CNF_PLAN_OPTIONS",
-    "CPSAT_PLAN_OPTIONS",
     "Cell",
     "DIRECTIONS",
     "HOLE",
@@ -78,7 +77,6 @@ __all__ = [
     "Matrix",
     "Move",
     "OFF",
-    "ORDERING",
     "PEG",
     "PUZZLE",
     "REACH",
@@ -99,38 +97,8 @@ __all__ = [
 ]
 
 
-# the SAT plans' options (cnf-plan and cpsat-plan)
-ORDERING = Option("ordering", bool, True, "order independent consecutive jumps (symmetry breaking)")
+# the option cnf-plan and cpsat-plan share
 REACH = Option("reach", bool, True, "allow at each step only the jumps that can happen that early and that late")
-# cnf-plan's rule groups (encoders/pegsol.py says what each one adds)
-CNF_PLAN_OPTIONS = (
-    Option(
-        "ordering",
-        int,
-        1,
-        "independent jumps: 0 any order, 1 consecutive ones by index, 2 the lexicographic normal form",
-        low=0,
-        high=2,
-    ),
-    REACH,
-    Option(
-        "parity",
-        int,
-        1,
-        "position-class parities as clauses: 0 none, 1 at the last step (meets the goal), 2 at every step",
-        low=0,
-        high=2,
-    ),
-    Option("symmetry", bool, True, "first jump the smallest of its orbit under the symmetries of start and goal"),
-    Option("count", bool, False, "exactly start pegs - t pegs after t jumps (sequential form)"),
-    Option("pagoda", bool, False, "pagoda bounds at every step (LP pagodas of the goal's pegs and start's holes)"),
-    Option("reverse", bool, False, "encode the game played backwards on the complemented board"),
-    Option("parallel", bool, True, "parallel steps of jumps on disjoint cells (Foata normal form); 0: one jump a step"),
-    Option("steps", int, None, "parallel form: this many steps (default: from the first possible up to T)", low=1),
-    Option("window", int, 3, "parallel form: horizons solved at once, in turns (CaDiCaL)", low=1, high=8),
-)
-# cpsat-plan's rule groups (models/pegsol.py)
-CPSAT_PLAN_OPTIONS = (ORDERING, REACH, Option("redundant", bool, True, "peg-count constraint per step (redundant)"))
 PUZZLE = Puzzle(
     name="pegsol",
     parse=parse,
@@ -139,50 +107,12 @@ PUZZLE = Puzzle(
     verify=verify,
     generator="puzzlesat.domains.pegsol:generate",
     write_instance=write_instance,
-    draw="puzzlesat.domains.pegsol_svg:draw",
+    draw="puzzlesat.domains.pegsol.svg:draw",
+    # each declared beside its formulation, read on first use; the default first
     strategies=(
-        Strategy(
-            "native-dfs",
-            "puzzlesat.native.pegsol:solve",
-            "numba bitboard DFS: dead-position table up to symmetry, pagoda cuts, endgame search back from the goal; "
-            "proves impossibility by exhaustion",
-            options=(
-                Option("order", str, None, "one fixed move order and no restarts: symK or randomN"),
-                Option("table_bits", int, None, "log2 of the dead-position table's slots (default 24)", low=4, high=30),
-                Option("no_restarts", bool, False, "one search, no restarts with other move orders"),
-                Option("no_meet", bool, False, "no endgame search back from the goal (meet in the middle)"),
-                Option("endgame_size", int, None, "most positions in the endgame's last layer (default 2**21)", low=1),
-                Option("no_pagoda", bool, False, "no pagoda cuts learned from the dead positions"),
-                Option("no_symmetry", bool, False, "key dead positions as they are, not up to the goal's symmetries"),
-                Option(
-                    "sym_depth", int, None, "positions at most this many jumps deep are keyed up to symmetry", low=0
-                ),
-                Option(
-                    "plain_nodes",
-                    int,
-                    None,
-                    "nodes searched in plain Python before the numba kernel loads (default 2**15; 0: none)",
-                    low=0,
-                ),
-            ),
-        ),
-        Strategy(
-            "cnf-plan",
-            "puzzlesat.encoders.pegsol:solve",
-            "SAT planning, horizon = pegs to remove, one jump a step, explanatory frame axioms, "
-            "ordering of independent consecutive jumps; any pysat solver",
-            variants=SAT_SOLVERS,
-            default_variant="cadical195",
-            encoder="puzzlesat.encoders.pegsol:encode",
-            options=CNF_PLAN_OPTIONS,
-        ),
-        Strategy(
-            "cpsat-plan",
-            "puzzlesat.models.pegsol:solve",
-            "CP-SAT: the same fixed-horizon plan (one jump a step, frame axioms, ordering)",
-            model="puzzlesat.models.pegsol:build_model",
-            options=CPSAT_PLAN_OPTIONS,
-        ),
+        "puzzlesat.native.pegsol:STRATEGY",
+        "puzzlesat.encoders.pegsol:STRATEGY",
+        "puzzlesat.models.pegsol:STRATEGY",
     ),
     portfolio=("native-dfs", "cnf-plan:cadical195", "cpsat-plan"),
     presolve=presolve,
@@ -206,6 +136,6 @@ PUZZLE = Puzzle(
     solve_options=(
         Option("no_proofs", bool, False, "skip the impossibility proofs (counts, parity, pagoda) before search"),
     ),
-    write_argument="puzzlesat.domains.pegsol_proof:write_argument",
-    check_argument="puzzlesat.domains.pegsol_proof:check_argument",
+    write_argument="puzzlesat.domains.pegsol.certificates:write_argument",
+    check_argument="puzzlesat.domains.pegsol.certificates:check_argument",
 )

@@ -60,7 +60,7 @@ class Move:
         Raises:
             ValueError: text not of that shape.
         """
-        match = _MOVE_RE.fullmatch(text.strip())
+        match = re.fullmatch(_MOVE_RE, text.strip())
         if match is None:
             raise ValueError(f"expected a move 'r1:c1-r2:c2', got {text.strip()!r}")
         r1, c1, r2, c2 = (int(g) for g in match.groups())
@@ -70,8 +70,9 @@ class Move:
         return f"{self.r1}:{self.c1}-{self.r2}:{self.c2}"
 
 
-# ASCII digits only (``\d`` would also match '３'), no more than an int64 holds
-_MOVE_RE = re.compile(r"(-?[0-9]{1,18})\s*:\s*(-?[0-9]{1,18})\s*-\s*(-?[0-9]{1,18})\s*:\s*(-?[0-9]{1,18})")
+# ASCII digits only (``\d`` would also match '３'), no more than an int64 holds; compiled on
+# first use by re's cache (listing the puzzles parses nothing)
+_MOVE_RE = r"(-?[0-9]{1,18})\s*:\s*(-?[0-9]{1,18})\s*-\s*(-?[0-9]{1,18})\s*:\s*(-?[0-9]{1,18})"
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ class Instance:
     goal: Matrix | None = None
 
     def _repr_svg_(self) -> str:
-        """The picture a notebook shows (:mod:`puzzlesat.domains.pegsol_svg`)."""
+        """The picture a notebook shows (:mod:`puzzlesat.domains.pegsol.svg`)."""
         return load_target("puzzlesat.domains.pegsol:PUZZLE").draw_svg(self)  # type: ignore[no-any-return]
 
     @property

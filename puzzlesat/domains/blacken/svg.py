@@ -9,7 +9,7 @@ refuse is skipped, as the verifier does, and drawn as a red ring with its number
 
 from __future__ import annotations
 
-from puzzlesat.domains.blacken import BLACK, EMPTY, WHITE, Cell, Instance, Solution, replay
+from puzzlesat.domains.blacken.instance import BLACK, EMPTY, WHITE, Cell, Instance, Solution, replay
 from puzzlesat.domains.svg import Picture
 
 CELL = 30

@@ -18,18 +18,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from puzzlesat.core import InvalidInstanceError
-from puzzlesat.domains.pegsol import (
-    HOLE,
-    OFF,
-    PEG,
-    Cell,
-    Instance,
-    Move,
-    Solution,
-    named_board,
-    pagoda_certificate,
-    prove_impossible,
-)
+from puzzlesat.domains.pegsol.generate import named_board
+from puzzlesat.domains.pegsol.impossible import pagoda_certificate, prove_impossible
+from puzzlesat.domains.pegsol.instance import HOLE, OFF, PEG, Cell, Instance, Move, Solution
 
 Map = Callable[[Cell], Cell]
 

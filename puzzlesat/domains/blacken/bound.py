@@ -1,25 +1,56 @@
 """The blacken lower bound on moves, shared by the native search and the CNF and CP-SAT step models.
 
 A :class:`BoundBoard` holds an instance as the flat padded board of
-:mod:`puzzlesat.domains.blacken_bound_kernel` and the arrays of its two bounds: the packing
+:mod:`puzzlesat.domains.blacken.bound_kernel` and the arrays of its two bounds: the packing
 bound (white stones whose line ends are disjoint need distinct moves) and the component
 bound (every white component solved alone, exactly and memoised, a move next to m
 components costing 1/m).  The native branch and bound extends it with its search state;
 the step models start from :func:`move_lower_bound`, its value on the initial position.
-The kernels are imported on first use, so that importing this module does not load numba.
+The kernels and numpy are imported on first use, so that importing this module loads neither
+numba nor numpy.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from puzzlesat.core import InvalidInstanceError
-from puzzlesat.domains.blacken import DIRECTIONS, Cell, Instance, components
+from puzzlesat.domains.blacken.instance import DIRECTIONS, Cell, Instance, components
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MEMO_BITS = 21
 SPLIT_WORK = 200_000  # moves tried when one component's exact value is first computed
+
+
+class Bounds(NamedTuple):
+    """The component bound's arrays (:func:`~puzzlesat.domains.blacken.bound_kernel.split_bound`).
+
+    Per cell: ``comp_of`` (the usable component of a white stone, -1 for none), ``weight``
+    (12 / the components next to it) and ``cmark`` (scratch marks); per component ``g``:
+    ``ccells[g]`` (its white stones, then the empty cells next to them), ``cnw[g]`` and
+    ``cnc[g]`` (how many of each) and ``too_big[g]`` (1 once its exact value cost too much);
+    the memo ``mkeys``, ``mcomp``, ``mval``; ``work`` (moves tried, memo entries); the explicit
+    stack ``frames``, ``fmoves``; and ``dirs``, the eight steps on the padded board.  numba
+    pickles this class into the cache index of the kernels that take it: moving or renaming it
+    calls for clearing their caches (native/eternity_arrays.py says why).
+    """
+
+    dirs: np.ndarray
+    comp_of: np.ndarray
+    ccells: np.ndarray
+    cnw: np.ndarray
+    cnc: np.ndarray
+    weight: np.ndarray
+    mkeys: np.ndarray
+    mcomp: np.ndarray
+    mval: np.ndarray
+    work: np.ndarray
+    too_big: np.ndarray
+    cmark: np.ndarray
+    frames: np.ndarray
+    fmoves: np.ndarray
 
 
 class BoundBoard:
@@ -31,7 +62,9 @@ class BoundBoard:
     """
 
     def __init__(self, instance: Instance, memo_bits: int = MEMO_BITS, split: bool = True) -> None:
-        from puzzlesat.domains import blacken_bound_kernel as bk
+        import numpy as np
+
+        from puzzlesat.domains.blacken import bound_kernel as bk
 
         self.bk: Any = bk
         self.instance = instance
@@ -55,38 +88,49 @@ class BoundBoard:
 
     def _components(self, split: bool, memo_bits: int) -> None:
         """Arrays of the component bound: cells of each component and the cell weights."""
+        import numpy as np
+
         self.groups = groups = components(self.instance.whites) if split else []
         self.near = near = [sorted({(r + dr, c + dc) for r, c in g for dr, dc in DIRECTIONS} - set(g)) for g in groups]
         # the exact value needs a component's cells in one 62-bit mask
         usable = [i for i, g in enumerate(groups) if len(g) + len(near[i]) <= 62]
         p2 = self.width * self.width
-        self.comp_of = np.full(p2, -1, dtype=np.int64)
-        self.weight = np.zeros(p2, dtype=np.int64)
+        comp_of = np.full(p2, -1, dtype=np.int64)
+        weight = np.zeros(p2, dtype=np.int64)
         width = max([len(groups[i]) + len(near[i]) for i in usable], default=1)
-        self.ccells = np.zeros((len(usable), width), dtype=np.int64)
-        self.cnw = np.zeros(len(usable), dtype=np.int64)
-        self.cnc = np.zeros(len(usable), dtype=np.int64)
+        ccells = np.zeros((len(usable), width), dtype=np.int64)
+        cnw = np.zeros(len(usable), dtype=np.int64)
+        cnc = np.zeros(len(usable), dtype=np.int64)
         mult: dict[Cell, int] = {}
         for cells in near:
             for cell in cells:
                 mult[cell] = mult.get(cell, 0) + 1
         for cell, m in mult.items():
-            self.weight[self.index(cell)] = 12 // m if m <= 4 else 1
+            weight[self.index(cell)] = 12 // m if m <= 4 else 1
         for g, i in enumerate(usable):
             flat = [self.index(c) for c in groups[i]] + [self.index(c) for c in near[i]]
-            self.ccells[g, : len(flat)] = flat
-            self.cnw[g] = len(groups[i])
-            self.cnc[g] = len(flat)
+            ccells[g, : len(flat)] = flat
+            cnw[g] = len(groups[i])
+            cnc[g] = len(flat)
             for c in groups[i]:
-                self.comp_of[self.index(c)] = g
-        self.mkeys = np.zeros(1 << memo_bits if usable else 1, dtype=np.int64)
-        self.mcomp = np.zeros_like(self.mkeys)
-        self.mval = np.zeros_like(self.mkeys)
-        self.work = np.zeros(2, dtype=np.int64)
-        self.too_big = np.zeros(len(usable), dtype=np.int64)
-        self.cmark = np.zeros(p2, dtype=np.int64)
-        self.frames = np.zeros((64, 8), dtype=np.int64)
-        self.fmoves = np.zeros((64, 128), dtype=np.int64)
+                comp_of[self.index(c)] = g
+        mkeys = np.zeros(1 << memo_bits if usable else 1, dtype=np.int64)
+        self.bounds = Bounds(
+            dirs=self.dirs,
+            comp_of=comp_of,
+            ccells=ccells,
+            cnw=cnw,
+            cnc=cnc,
+            weight=weight,
+            mkeys=mkeys,
+            mcomp=np.zeros_like(mkeys),
+            mval=np.zeros_like(mkeys),
+            work=np.zeros(2, dtype=np.int64),
+            too_big=np.zeros(len(usable), dtype=np.int64),
+            cmark=np.zeros(p2, dtype=np.int64),
+            frames=np.zeros((64, 8), dtype=np.int64),
+            fmoves=np.zeros((64, 128), dtype=np.int64),
+        )
         self.split_work = SPLIT_WORK
 
     def index(self, cell: Cell) -> int:
@@ -105,28 +149,9 @@ class BoundBoard:
 
     def split_bound(self, grid: np.ndarray) -> int:
         """The component bound of a position (0 without usable components)."""
-        if self.ccells.shape[0] == 0:
+        if self.bounds.ccells.shape[0] == 0:
             return 0
-        return int(
-            self.bk.split_bound(
-                grid,
-                self.dirs,
-                self.comp_of,
-                self.ccells,
-                self.cnw,
-                self.cnc,
-                self.weight,
-                self.mkeys,
-                self.mcomp,
-                self.mval,
-                self.work,
-                self.split_work,
-                self.too_big,
-                self.cmark,
-                self.frames,
-                self.fmoves,
-            )
-        )
+        return int(self.bk.split_bound(grid, self.bounds, self.split_work))
 
     def root_bound(self) -> int:
         """The larger of the two bounds on the initial position."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from puzzlesat.domains.masyu import Instance, Solution
+from puzzlesat.domains.masyu.instance import Instance, Solution
 from puzzlesat.domains.svg import Picture
 
 CELL = 24

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Iterator
 from itertools import combinations
 
-from puzzlesat.domains.masyu import BLACK, Cell, EdgeKey, Instance, edge_cells
+from puzzlesat.domains.masyu.instance import BLACK, Cell, EdgeKey, Instance, edge_cells
 
 Key = tuple[Hashable, ...]
 Lit = tuple[Key, bool]  # (named variable, True for the positive literal)

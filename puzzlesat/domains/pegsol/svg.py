@@ -9,7 +9,7 @@ gets the goal as a last frame.
 
 from __future__ import annotations
 
-from puzzlesat.domains.pegsol import OFF, PEG, Board, Instance, Matrix, Move, Solution
+from puzzlesat.domains.pegsol.instance import OFF, PEG, Board, Instance, Matrix, Move, Solution
 from puzzlesat.domains.svg import Picture
 
 CELL = 16

@@ -16,13 +16,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from puzzlesat.domains.pegsol import (
-    PEG,
-    Instance,
-    pagoda_certificate,
-    parity_signature,
-)
-from puzzlesat.domains.pegsol.impossible import _count_proof
+from puzzlesat.domains.pegsol.impossible import _count_proof, pagoda_certificate, parity_signature
+from puzzlesat.domains.pegsol.instance import PEG, Instance
 
 
 def write_argument(instance: Instance) -> dict[str, Any] | None:

@@ -6,7 +6,7 @@ from any cell next to a white stone never needs a bounds check.  Every array is 
 :func:`bound` is the packing bound and :func:`split_bound` the component bound; the native
 branch and bound (:mod:`puzzlesat.native.blacken_kernel`) calls them at every node, the CNF
 and CP-SAT step models take their value on the initial position as the least move count to
-try (:mod:`puzzlesat.domains.blacken_bound`).  Both are numba code: the component bound
+try (:mod:`puzzlesat.domains.blacken.bound`).  Both are numba code: the component bound
 solves each white component exactly, which pure Python cannot do at the speed the search needs.
 """
 
@@ -161,24 +161,8 @@ F_MASK, F_CAP, F_H, F_BEST, F_M, F_K, F_P, F_FLIP = range(8)
 
 
 @njit(cache=True)
-def comp_value(
-    grid,
-    dirs,
-    comp_of,
-    gid,
-    cells,
-    nw,
-    nc,
-    weight,
-    mkeys,
-    mcomp,
-    mval,
-    work,
-    limit,
-    cap,  # type: ignore[no-untyped-def]
-    cmark,
-    frames,
-    fmoves,
+def comp_value(  # type: ignore[no-untyped-def]
+    grid, dirs, comp_of, gid, cells, nw, nc, weight, mkeys, mcomp, mval, work, limit, cap, cmark, frames, fmoves
 ):
     """V_G: the least weighted cost of the moves that finish component ``gid`` alone.
 
@@ -190,7 +174,9 @@ def comp_value(
     A memoised depth-first branch and bound on an explicit stack (``frames``, ``fmoves``):
     a result below ``cap`` is exact, one at or above it a lower bound (memo entries keep
     which).  Returns -2 when ``work`` passes ``limit`` or the memo fills (the board is left
-    as it was), DEAD when the component can no longer be finished.
+    as it was), DEAD when the component can no longer be finished.  The arrays are those of
+    :class:`~puzzlesat.domains.blacken.bound.Bounds`, one by one: the bundle handed on at
+    every call would cost a reference count per array.
     """
     size = mkeys.shape[0]
     d = 0
@@ -364,28 +350,24 @@ def comp_packing(grid, dirs, cells, nw, nc, weight, cmark):  # type: ignore[no-u
 
 
 @njit(cache=True)
-def split_bound(
-    grid,
-    dirs,
-    comp_of,
-    ccells,
-    cnw,
-    cnc,
-    weight,
-    mkeys,
-    mcomp,
-    mval,
-    work,
-    limit,
-    too_big,  # type: ignore[no-untyped-def]
-    cmark,
-    frames,
-    fmoves,
-):
+def split_bound(grid, b, limit):  # type: ignore[no-untyped-def]
     """The sum of V_G over the components, in moves (rounded up); DEAD when one is stuck.
 
-    A component whose exact value is too costly (``too_big``) counts its weighted packing.
+    ``b``: the :class:`~puzzlesat.domains.blacken.bound.Bounds`; ``limit``: the work limit
+    of :func:`comp_value`.  A component whose exact value is too costly (``too_big``) counts
+    its weighted packing.
     """
+    dirs, comp_of, ccells, cnw, cnc, weight, work, too_big = (
+        b.dirs,
+        b.comp_of,
+        b.ccells,
+        b.cnw,
+        b.cnc,
+        b.weight,
+        b.work,
+        b.too_big,
+    )
+    mkeys, mcomp, mval, cmark, frames, fmoves = b.mkeys, b.mcomp, b.mval, b.cmark, b.frames, b.fmoves
     total = 0
     for g in range(ccells.shape[0]):
         if too_big[g] == 0:

@@ -9,7 +9,9 @@ ends on the solved cube, or visibly not.
 
 from __future__ import annotations
 
-from puzzlesat.domains.rubik import FACES, Cube, Instance, Solution, format_maneuver, maneuver_length
+from puzzlesat.domains.rubik.cube import FACES, Cube
+from puzzlesat.domains.rubik.instance import Instance, Solution
+from puzzlesat.domains.rubik.maneuvers import format_maneuver, maneuver_length
 from puzzlesat.domains.svg import Picture
 
 COLOURS = {"U": "#ffffff", "R": "#c41e3a", "F": "#009e60", "D": "#ffd500", "L": "#ff5800", "B": "#0051ba"}

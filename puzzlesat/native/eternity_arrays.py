@@ -1,0 +1,92 @@
+"""The arrays the edge-matching kernels take, in bundles (native/eternity_kernel.py, native/eternity_score_kernel.py).
+
+numba takes a NamedTuple of arrays as one argument, so the wrappers (native/eternity_search.py,
+native/eternity_score.py) build these once per search and every call names a bundle or two
+instead of some twenty arrays.  A kernel reads the arrays out of them once a call: a bundle
+handed on at every node would cost a reference count per array.
+
+numba pickles a bundle's class, by module and name, into the cache index of each kernel that
+takes it, and an index naming a class that is gone fails the call instead of recompiling
+(numba issue 6018): moving or renaming one of these classes calls for clearing numba's caches
+of those kernels (the ``*.nbi`` files).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+
+class Table(NamedTuple):
+    """What the kernel reads and never changes: the board and one drawn order of the candidates.
+
+    ``off``, ``tile``, ``rot``, ``east``, ``south``, ``after``: the candidates in that order
+    (:meth:`~puzzlesat.native.eternity_search.Lookup.table`); ``gives_off``, ``gives``: each
+    tile's slots for the colour-count check.
+    """
+
+    cols: int
+    colours: int
+    classes: np.ndarray
+    off: np.ndarray
+    tile: np.ndarray
+    rot: np.ndarray
+    east: np.ndarray
+    south: np.ndarray
+    after: np.ndarray
+    gives_off: np.ndarray
+    gives: np.ndarray
+
+
+class State(NamedTuple):
+    """A search's state, which the kernel updates in place (native/eternity_kernel.py)."""
+
+    used: np.ndarray
+    choice: np.ndarray
+    east: np.ndarray
+    south: np.ndarray
+    placed: np.ndarray
+    depth: np.ndarray
+    found: np.ndarray
+    supply: np.ndarray
+    demand: np.ndarray
+    pruned: np.ndarray
+
+    @classmethod
+    def empty(cls, cells: int, slots: int) -> State:
+        """The state of the empty board, its colour counts zero."""
+        zeros = [np.zeros(n, dtype=np.int64) for n in (cells, cells, cells, cells, 1, 1, slots, slots, 1)]
+        used, east, south, placed, depth, found, supply, demand, pruned = zeros
+        return cls(used, np.full(cells, -1, dtype=np.int64), east, south, placed, depth, found, supply, demand, pruned)
+
+
+class Rows(NamedTuple):
+    """What the row scan reads and never changes: the fill order (the depth of each depth's west
+    and north neighbour, -1 across the rim), the frame class of the cell of each depth, and the
+    candidate rows (a turned tile and the colours it shows), one index for all five arrays."""
+
+    west_of: np.ndarray
+    north_of: np.ndarray
+    colours: int
+    classes: np.ndarray
+    tile: np.ndarray
+    north: np.ndarray
+    east: np.ndarray
+    south: np.ndarray
+    west: np.ndarray
+
+
+class ScanState(NamedTuple):
+    """One row scan's candidate order, schedule and search state (the kernel updates it in place)."""
+
+    off: np.ndarray
+    order: np.ndarray
+    allowed: np.ndarray
+    used: np.ndarray
+    phase: np.ndarray
+    choice: np.ndarray
+    placed: np.ndarray
+    errors: np.ndarray
+    depth: np.ndarray
+    best_placed: np.ndarray
