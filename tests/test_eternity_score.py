@@ -83,6 +83,33 @@ def test_native_score_search_keeps_the_hints() -> None:
     assert scored(hinted, "cpsat-table")[1] == score
 
 
+@pytest.mark.parametrize("tail", [0, 2, 5])
+def test_fill_order_places_west_and_north_neighbours_first(tail: int) -> None:
+    instance = unsolvable(5, 0, 6)
+    cell, west_of, north_of = es.fill_order(instance, tail)
+    assert sorted(cell) == list(range(instance.cells))
+    depth = np.argsort(cell)
+    for d, at in enumerate(cell):
+        r, c = divmod(int(at), instance.cols)
+        assert west_of[d] == (depth[at - 1] if c > 0 else -1) and west_of[d] < d
+        assert north_of[d] == (depth[at - instance.cols] if r > 0 else -1) and north_of[d] < d
+        assert c == instance.cols - 1 or depth[at + 1] > d
+        assert r == instance.rows - 1 or depth[at + instance.cols] > d
+    if tail == 0:
+        assert (cell == np.arange(instance.cells)).all()
+
+
+@pytest.mark.parametrize(("size", "seed", "cols"), [(4, 0, None), (4, 2, None), (3, 0, 5)])
+def test_native_score_search_proves_the_same_optimum_row_by_row_and_by_columns(
+    monkeypatch: pytest.MonkeyPatch, size: int, seed: int, cols: int | None
+) -> None:
+    instance = unsolvable(size, seed, cols)
+    by_columns = scored(instance, "native-rowscan")
+    monkeypatch.setattr(es, "TAIL_COLUMNS", 0)
+    assert scored(instance, "native-rowscan") == by_columns
+    assert by_columns[0] is Status.OPTIMAL
+
+
 def test_schedule_allows_errors_late_and_loosens_to_the_complete_one() -> None:
     schedule = es.Schedule(0.25, 2.0)
     allowed = schedule.allowed(16, 8)

@@ -62,10 +62,12 @@ class State(NamedTuple):
 
 
 class Rows(NamedTuple):
-    """What the row scan reads and never changes: the board and the candidate rows (a turned
-    tile and the colours it shows), one index for all five arrays."""
+    """What the row scan reads and never changes: the fill order (the depth of each depth's west
+    and north neighbour, -1 across the rim), the frame class of the cell of each depth, and the
+    candidate rows (a turned tile and the colours it shows), one index for all five arrays."""
 
-    cols: int
+    west_of: np.ndarray
+    north_of: np.ndarray
     colours: int
     classes: np.ndarray
     tile: np.ndarray

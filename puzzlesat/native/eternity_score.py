@@ -12,6 +12,8 @@ Two searches share the best board:
    run's seed (as ``native-rowscan`` does) and runs a node budget; a restart that exhausts its
    search loosens the schedule, up to the complete one, whose exhaustion proves the best
    board optimal.  The first board of all is a greedy dive that may leave both sides unmatched.
+   The last :data:`TAIL_COLUMNS` rows are filled column by column (:func:`fill_order`), so the
+   bottom border row is not left to the end with the few border tiles that are left over.
 2. **Large neighbourhood search** on the best board (:class:`Neighbourhoods`), in the time
    the scan leaves (:data:`SCAN_SHARE`): destroy and repair, each repair exact.  *Windows*: a small
    rectangle around an unmatched edge re-solved by branch and bound
@@ -57,6 +59,7 @@ SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
 FIRST_SLICE_NODES = 200_000
 SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its best board (measured: docs)
 RESTART_NODES = 20_000_000  # row-scan nodes of a restart (5 M to 80 M measured alike on 16x16)
+TAIL_COLUMNS = 5  # the scan fills the board's last rows, this many, column by column (measured on 16x16: docs)
 
 
 @dataclass
@@ -97,6 +100,25 @@ class Schedule:
 SCHEDULES = (Schedule(0.35, 2.5), Schedule(0.4, 2.5), Schedule(0.4, 3.5), Schedule(0.3, 2.5))
 
 
+def fill_order(instance: Instance, tail: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(cell, west_of, north_of) by depth: the order the row scan fills the cells in, row-major
+    but the last ``tail`` rows column by column (each column top-down, the columns left to
+    right), so that the bottom border row is not left to the end, where few border tiles are
+    left to match the row above (as Blackwood's solver fills its last rows by columns); and the
+    depths of each cell's west and north neighbours (-1 across the rim), which come before it.
+    """
+    rows, cols = instance.rows, instance.cols
+    tail = min(max(tail, 0), rows)
+    head = [r * cols + c for r in range(rows - tail) for c in range(cols)]
+    cell = np.array(head + [r * cols + c for c in range(cols) for r in range(rows - tail, rows)], dtype=np.int64)
+    depth = np.empty(instance.cells, dtype=np.int64)
+    depth[cell] = np.arange(instance.cells)
+    r, c = cell // cols, cell % cols
+    west_of = np.where(c > 0, depth[cell - 1], -1).astype(np.int64)
+    north_of = np.where(r > 0, depth[cell - cols], -1).astype(np.int64)
+    return cell, west_of, north_of
+
+
 class Candidates:
     """The row scan's candidate lists: every turned tile that fits a frame class, in four keyings.
 
@@ -117,7 +139,9 @@ class Candidates:
         west, north = rows[:, 1] // c, rows[:, 1] % c
         self.rot = np.ascontiguousarray(rows[:, 3])
         tile, east, south = (np.ascontiguousarray(rows[:, i]) for i in (2, 4, 5))
-        self.rows = Rows(instance.cols, c, lookup.classes, tile, np.ascontiguousarray(north), east, south, west)
+        self.cell, west_of, north_of = fill_order(instance, TAIL_COLUMNS)
+        classes = np.ascontiguousarray(lookup.classes[self.cell])
+        self.rows = Rows(west_of, north_of, c, classes, tile, np.ascontiguousarray(north), east, south, west)
         self.keys = (west * c + north, north, west, np.zeros_like(west))
 
     def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -157,7 +181,9 @@ class Scan:
     def board(self) -> np.ndarray:
         """The last board found, as (tile, rotation) per cell."""
         rows = self.state.best_placed
-        return np.stack([self.cands.rows.tile[rows], self.cands.rot[rows]], axis=1)
+        board = np.empty((len(rows), 2), dtype=np.int64)
+        board[self.cands.cell] = np.stack([self.cands.rows.tile[rows], self.cands.rot[rows]], axis=1)
+        return board
 
 
 def looks(instance: Instance) -> np.ndarray:

@@ -1,8 +1,10 @@
 """The numba kernels of the best-score search for edge matching (see native/eternity_score.py).
 
 ``scan``: a row-scan backtracker that may leave edges unmatched where a schedule allows it.
-Cell ``d`` (row-major) takes its candidates in four phases, each a list of turned tiles of
-the cell's frame class keyed by the colours its west and north neighbours show:
+The cells are filled in an order in which each cell's west and north neighbours come before
+it and its east and south ones after it (row-major, or the last rows column by column); the
+cell of depth ``d`` takes its candidates in four phases, each a list of turned tiles of the
+cell's frame class keyed by the colours its west and north neighbours show:
 
 0. both sides match (key ``west * C + north``): no error;
 1. the north side matches, the west one not (key ``north``): one error;
@@ -32,9 +34,10 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
     """Depth-first row scan with scheduled errors, resumable.
 
     Args:
-        rows: a :class:`~puzzlesat.native.eternity_arrays.Rows`: board width ``cols``,
-            ``colours``, each cell's frame ``classes`` (hinted cells have a class holding
-            their hint alone), and the candidate rows ``tile``, ``north``, ``east``,
+        rows: a :class:`~puzzlesat.native.eternity_arrays.Rows`: the depths ``west_of[d]``
+            and ``north_of[d]`` of the neighbours of the cell of depth ``d`` (-1 across the
+            rim), ``colours``, the frame ``classes`` by depth (hinted cells have a class
+            holding their hint alone), and the candidate rows ``tile``, ``north``, ``east``,
             ``south``, ``west`` (a turned tile and its four colours).
         s: a :class:`~puzzlesat.native.eternity_arrays.ScanState`, updated in place:
             ``off[p, k, key]..off[p, k, key + 1]`` index ``order[p]`` (indices into the
@@ -51,7 +54,7 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
         (status, nodes): FOUND with a better board in ``best_placed`` (call again to search on
         for a still better one), EXHAUSTED, or BUDGET.
     """
-    cols, ncolours, cell_class = rows.cols, rows.colours, rows.classes
+    west_of, north_of, ncolours, cell_class = rows.west_of, rows.north_of, rows.colours, rows.classes
     r_tile, r_north, r_east, r_south, r_west = rows.tile, rows.north, rows.east, rows.south, rows.west
     off, order, allowed, used, phase, choice = s.off, s.order, s.allowed, s.used, s.phase, s.choice
     placed, errors, depth, best_placed = s.placed, s.errors, s.depth, s.best_placed
@@ -70,9 +73,8 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
         if d < 0:
             depth[0] = d
             return EXHAUSTED, nodes
-        col = d % cols
-        west = r_east[placed[d - 1]] if col > 0 else 0
-        north = r_south[placed[d - cols]] if d >= cols else 0
+        west = r_east[placed[west_of[d]]] if west_of[d] >= 0 else 0
+        north = r_south[placed[north_of[d]]] if north_of[d] >= 0 else 0
         cap = min(allowed[d], best[0] - 1)
         slack = cap - errors[d]
         k = cell_class[d]
@@ -275,7 +277,8 @@ def warm_up() -> None:
     state = ScanState(
         off, order, z, z.copy(), z.copy(), z - 1, z.copy(), np.zeros(5, dtype=np.int64), z[:1].copy(), z.copy()
     )
-    scan(Rows(2, 2, z, empty, empty, empty, empty, empty), state, np.zeros(1, dtype=np.int64), 0, 1)
+    west_of, north_of = np.array([-1, 0, -1, 2], dtype=np.int64), np.array([-1, -1, 0, 1], dtype=np.int64)
+    scan(Rows(west_of, north_of, 2, z, empty, empty, empty, empty, empty), state, np.zeros(1, dtype=np.int64), 0, 1)
     window_best(
         np.zeros(1, dtype=np.int64),
         np.full((1, 4), -1, dtype=np.int64),
