@@ -7,6 +7,7 @@ test: with ``--import-mode=importlib`` pytest does not put this folder on ``sys.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,3 +24,11 @@ def shared_instances() -> Path:
     if not SHARED_INSTANCES.is_dir():
         pytest.skip("../shared/instances is not present")
     return SHARED_INSTANCES
+
+
+@pytest.fixture(scope="module")
+def private_table_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Tables a module's tests build go to a private folder (``$PUZZLESAT_CACHE``), not the user's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PUZZLESAT_CACHE", str(tmp_path_factory.mktemp("table-cache")))
+        yield

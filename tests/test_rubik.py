@@ -7,7 +7,6 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,15 +24,8 @@ QTM_COUNTS = (1, 12, 114, 1068, 10011)
 
 
 @pytest.fixture(scope="module", autouse=True)
-def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def private_cache(private_table_cache: None) -> None:
     """Tables built by the tests go to a private folder (small set only)."""
-    old = os.environ.get("PUZZLESAT_CACHE")
-    os.environ["PUZZLESAT_CACHE"] = str(tmp_path_factory.mktemp("rubik-cache"))
-    yield
-    if old is None:
-        del os.environ["PUZZLESAT_CACHE"]
-    else:
-        os.environ["PUZZLESAT_CACHE"] = old
 
 
 # ---------------------------------------------------------------- move simulator

@@ -8,7 +8,6 @@ import os
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,15 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module", autouse=True)
-def private_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+def private_cache(private_table_cache: None) -> None:
     """The IDA*'s tables go to a private folder (small set only)."""
-    old = os.environ.get("PUZZLESAT_CACHE")
-    os.environ["PUZZLESAT_CACHE"] = str(tmp_path_factory.mktemp("rubik-plain-cache"))
-    yield
-    if old is None:
-        del os.environ["PUZZLESAT_CACHE"]
-    else:
-        os.environ["PUZZLESAT_CACHE"] = old
 
 
 def _scramble(length: int, metric: str, rng: random.Random) -> rk.Maneuver:
