@@ -1,19 +1,8 @@
 """Rubik's cube (3x3x3): shortest solving maneuvers in the half-turn and quarter-turn metrics.
 
-Conventions (Kociemba's cubie model).  Faces are ``U R F D L B`` (numbered 0..5); a move is
-``(face, turns)`` with ``turns`` 1, 2 or 3 clockwise quarter turns, written ``U``, ``U2``,
-``U'``.  The cube is a permutation of 8 corners and 12 edges with orientations:
-
-- corners ``URF UFL ULB UBR DFR DLF DBL DRB`` (0..7), twist 0..2 counted clockwise from the
-  U/D sticker;
-- edges ``UR UF UL UB DR DF DL DB FR FL BL BR`` (0..11), flip 0..1.
-
-``cp[i]`` is the corner sitting in position ``i`` (the "replaced by" convention), so applying
-move ``m`` to cube ``c`` is the product ``c * m`` with ``(a*b).cp[i] = a.cp[b.cp[i]]``.
-
-Facelets follow the 54-character Kociemba string: faces in the order U R F D L B, each read
-row by row as on the usual net (U seen with B at the top, D with F at the top, the side
-faces with U at the top).
+Conventions (Kociemba's cubie model: faces ``U R F D L B``, moves ``(face, turns)`` written
+``U``, ``U2``, ``U'``, the cubies, their orientations and the 54-facelet string) are stated
+once, in :mod:`puzzlesat.domains.rubik.cube`.
 
 Input (auto-detected):
 
