@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from puzzlesat.core import Limits, Option, PuzzlesatError, Result, Status, Strategy
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND, decision_status
+from puzzlesat.core.options import defaults
 from puzzlesat.domains.eternity import Instance, Solution
 
 if TYPE_CHECKING:
@@ -53,8 +54,7 @@ RESTART_GROWTH = 1.5
 SLICE_NODES = 20_000_000  # nodes between two looks at the clock (well under a second)
 COUNT_SLICE_NODES = 1_000_000  # a count's first slice, then sized to take COUNT_SLICE_SECONDS
 COUNT_SLICE_SECONDS = 0.2
-COLOUR_CHECK = False  # the colour-count check's default (the option colour_check)
-TWINS = True  # identical pieces tried once per cell (the option twins)
+DEFAULTS = defaults(ROWSCAN_OPTIONS)
 # nodes searched in plain Python before the kernel takes over: about 0.03 s at ~2 M nodes/s,
 # a tenth of what the kernel's import and load cost when its cache is warm (the kernel runs
 # ~35 M nodes/s, so a larger budget would slow every board the kernel has to finish)
@@ -82,8 +82,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
 
     compile_start = time.perf_counter()
     compile_time = 0.0
-    check = bool(limits.options.get("colour_check", COLOUR_CHECK))
-    lookup = Lookup(instance, bool(limits.options.get("twins", TWINS)))
+    opts = {**DEFAULTS, **limits.options}
+    check = bool(opts["colour_check"])
+    lookup = Lookup(instance, bool(opts["twins"]))
     if limits.workers > 1:
         from puzzlesat.native import eternity_split
 

@@ -374,10 +374,10 @@ class TreeRun:
     def solve(self) -> Result:
         ray, instance, limits = self.ray, self.instance, self.limits
         started = time.perf_counter()
-        options = limits.options
-        check = bool(options.get("colour_check", rowscan.COLOUR_CHECK))
+        options = {**rowscan.DEFAULTS, **limits.options}
+        check = bool(options["colour_check"])
         counting = bool(options.get("count"))
-        lookup = Lookup(instance, bool(options.get("twins", rowscan.TWINS)))
+        lookup = Lookup(instance, bool(options["twins"]))
         table = lookup.table(np.random.default_rng(limits.seed))
         hub = ray.remote(num_cpus=0)(TreeHub).options(**here(ray)).remote((np.zeros(0, dtype=np.int64), -1))
         task = ray.remote(num_cpus=1, max_retries=0)(tree_worker)
