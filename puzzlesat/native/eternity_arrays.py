@@ -82,6 +82,8 @@ class ScanState(NamedTuple):
 
     off: np.ndarray
     order: np.ndarray
+    tiles: np.ndarray
+    sides: np.ndarray
     allowed: np.ndarray
     used: np.ndarray
     phase: np.ndarray

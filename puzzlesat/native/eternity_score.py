@@ -144,8 +144,10 @@ class Candidates:
         self.rows = Rows(west_of, north_of, c, classes, tile, np.ascontiguousarray(north), east, south, west)
         self.keys = (west * c + north, north, west, np.zeros_like(west))
 
-    def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        """(off, order): ``order[p]`` the rows sorted by (class, phase key, random)."""
+    def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(off, order, tiles, sides): ``order[p]`` the rows sorted by (class, phase key, random),
+        ``tiles[p]`` their tiles, ``sides[p]`` the colour they show on the side phase p leaves
+        unmatched (1: west, 2: north; 0 and 3: none, 0)."""
         slots = self.colours * self.colours
         count = len(self.cls)
         off = np.empty((4, self.nclasses, slots + 1), dtype=np.int64)
@@ -156,7 +158,10 @@ class Candidates:
             bounds = np.searchsorted(flat, np.arange(self.nclasses * slots + 1))
             off[p, :, :slots] = bounds[:-1].reshape(self.nclasses, slots)
             off[p, :, slots] = bounds[slots::slots]
-        return off, order
+        tiles = self.rows.tile[order].astype(np.int16)
+        sides = np.zeros(order.shape, dtype=np.int16)
+        sides[1], sides[2] = self.rows.west[order[1]], self.rows.north[order[2]]
+        return off.astype(np.int32), order.astype(np.int32), tiles, sides
 
 
 class Scan:
@@ -165,12 +170,13 @@ class Scan:
     def __init__(self, instance: Instance, cands: Candidates, rng: np.random.Generator, allowed: np.ndarray) -> None:
         n = instance.cells
         self.cands = cands
-        off, order = cands.arrays(rng)
-        used, phase, placed, best_placed = (np.zeros(n, dtype=np.int64) for _ in range(4))
+        off, order, tiles, sides = cands.arrays(rng)
+        phase, placed, best_placed = (np.zeros(n, dtype=np.int64) for _ in range(3))
+        used = np.zeros(n, dtype=np.uint8)
         choice = np.full(n, -1, dtype=np.int64)
         errors = np.zeros(n + 1, dtype=np.int64)
         self.state = ScanState(
-            off, order, allowed, used, phase, choice, placed, errors, np.zeros(1, dtype=np.int64), best_placed
+            off, order, tiles, sides, allowed, used, phase, choice, placed, errors, np.zeros(1, dtype=np.int64), best_placed
         )
 
     def run(self, budget: int, best: np.ndarray, double: bool = False) -> tuple[int, int]:

@@ -56,8 +56,8 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
     """
     west_of, north_of, ncolours, cell_class = rows.west_of, rows.north_of, rows.colours, rows.classes
     r_tile, r_north, r_east, r_south, r_west = rows.tile, rows.north, rows.east, rows.south, rows.west
-    off, order, allowed, used, phase, choice = s.off, s.order, s.allowed, s.used, s.phase, s.choice
-    placed, errors, depth, best_placed = s.placed, s.errors, s.depth, s.best_placed
+    off, order, tiles, sides, allowed = s.off, s.order, s.tiles, s.sides, s.allowed
+    used, phase, choice, placed, errors, depth, best_placed = s.used, s.phase, s.choice, s.placed, s.errors, s.depth, s.best_placed
     n = cell_class.shape[0]
     d = depth[0]
     nodes = 0
@@ -90,23 +90,22 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
             if i < 0:
                 i = off[p, k, key]
             stop = off[p, k, key + 1]
-            while i < stop:
-                r = order[p, i]
-                if used[r_tile[r]] == 0:
-                    if p == 0:
-                        hit = r
-                    elif p == 1:
-                        if r_west[r] != west:
-                            hit = r
-                    elif p == 2:
-                        if r_north[r] != north:
-                            hit = r
-                    elif r_west[r] != west and r_north[r] != north:
-                        hit = r
-                    if hit >= 0:
-                        break
-                i += 1
-            if hit >= 0:
+            if p == 0:
+                while i < stop and used[tiles[0, i]] != 0:
+                    i += 1
+            elif p == 1:
+                while i < stop and (used[tiles[1, i]] != 0 or sides[1, i] == west):
+                    i += 1
+            elif p == 2:
+                while i < stop and (used[tiles[2, i]] != 0 or sides[2, i] == north):
+                    i += 1
+            else:
+                while i < stop and (
+                    used[tiles[3, i]] != 0 or r_west[order[3, i]] == west or r_north[order[3, i]] == north
+                ):
+                    i += 1
+            if i < stop:
+                hit = order[p, i]
                 break
             p += 1
             i = -1
@@ -275,7 +274,7 @@ def warm_up() -> None:
     empty = np.zeros(0, dtype=np.int64)
     off, order = np.zeros((4, 9, 5), dtype=np.int64), np.zeros((4, 0), dtype=np.int64)
     state = ScanState(
-        off, order, z, z.copy(), z.copy(), z - 1, z.copy(), np.zeros(5, dtype=np.int64), z[:1].copy(), z.copy()
+        off, order, order, order, z, z.copy(), z.copy(), z - 1, z.copy(), np.zeros(5, dtype=np.int64), z[:1].copy(), z.copy()
     )
     west_of, north_of = np.array([-1, 0, -1, 2], dtype=np.int64), np.array([-1, -1, 0, 1], dtype=np.int64)
     scan(Rows(west_of, north_of, 2, z, empty, empty, empty, empty, empty), state, np.zeros(1, dtype=np.int64), 0, 1)
