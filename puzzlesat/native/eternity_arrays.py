@@ -85,6 +85,7 @@ class ScanState(NamedTuple):
     tiles: np.ndarray
     sides: np.ndarray
     allowed: np.ndarray
+    limit: np.ndarray
     used: np.ndarray
     phase: np.ndarray
     choice: np.ndarray

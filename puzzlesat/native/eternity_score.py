@@ -176,7 +176,7 @@ class Scan:
         choice = np.full(n, -1, dtype=np.int64)
         errors = np.zeros(n + 1, dtype=np.int64)
         self.state = ScanState(
-            off, order, tiles, sides, allowed, used, phase, choice, placed, errors, np.zeros(1, dtype=np.int64), best_placed
+            off, order, tiles, sides, allowed, np.zeros(n, dtype=np.int64), used, phase, choice, placed, errors, np.zeros(1, dtype=np.int64), best_placed
         )
 
     def run(self, budget: int, best: np.ndarray, double: bool = False) -> tuple[int, int]:

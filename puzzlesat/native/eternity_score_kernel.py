@@ -56,7 +56,7 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
     """
     west_of, north_of, ncolours, cell_class = rows.west_of, rows.north_of, rows.colours, rows.classes
     r_tile, r_north, r_east, r_south, r_west = rows.tile, rows.north, rows.east, rows.south, rows.west
-    off, order, tiles, sides, allowed = s.off, s.order, s.tiles, s.sides, s.allowed
+    off, order, tiles, sides, allowed, limit = s.off, s.order, s.tiles, s.sides, s.allowed, s.limit
     used, phase, choice, placed, errors, depth, best_placed = s.used, s.phase, s.choice, s.placed, s.errors, s.depth, s.best_placed
     n = cell_class.shape[0]
     d = depth[0]
@@ -73,23 +73,25 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
         if d < 0:
             depth[0] = d
             return EXHAUSTED, nodes
-        west = r_east[placed[west_of[d]]] if west_of[d] >= 0 else 0
-        north = r_south[placed[north_of[d]]] if north_of[d] >= 0 else 0
-        cap = min(allowed[d], best[0] - 1)
-        slack = cap - errors[d]
+        slack = min(allowed[d], best[0] - 1) - errors[d]
         k = cell_class[d]
         p = phase[d]
         i = choice[d]
+        stop = limit[d]
         hit = -1
         need = 0
+        west = north = -1  # the colours the cell's west and north neighbours show, read when needed
         while p < 4:
             need = 0 if p == 0 else (1 if p < 3 else 2)
             if need > slack or (p == 3 and double == 0):
                 break
-            key = west * ncolours + north if p == 0 else (north if p == 1 else (west if p == 2 else 0))
+            if west < 0 and (i < 0 or p > 0):
+                west = r_east[placed[west_of[d]]] if west_of[d] >= 0 else 0
+                north = r_south[placed[north_of[d]]] if north_of[d] >= 0 else 0
             if i < 0:
+                key = west * ncolours + north if p == 0 else (north if p == 1 else (west if p == 2 else 0))
                 i = off[p, k, key]
-            stop = off[p, k, key + 1]
+                stop = off[p, k, key + 1]
             if p == 0:
                 while i < stop and used[tiles[0, i]] != 0:
                     i += 1
@@ -114,6 +116,7 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
             placed[d] = hit
             phase[d] = p
             choice[d] = i + 1
+            limit[d] = stop
             errors[d + 1] = errors[d] + need
             d += 1
             if d < n:
@@ -274,7 +277,7 @@ def warm_up() -> None:
     empty = np.zeros(0, dtype=np.int64)
     off, order = np.zeros((4, 9, 5), dtype=np.int64), np.zeros((4, 0), dtype=np.int64)
     state = ScanState(
-        off, order, order, order, z, z.copy(), z.copy(), z - 1, z.copy(), np.zeros(5, dtype=np.int64), z[:1].copy(), z.copy()
+        off, order, order, order, z, z.copy(), z.copy(), z.copy(), z - 1, z.copy(), np.zeros(5, dtype=np.int64), z[:1].copy(), z.copy()
     )
     west_of, north_of = np.array([-1, 0, -1, 2], dtype=np.int64), np.array([-1, -1, 0, 1], dtype=np.int64)
     scan(Rows(west_of, north_of, 2, z, empty, empty, empty, empty, empty), state, np.zeros(1, dtype=np.int64), 0, 1)
