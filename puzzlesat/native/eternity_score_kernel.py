@@ -60,6 +60,7 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
     used, phase, choice, placed, errors, depth, best_placed = s.used, s.phase, s.choice, s.placed, s.errors, s.depth, s.best_placed
     n = cell_class.shape[0]
     d = depth[0]
+    fresh = 0 <= d < n and choice[d] < 0  # a cell entered from above, its lists not started
     nodes = 0
     while True:
         if d == n:
@@ -75,9 +76,12 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
             return EXHAUSTED, nodes
         slack = min(allowed[d], best[0] - 1) - errors[d]
         k = cell_class[d]
-        p = phase[d]
-        i = choice[d]
-        stop = limit[d]
+        p = 0
+        i = stop = -1
+        if not fresh:
+            p = phase[d]
+            i = choice[d]
+            stop = limit[d]
         hit = -1
         need = 0
         west = north = -1  # the colours the cell's west and north neighbours show, read when needed
@@ -119,17 +123,17 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
             limit[d] = stop
             errors[d + 1] = errors[d] + need
             d += 1
-            if d < n:
-                phase[d] = 0
-                choice[d] = -1
+            fresh = True
             nodes += 1
             if nodes >= budget:
+                if d < n:
+                    phase[d] = 0
+                    choice[d] = -1
                 depth[0] = d
                 return BUDGET, nodes
         else:
-            phase[d] = 0
-            choice[d] = -1
             d -= 1
+            fresh = False
             if d >= 0:
                 used[r_tile[placed[d]]] = 0
 
