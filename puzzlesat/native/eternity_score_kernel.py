@@ -59,6 +59,8 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
     off, order, tiles, sides, allowed, limit = s.off, s.order, s.tiles, s.sides, s.allowed, s.limit
     used, phase, choice, placed, errors, depth, best_placed = s.used, s.phase, s.choice, s.placed, s.errors, s.depth, s.best_placed
     n = cell_class.shape[0]
+    stride = off.shape[2]
+    first0, tiles0, order0 = off[0].reshape(-1), tiles[0], order[0]  # phase 0, the most walked
     d = depth[0]
     fresh = 0 <= d < n and choice[d] < 0  # a cell entered from above, its lists not started
     nodes = 0
@@ -75,31 +77,45 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
             depth[0] = d
             return EXHAUSTED, nodes
         slack = min(allowed[d], best[0] - 1) - errors[d]
-        k = cell_class[d]
-        p = 0
-        i = stop = -1
-        if not fresh:
-            p = phase[d]
-            i = choice[d]
-            stop = limit[d]
         hit = -1
         need = 0
         west = north = -1  # the colours the cell's west and north neighbours show, read when needed
-        while p < 4:
-            need = 0 if p == 0 else (1 if p < 3 else 2)
+        p = 0 if fresh else phase[d]
+        i = -1
+        stop = 0
+        if p == 0:
+            if slack >= 0:
+                if fresh:
+                    west = r_east[placed[west_of[d]]] if west_of[d] >= 0 else 0
+                    north = r_south[placed[north_of[d]]] if north_of[d] >= 0 else 0
+                    key = cell_class[d] * stride + west * ncolours + north
+                    i = first0[key]
+                    stop = first0[key + 1]
+                else:
+                    i = choice[d]
+                    stop = limit[d]
+                while i < stop and used[tiles0[i]] != 0:
+                    i += 1
+                if i < stop:
+                    hit = order0[i]
+            if hit < 0:
+                p = 1
+                i = -1
+        else:
+            i = choice[d]
+            stop = limit[d]
+        while hit < 0 and p < 4:
+            need = 1 if p < 3 else 2
             if need > slack or (p == 3 and double == 0):
                 break
-            if west < 0 and (i < 0 or p > 0):
+            if west < 0:
                 west = r_east[placed[west_of[d]]] if west_of[d] >= 0 else 0
                 north = r_south[placed[north_of[d]]] if north_of[d] >= 0 else 0
             if i < 0:
-                key = west * ncolours + north if p == 0 else (north if p == 1 else (west if p == 2 else 0))
-                i = off[p, k, key]
-                stop = off[p, k, key + 1]
-            if p == 0:
-                while i < stop and used[tiles[0, i]] != 0:
-                    i += 1
-            elif p == 1:
+                key = north if p == 1 else (west if p == 2 else 0)
+                i = off[p, cell_class[d], key]
+                stop = off[p, cell_class[d], key + 1]
+            if p == 1:
                 while i < stop and (used[tiles[1, i]] != 0 or sides[1, i] == west):
                     i += 1
             elif p == 2:
@@ -112,9 +128,9 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
                     i += 1
             if i < stop:
                 hit = order[p, i]
-                break
-            p += 1
-            i = -1
+            else:
+                p += 1
+                i = -1
         if hit >= 0:
             used[r_tile[hit]] = 1
             placed[d] = hit
