@@ -158,7 +158,7 @@ class Candidates:
             bounds = np.searchsorted(flat, np.arange(self.nclasses * slots + 1))
             off[p, :, :slots] = bounds[:-1].reshape(self.nclasses, slots)
             off[p, :, slots] = bounds[slots::slots]
-        tiles = self.rows.tile[order].astype(np.int16)
+        tiles = self.rows.tile[order].astype(np.uint16)
         sides = np.zeros(order.shape, dtype=np.int16)
         sides[1], sides[2] = self.rows.west[order[1]], self.rows.north[order[2]]
         return off.astype(np.int32), order.astype(np.int32), tiles, sides
