@@ -161,7 +161,7 @@ class Candidates:
         tiles = self.rows.tile[order].astype(np.uint16)
         sides = np.zeros(order.shape, dtype=np.int16)
         sides[1], sides[2] = self.rows.west[order[1]], self.rows.north[order[2]]
-        return off.astype(np.int32), order.astype(np.int32), tiles, sides
+        return off.astype(np.int32), order.astype(np.uint32), tiles, sides
 
 
 class Scan:
@@ -171,7 +171,8 @@ class Scan:
         n = instance.cells
         self.cands = cands
         off, order, tiles, sides = cands.arrays(rng)
-        phase, placed, best_placed = (np.zeros(n, dtype=np.int64) for _ in range(3))
+        phase = np.zeros(n, dtype=np.int64)
+        placed, best_placed = np.zeros(n, dtype=np.uint32), np.zeros(n, dtype=np.uint32)
         used = np.zeros(n, dtype=np.uint8)
         choice = np.full(n, -1, dtype=np.int64)
         errors = np.zeros(n + 1, dtype=np.int64)

@@ -77,7 +77,8 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
             depth[0] = d
             return EXHAUSTED, nodes
         slack = min(allowed[d], best[0] - 1) - errors[d]
-        hit = -1
+        found = False
+        hit = order0[0] if order0.shape[0] > 0 else 0
         need = 0
         west = north = -1  # the colours the cell's west and north neighbours show, read when needed
         p = 0 if fresh else phase[d]
@@ -98,13 +99,14 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
                     i += 1
                 if i < stop:
                     hit = order0[i]
-            if hit < 0:
+                    found = True
+            if not found:
                 p = 1
                 i = -1
         else:
             i = choice[d]
             stop = limit[d]
-        while hit < 0 and p < 4:
+        while not found and p < 4:
             need = 1 if p < 3 else 2
             if need > slack or (p == 3 and double == 0):
                 break
@@ -128,10 +130,11 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
                     i += 1
             if i < stop:
                 hit = order[p, i]
+                found = True
             else:
                 p += 1
                 i = -1
-        if hit >= 0:
+        if found:
             used[r_tile[hit]] = 1
             placed[d] = hit
             phase[d] = p
