@@ -138,7 +138,8 @@ class Candidates:
         self.cls = rows[:, 0]
         west, north = rows[:, 1] // c, rows[:, 1] % c
         self.rot = np.ascontiguousarray(rows[:, 3])
-        tile, east, south = (np.ascontiguousarray(rows[:, i]) for i in (2, 4, 5))
+        east, south = (np.ascontiguousarray(rows[:, i]) for i in (4, 5))
+        tile = rows[:, 2].astype(np.uint16)
         self.cell, west_of, north_of = fill_order(instance, TAIL_COLUMNS)
         classes = np.ascontiguousarray(lookup.classes[self.cell])
         self.rows = Rows(west_of, north_of, c, classes, tile, np.ascontiguousarray(north), east, south, west)
@@ -158,7 +159,7 @@ class Candidates:
             bounds = np.searchsorted(flat, np.arange(self.nclasses * slots + 1))
             off[p, :, :slots] = bounds[:-1].reshape(self.nclasses, slots)
             off[p, :, slots] = bounds[slots::slots]
-        tiles = self.rows.tile[order].astype(np.uint16)
+        tiles = self.rows.tile[order]
         sides = np.zeros(order.shape, dtype=np.int16)
         sides[1], sides[2] = self.rows.west[order[1]], self.rows.north[order[2]]
         return off.astype(np.int32), order.astype(np.uint32), tiles, sides

@@ -78,7 +78,7 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
             return EXHAUSTED, nodes
         slack = min(allowed[d], best[0] - 1) - errors[d]
         found = False
-        hit = order0[0] if order0.shape[0] > 0 else 0
+        hit = np.uint32(0)
         need = 0
         west = north = -1  # the colours the cell's west and north neighbours show, read when needed
         p = 0 if fresh else phase[d]
