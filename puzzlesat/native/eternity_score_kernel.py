@@ -298,12 +298,15 @@ def warm_up() -> None:
 
     z = np.zeros(4, dtype=np.int64)
     empty = np.zeros(0, dtype=np.int64)
-    off, order = np.zeros((4, 9, 5), dtype=np.int64), np.zeros((4, 0), dtype=np.int64)
+    off = np.zeros((4, 9, 5), dtype=np.int32)
+    order, tiles, sides = (np.zeros((4, 0), dtype=t) for t in (np.uint32, np.uint16, np.int16))
+    placed = np.zeros(4, dtype=np.uint32)
     state = ScanState(
-        off, order, order.astype(np.uint16), order.astype(np.int16), z, z.copy(), z.copy(), z.copy(), z - 1, z.copy(), np.zeros(5, dtype=np.int64), z[:1].copy(), z.copy()
+        off, order, tiles, sides, z, z.copy(), np.zeros(4, dtype=np.uint8), z.copy(), z - 1, placed, np.zeros(5, dtype=np.int64), z[:1].copy(), placed.copy()
     )
     west_of, north_of = np.array([-1, 0, -1, 2], dtype=np.int64), np.array([-1, -1, 0, 1], dtype=np.int64)
-    scan(Rows(west_of, north_of, 2, z, empty, empty, empty, empty, empty), state, np.zeros(1, dtype=np.int64), 0, 1)
+    rows = Rows(west_of, north_of, 2, z, np.zeros(0, dtype=np.uint16), empty, empty, empty, empty)
+    scan(rows, state, np.zeros(1, dtype=np.int64), 0, 1)
     window_best(
         np.zeros(1, dtype=np.int64),
         np.full((1, 4), -1, dtype=np.int64),
