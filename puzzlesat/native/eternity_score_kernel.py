@@ -95,10 +95,12 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
                 else:
                     i = choice[d]
                     stop = limit[d]
-                while i < stop and used[tiles0[i]] != 0:
-                    i += 1
-                if i < stop:
-                    hit = order0[i]
+                j, end, one = np.uint64(i), np.uint64(stop), np.uint64(1)
+                while j < end and used[tiles0[j]] != 0:
+                    j += one
+                i = np.int64(j)
+                if j < end:
+                    hit = order0[j]
                     found = True
             if not found:
                 p = 1
