@@ -148,7 +148,7 @@ class Candidates:
     def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(off, order, tiles, sides): ``order[p]`` the rows sorted by (class, phase key, random),
         ``tiles[p]`` their tiles, ``sides[p]`` the colour they show on the side phase p leaves
-        unmatched (1: west, 2: north; 0 and 3: none, 0)."""
+        unmatched (phase 1: west, 2: north; 0 in phases 0 and 3)."""
         slots = self.colours * self.colours
         count = len(self.cls)
         off = np.empty((4, self.nclasses, slots + 1), dtype=np.int64)
@@ -168,18 +168,9 @@ class Candidates:
 class Scan:
     """One row-scan search from the empty board, resumable call after call."""
 
-    def __init__(self, instance: Instance, cands: Candidates, rng: np.random.Generator, allowed: np.ndarray) -> None:
-        n = instance.cells
+    def __init__(self, cands: Candidates, rng: np.random.Generator, allowed: np.ndarray) -> None:
         self.cands = cands
-        off, order, tiles, sides = cands.arrays(rng)
-        phase = np.zeros(n, dtype=np.int64)
-        placed, best_placed = np.zeros(n, dtype=np.uint32), np.zeros(n, dtype=np.uint32)
-        used = np.zeros(n, dtype=np.uint8)
-        choice = np.full(n, -1, dtype=np.int64)
-        errors = np.zeros(n + 1, dtype=np.int64)
-        self.state = ScanState(
-            off, order, tiles, sides, allowed, np.zeros(n, dtype=np.int64), used, phase, choice, placed, errors, np.zeros(1, dtype=np.int64), best_placed
-        )
+        self.state = ScanState.start(cands.arrays(rng), allowed)
 
     def run(self, budget: int, best: np.ndarray, double: bool = False) -> tuple[int, int]:
         """(kernel status, nodes) of at most ``budget`` nodes; FOUND lowers ``best[0]``."""
@@ -573,7 +564,7 @@ class ScoreSearch:
         self.on_restart: Callable[[], None] | None = None
         self.proven = False  # a complete scan found nothing better than the best
         n = instance.cells
-        greedy = Scan(instance, self.cands, rng, np.full(n, 2 * n, dtype=np.int64))
+        greedy = Scan(self.cands, rng, np.full(n, 2 * n, dtype=np.int64))
         bound = np.array([4 * n], dtype=np.int64)
         status, done = greedy.run(4 * n, bound, double=True)
         assert status == FOUND, "a greedy dive that may leave any edge unmatched always ends"
@@ -640,7 +631,7 @@ class ScoreSearch:
                 return
             bound = np.array([self.bound()], dtype=np.int64)
             allowed = self.schedule.allowed(n, int(bound[0]) - 1)
-            scan = Scan(self.instance, self.cands, self.rng, allowed)
+            scan = Scan(self.cands, self.rng, allowed)
             complete = self.schedule.complete
             spent = 0
             slice_nodes = FIRST_SLICE_NODES
