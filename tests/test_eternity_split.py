@@ -109,7 +109,7 @@ def test_twins_leave_the_plain_search_alone_when_off() -> None:
     counted = puzzlesat.solve(board, "native-rowscan", count=True, twins=False)
     assert (counted.count, counted.stats["nodes"]) == (12, 173194)
     solved = puzzlesat.solve(board, "native-rowscan", seed=3, twins=False)
-    assert solved.stats["nodes"] == 90508  # seed 3's order as Draws draws it
+    assert solved.stats["nodes"] == 114536  # seed 3's order as Draws draws it
     assert puzzlesat.solve(board, "native-rowscan", count=True).stats["nodes"] < 173194
 
 

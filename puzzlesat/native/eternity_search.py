@@ -39,12 +39,14 @@ def cell_class(instance: Instance, cell: int) -> int:
 
 
 class Draws:
-    """The random numbers that order the candidates: the standard library's Mersenne Twister,
-    seeded (None: from the system).  ``numpy.random`` would do as well, and cost every solve
-    ~6 ms of start-up to import, a twentieth of a whole 7x7 solve with the kernels built."""
+    """The random numbers that order the candidates: the standard library's Mersenne Twister
+    (``numpy.random`` would do as well, and cost every solve ~6 ms of start-up to import, a
+    twentieth of a whole 7x7 solve with the kernels built), seeded by a text naming the seed
+    (None: from the system): :func:`~puzzlesat.domains.eternity.generate` builds a board from
+    ``random.Random(seed)``, and a board must not be ordered by the draws that built it."""
 
     def __init__(self, seed: int | None) -> None:
-        self._random = random.Random(seed)
+        self._random = random.Random(None if seed is None else f"candidate order {seed}")
 
     def random(self, count: int) -> np.ndarray:
         """``count`` numbers in [0, 1)."""
