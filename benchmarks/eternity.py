@@ -100,15 +100,32 @@ PUBLISHED = [
 
 
 def run_with_settings(settings: str, argv: list[str]) -> int:
-    """The CLI on ``argv`` with module settings of eternity_score changed (``--variants``' child)."""
+    """The CLI on ``argv`` with module settings of eternity_score changed (``--variants``' child):
+    numbers as numbers, anything else a Python expression in the module's namespace
+    (``SCHEDULES=(Schedule(0.31, 2.5),)``)."""
     from puzzlesat import cli
     from puzzlesat.native import eternity_score
 
-    for pair in filter(None, settings.split(",")):
+    for pair in top_level_split(settings):
         name, _, value = pair.partition("=")
         kind = type(getattr(eternity_score, name))
-        setattr(eternity_score, name, kind(float(value)) if kind in (int, float) else kind(value))
+        setattr(
+            eternity_score,
+            name,
+            kind(float(value)) if kind in (int, float) else eval(value, vars(eternity_score)),  # noqa: S307
+        )
     return cli.main(argv)
+
+
+def top_level_split(settings: str) -> list[str]:
+    """``settings`` cut at the commas outside parentheses, empty parts left out."""
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(settings + ","):
+        depth += (char == "(") - (char == ")")
+        if char == "," and depth == 0:
+            parts.append(settings[start:i].strip())
+            start = i + 1
+    return [part for part in parts if part]
 
 
 def score_variants(board: Path, hints: str | None, seeds: int, timeout: float, variants: list[str]) -> None:

@@ -15,7 +15,7 @@ from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.domains import eternity
 from puzzlesat.native import aot
 from puzzlesat.native import eternity as rowscan
-from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search
+from puzzlesat.native.eternity_search import COUNT_LIMIT, Draws, Lookup, Search
 
 STATE = ("used", "choice", "east", "south", "placed", "depth", "found")  # of the State
 
@@ -39,7 +39,7 @@ def instances() -> list[eternity.Instance]:
 def pair(instance: eternity.Instance, seed: int) -> tuple[Search, Search]:
     """Two searches over one candidate order."""
     lookup = Lookup(instance, twins=True)
-    table = lookup.table(np.random.default_rng(seed))
+    table = lookup.table(Draws(seed))
     return Search(instance, lookup, None, table=table), Search(instance, lookup, None, table=table)
 
 

@@ -19,7 +19,7 @@ from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, generate, make_unsolvable, with_hints
 from puzzlesat.native import eternity_split
 from puzzlesat.native.eternity_arrays import Table
-from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search, Task
+from puzzlesat.native.eternity_search import COUNT_LIMIT, Draws, Lookup, Search, Task
 
 PEAKS = Path(__file__).resolve().parents[1] / "instances" / "eternity"
 
@@ -51,12 +51,12 @@ def test_pieces_split_off_a_search_share_its_tree_exactly(
 ) -> None:
     instance = generate({"size": size, "frame_colours": 2, "inner_colours": size - 1}, seed)
     if hint:  # the centre cell pinned as a solution has it
-        solved = Search(instance, Lookup(instance), np.random.default_rng(0))
+        solved = Search(instance, Lookup(instance), Draws(0))
         assert solved.run(10**9)[0] == FOUND
         tile, rotation = solved.board().placements[instance.cells // 2]
         instance = with_hints(instance, f"{tile} {size // 2} {size // 2} {rotation}")
     lookup = Lookup(instance, twins)
-    whole = Search(instance, lookup, np.random.default_rng(seed), check)
+    whole = Search(instance, lookup, Draws(seed), check)
     status, nodes = whole.run(10**9, limit=COUNT_LIMIT)
     assert status == EXHAUSTED and whole.found > 0
     assert exhaust(instance, lookup, whole.table, check, (np.zeros(0, dtype=np.int64), -1)) == (nodes, whole.found)
@@ -109,7 +109,7 @@ def test_twins_leave_the_plain_search_alone_when_off() -> None:
     counted = puzzlesat.solve(board, "native-rowscan", count=True, twins=False)
     assert (counted.count, counted.stats["nodes"]) == (12, 173194)
     solved = puzzlesat.solve(board, "native-rowscan", seed=3, twins=False)
-    assert solved.stats["nodes"] == 154246
+    assert solved.stats["nodes"] == 114536  # seed 3's order as Draws draws it
     assert puzzlesat.solve(board, "native-rowscan", count=True).stats["nodes"] < 173194
 
 

@@ -15,7 +15,6 @@ Building needs a C compiler and setuptools; solving needs neither.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import importlib.util
 import os
@@ -29,6 +28,11 @@ from pathlib import Path
 from types import ModuleType
 
 import numpy as np
+
+try:  # CPython's own BLAKE2: a solve computes the key, and hashlib would load OpenSSL first (~3 ms)
+    from _blake2 import blake2b
+except ImportError:  # another Python
+    from hashlib import blake2b
 
 from puzzlesat.core import PuzzlesatError
 from puzzlesat.core.cache import cache_dir
@@ -106,11 +110,11 @@ def versions() -> dict[str, str]:
 
 def key(kernels: KernelSet) -> str:
     """The key of a module built now from these sources for these versions (16 hex digits)."""
-    digest = hashlib.sha256(repr(sorted(versions().items())).encode())
+    digest = blake2b(repr(sorted(versions().items())).encode(), digest_size=8)
     digest.update(numba_version().encode())  # the git revision too, for a numba built from source
     for module in (__name__, *kernels.sources):
         digest.update(module.encode() + b"\0" + _source(module) + b"\0")
-    return digest.hexdigest()[:16]
+    return digest.hexdigest()
 
 
 def folder() -> Path:

@@ -75,10 +75,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     for name in ("checkpoint", "resume"):
         if limits.options.get(name):
             raise PuzzlesatError(f"--{name} keeps the best board of a --score run: add --score")
-    import numpy as np  # here, not at the top: listing the strategies imports this module
-
-    from puzzlesat.native import aot
-    from puzzlesat.native.eternity_search import Lookup, Search
+    from puzzlesat.native import aot  # here, not at the top: listing the strategies imports this module
+    from puzzlesat.native.eternity_search import Draws, Lookup, Search
 
     compile_start = time.perf_counter()
     compile_time = 0.0
@@ -91,7 +89,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
         compile_time = _compile()
         return eternity_split.solve(instance, lookup, limits, check, compile_start, compile_time)
     start = time.perf_counter()
-    rng = np.random.default_rng(limits.seed)
+    rng = Draws(limits.seed)
     if limits.options.get("count"):
         return count(Search(instance, lookup, rng, check), limits, compile_start, _compile())
     nodes = 0

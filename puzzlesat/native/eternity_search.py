@@ -16,6 +16,7 @@ board), and cuts what it has left into tasks for other processes (native/eternit
 from __future__ import annotations
 
 import math
+import random
 
 import numpy as np
 
@@ -35,6 +36,21 @@ CLASSES = 9
 def cell_class(instance: Instance, cell: int) -> int:
     """The cell's frame class 0..8 (inside, four sides, four corners)."""
     return int(CLASS_OF_PATTERN[sum(1 << s for s in instance.frame_sides(cell))])
+
+
+class Draws:
+    """The random numbers that order the candidates: the standard library's Mersenne Twister
+    (``numpy.random`` would do as well, and cost every solve ~6 ms of start-up to import, a
+    twentieth of a whole 7x7 solve with the kernels built), seeded by a text naming the seed
+    (None: from the system): :func:`~puzzlesat.domains.eternity.generate` builds a board from
+    ``random.Random(seed)``, and a board must not be ordered by the draws that built it."""
+
+    def __init__(self, seed: int | None) -> None:
+        self._random = random.Random(None if seed is None else f"candidate order {seed}")
+
+    def random(self, count: int) -> np.ndarray:
+        """``count`` numbers in [0, 1)."""
+        return np.fromiter((self._random.random() for _ in range(count)), dtype=np.float64, count=count)
 
 
 class Lookup:
@@ -102,7 +118,7 @@ class Lookup:
         tiles, self.gives = np.divmod(keys, slots)
         self.gives_off = np.searchsorted(tiles, np.arange(instance.cells + 1)).astype(np.int64)
 
-    def table(self, rng: np.random.Generator) -> Table:
+    def table(self, rng: Draws) -> Table:
         """The kernel's :class:`Table`, every (class, key) list in a fresh random order.
 
         ``off[k, key]..off[k, key + 1]`` index the candidates of class ``k`` and key ``key``
@@ -148,7 +164,7 @@ class Search:
         self,
         instance: Instance,
         lookup: Lookup,
-        rng: np.random.Generator | None,
+        rng: Draws | None,
         check: bool = False,
         table: Table | None = None,
     ) -> None:

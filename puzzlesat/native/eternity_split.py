@@ -28,14 +28,12 @@ import sys
 import time
 from typing import Any
 
-import numpy as np
-
 from puzzlesat.core import Limits, Result, Status, processes
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution
 from puzzlesat.native import aot
 from puzzlesat.native.eternity_arrays import Table
-from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search, Task
+from puzzlesat.native.eternity_search import COUNT_LIMIT, Draws, Lookup, Search, Task
 from puzzlesat.native.first_dispatch import without_blas_probe
 
 START_METHOD = "fork" if sys.platform.startswith("linux") else "spawn"
@@ -56,7 +54,7 @@ def solve(
     start = time.perf_counter()
     compile_time += start - began
     counting = bool(limits.options.get("count"))
-    search = Search(instance, lookup, np.random.default_rng(limits.seed), check)
+    search = Search(instance, lookup, Draws(limits.seed), check)
     stats: dict[str, Any] = {"workers": limits.workers, "compile_time": round(compile_time, 3)}
     tally = _Tally()
 

@@ -39,7 +39,7 @@ from puzzlesat.native import eternity as rowscan
 from puzzlesat.native import eternity_kernel, eternity_score_kernel
 from puzzlesat.native import eternity_score as es
 from puzzlesat.native.eternity_arrays import Table
-from puzzlesat.native.eternity_search import COUNT_LIMIT, Lookup, Search, Task
+from puzzlesat.native.eternity_search import COUNT_LIMIT, Draws, Lookup, Search, Task
 from puzzlesat.native.first_dispatch import without_blas_probe
 from puzzlesat.portfolio.ray_backend import connect, import_ray
 
@@ -378,7 +378,7 @@ class TreeRun:
         check = bool(options["colour_check"])
         counting = bool(options.get("count"))
         lookup = Lookup(instance, bool(options["twins"]))
-        table = lookup.table(np.random.default_rng(limits.seed))
+        table = lookup.table(Draws(limits.seed))
         hub = ray.remote(num_cpus=0)(TreeHub).options(**here(ray)).remote((np.zeros(0, dtype=np.int64), -1))
         task = ray.remote(num_cpus=1, max_retries=0)(tree_worker)
         running: dict[Any, int] = {}
