@@ -24,6 +24,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -66,7 +67,7 @@ def main() -> None:
         print(json.dumps(measure(args.board, args.hints, args.seed, args.restarts, args.nodes)))
         return
     trees = [str(Path(t).resolve()) for t in args.trees]
-    runs: dict[str, list[dict[str, object]]] = {t: [] for t in trees}
+    runs: dict[str, list[dict[str, Any]]] = {t: [] for t in trees}
     argv = [args.board, "--seed", str(args.seed), "--restarts", str(args.restarts), "--nodes", str(args.nodes)]
     argv += ["--hints", args.hints] if args.hints else []
     for rep in range(args.reps):
@@ -76,22 +77,19 @@ def main() -> None:
                 [sys.executable, __file__, *argv, "--child"], env=env, capture_output=True, text=True, check=True
             )
             got = json.loads(out.stdout)
+            got["rate"] = got["nodes"] / got["seconds"]
             runs[tree].append(got)
-            rate = float(got["nodes"]) / float(got["seconds"]) / 1e6  # type: ignore[arg-type]
-            print(f"c rep {rep} {tree}: {rate:.1f} M nodes/s {got}", file=sys.stderr)
+            print(f"c rep {rep} {tree}: {got['rate'] / 1e6:.1f} M nodes/s {got}", file=sys.stderr)
     outcome = {t: {(r["nodes"], r["errors"], r["board"]) for r in got} for t, got in runs.items()}
-    rates = {t: statistics.median(float(r["nodes"]) / float(r["seconds"]) for r in got) for t, got in runs.items()}  # type: ignore[arg-type]
-    first = rates[trees[0]]
+    rates = {t: statistics.median(r["rate"] for r in got) for t, got in runs.items()}
     rows = [
-        [t, f"{rates[t] / 1e6:.1f}", f"{rates[t] / first:.2f}", ", ".join(map(str, sorted(outcome[t])))] for t in trees
+        [t, f"{rates[t] / 1e6:.1f}", f"{rates[t] / rates[trees[0]]:.2f}", ", ".join(map(str, sorted(outcome[t])))]
+        for t in trees
     ]
-    same = len({frozenset(o) for o in outcome.values()}) == 1
+    same = len(set().union(*outcome.values())) == 1
     title = f"row-scan nodes per second, seed {args.seed}, {args.restarts} x {args.nodes} nodes"
-    print_table(
-        title + ("" if same else " (THE SEARCHES DIFFER)"),
-        ["tree", "M nodes/s", "ratio", "(nodes, errors, board)"],
-        rows,
-    )
+    header = ["tree", "M nodes/s", "ratio", "(nodes, errors, board)"]
+    print_table(title + ("" if same else " (THE SEARCHES DIFFER)"), header, rows)
 
 
 if __name__ == "__main__":
