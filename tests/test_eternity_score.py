@@ -3,6 +3,7 @@ the weighted CNF export, the kernels' exact repairs, and the CLI's anytime answe
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import signal
 import subprocess
@@ -108,6 +109,72 @@ def test_native_score_search_proves_the_same_optimum_row_by_row_and_by_columns(
     monkeypatch.setattr(es, "TAIL_COLUMNS", 0)
     assert scored(instance, "native-rowscan") == by_columns
     assert by_columns[0] is Status.OPTIMAL
+
+
+def scan_trace(
+    instance: eternity.Instance, seed: int, schedule: es.Schedule, restarts: int, nodes: int
+) -> tuple[int, int, bool, str, list[tuple[int, int]]]:
+    """What row-scan restarts did: the best board's errors, the nodes, whether they proved it
+    best, its digest, and the nodes and errors at each better board: equal searches, equal traces."""
+    found: list[tuple[int, int]] = []
+    search = es.ScoreSearch(instance, np.random.default_rng(seed), schedule)
+    search.on_improve = lambda board, errors: found.append((search.nodes, errors))
+    for _ in range(restarts):
+        search.scan(lambda: None, restart_nodes=nodes, one_restart=True)
+    digest = hashlib.sha1(np.ascontiguousarray(search.best.board).tobytes()).hexdigest()[:12]
+    return search.best.errors, search.nodes, search.proven, digest, found
+
+
+# traces of the kernel as it was before it was made faster (main at 67cad56): it must search alike
+SCAN_TRACES = [
+    (
+        (10, 3, None),
+        1,
+        es.SCHEDULES[0],
+        3,
+        300_000,
+        (12, 900100, False, "d216978eb1b5", [(30785, 21), (30841, 16), (70005, 12)]),
+    ),
+    (
+        (4, 2, 5),
+        2,
+        es.Schedule(1.0, 0.0),
+        1,
+        10**7,
+        (1, 192619, True, "6f72d1b3dcc4", [(511, 8), (532, 7), (1491, 6), (4264, 5), (27564, 3), (187465, 1)]),
+    ),
+    (
+        (5, 1, None),
+        3,
+        es.Schedule(0.5, 2.0),
+        3,
+        100_000,
+        (1, 103429, False, "14ffc8225887", [(186, 6), (264, 5), (4985, 1)]),
+    ),
+]
+
+
+@pytest.mark.parametrize(("board", "seed", "schedule", "restarts", "nodes", "trace"), SCAN_TRACES)
+def test_row_scan_searches_as_it_always_did(
+    board: tuple[int, int, int | None], seed: int, schedule: es.Schedule, restarts: int, nodes: int, trace: tuple
+) -> None:
+    """Restarts under a schedule, loosened to the complete one on a board it proves, and a
+    complete scan (both sides unmatched too) place the same nodes and find the same boards."""
+    assert scan_trace(unsolvable(*board), seed, schedule, restarts, nodes) == trace
+
+
+def test_row_scan_searches_the_official_board_as_it_always_did(shared_instances: Path) -> None:
+    """20 M nodes on the official 16x16 with its starter piece, late rows (one side unmatched) included."""
+    folder = shared_instances / "eternity"
+    board = api.load("eternity", folder / "e2_16x16.txt")
+    starter = next(line for line in (folder / "e2_16x16_hints.txt").read_text().splitlines() if line.startswith("139"))
+    instance = eternity.with_hints(board.data, starter)
+    found = [(1198115, 48), (1204655, 43), (1205551, 39), (1206622, 37), (1207803, 35), (1207856, 34)]
+    found += [(1207905, 33), (1209202, 32), (1213110, 30), (1272405, 28), (3641349, 26), (3645507, 23)]
+    assert scan_trace(instance, 4, es.SCHEDULES[0], 2, 10_000_000) == (23, 20000256, False, "038ca6a8611b", found)
+    found = [(5281346, 53), (5294698, 43), (5301458, 37), (5345414, 35), (5347684, 32), (6127436, 30)]
+    found += [(6230220, 28), (7263583, 27), (7277874, 25)]
+    assert scan_trace(instance, 5, es.SCHEDULES[2], 1, 10_000_000) == (25, 10000256, False, "16e31d843065", found)
 
 
 def test_schedule_allows_errors_late_and_loosens_to_the_complete_one() -> None:

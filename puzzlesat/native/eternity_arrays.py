@@ -64,7 +64,7 @@ class State(NamedTuple):
 class Rows(NamedTuple):
     """What the row scan reads and never changes: the fill order (the depth of each depth's west
     and north neighbour, -1 across the rim), the frame class of the cell of each depth, and the
-    candidate rows (a turned tile and the colours it shows), one index for all five arrays."""
+    candidate rows (a turned tile, uint16, and the colours it shows), one index for all five arrays."""
 
     west_of: np.ndarray
     north_of: np.ndarray
@@ -78,15 +78,31 @@ class Rows(NamedTuple):
 
 
 class ScanState(NamedTuple):
-    """One row scan's candidate order, schedule and search state (the kernel updates it in place)."""
+    """One row scan's candidate lists, schedule and search state (the kernel updates it in place;
+    native/eternity_score_kernel.py says what each array holds).  Rows are uint32 and tiles
+    uint16: numba indexes with unsigned numbers without its fix-up for negative ones."""
 
     off: np.ndarray
     order: np.ndarray
+    tiles: np.ndarray
+    sides: np.ndarray
     allowed: np.ndarray
     used: np.ndarray
+    placed: np.ndarray
     phase: np.ndarray
     choice: np.ndarray
-    placed: np.ndarray
+    limit: np.ndarray
     errors: np.ndarray
     depth: np.ndarray
     best_placed: np.ndarray
+
+    @classmethod
+    def start(cls, lists: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], allowed: np.ndarray) -> ScanState:
+        """The state of the empty board: ``lists`` (off, order, tiles, sides) and the schedule."""
+        cells = len(allowed)
+        used = np.zeros(cells, dtype=np.uint8)
+        placed, best_placed = np.zeros(cells, dtype=np.uint32), np.zeros(cells, dtype=np.uint32)
+        phase, limit = np.zeros(cells, dtype=np.int64), np.zeros(cells, dtype=np.int64)
+        choice = np.full(cells, -1, dtype=np.int64)
+        errors, depth = np.zeros(cells + 1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+        return cls(*lists, allowed, used, placed, phase, choice, limit, errors, depth, best_placed)

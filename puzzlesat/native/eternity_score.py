@@ -138,14 +138,17 @@ class Candidates:
         self.cls = rows[:, 0]
         west, north = rows[:, 1] // c, rows[:, 1] % c
         self.rot = np.ascontiguousarray(rows[:, 3])
-        tile, east, south = (np.ascontiguousarray(rows[:, i]) for i in (2, 4, 5))
+        east, south = (np.ascontiguousarray(rows[:, i]) for i in (4, 5))
+        tile = rows[:, 2].astype(np.uint16)
         self.cell, west_of, north_of = fill_order(instance, TAIL_COLUMNS)
         classes = np.ascontiguousarray(lookup.classes[self.cell])
         self.rows = Rows(west_of, north_of, c, classes, tile, np.ascontiguousarray(north), east, south, west)
         self.keys = (west * c + north, north, west, np.zeros_like(west))
 
-    def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        """(off, order): ``order[p]`` the rows sorted by (class, phase key, random)."""
+    def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(off, order, tiles, sides): ``order[p]`` the rows sorted by (class, phase key, random),
+        ``tiles[p]`` their tiles, ``sides[p]`` the colour they show on the side phase p leaves
+        unmatched (phase 1: west, 2: north; 0 in phases 0 and 3)."""
         slots = self.colours * self.colours
         count = len(self.cls)
         off = np.empty((4, self.nclasses, slots + 1), dtype=np.int64)
@@ -156,22 +159,18 @@ class Candidates:
             bounds = np.searchsorted(flat, np.arange(self.nclasses * slots + 1))
             off[p, :, :slots] = bounds[:-1].reshape(self.nclasses, slots)
             off[p, :, slots] = bounds[slots::slots]
-        return off, order
+        tiles = self.rows.tile[order]
+        sides = np.zeros(order.shape, dtype=np.int16)
+        sides[1], sides[2] = self.rows.west[order[1]], self.rows.north[order[2]]
+        return off.astype(np.int32), order.astype(np.uint32), tiles, sides
 
 
 class Scan:
     """One row-scan search from the empty board, resumable call after call."""
 
-    def __init__(self, instance: Instance, cands: Candidates, rng: np.random.Generator, allowed: np.ndarray) -> None:
-        n = instance.cells
+    def __init__(self, cands: Candidates, rng: np.random.Generator, allowed: np.ndarray) -> None:
         self.cands = cands
-        off, order = cands.arrays(rng)
-        used, phase, placed, best_placed = (np.zeros(n, dtype=np.int64) for _ in range(4))
-        choice = np.full(n, -1, dtype=np.int64)
-        errors = np.zeros(n + 1, dtype=np.int64)
-        self.state = ScanState(
-            off, order, allowed, used, phase, choice, placed, errors, np.zeros(1, dtype=np.int64), best_placed
-        )
+        self.state = ScanState.start(cands.arrays(rng), allowed)
 
     def run(self, budget: int, best: np.ndarray, double: bool = False) -> tuple[int, int]:
         """(kernel status, nodes) of at most ``budget`` nodes; FOUND lowers ``best[0]``."""
@@ -565,7 +564,7 @@ class ScoreSearch:
         self.on_restart: Callable[[], None] | None = None
         self.proven = False  # a complete scan found nothing better than the best
         n = instance.cells
-        greedy = Scan(instance, self.cands, rng, np.full(n, 2 * n, dtype=np.int64))
+        greedy = Scan(self.cands, rng, np.full(n, 2 * n, dtype=np.int64))
         bound = np.array([4 * n], dtype=np.int64)
         status, done = greedy.run(4 * n, bound, double=True)
         assert status == FOUND, "a greedy dive that may leave any edge unmatched always ends"
@@ -632,7 +631,7 @@ class ScoreSearch:
                 return
             bound = np.array([self.bound()], dtype=np.int64)
             allowed = self.schedule.allowed(n, int(bound[0]) - 1)
-            scan = Scan(self.instance, self.cands, self.rng, allowed)
+            scan = Scan(self.cands, self.rng, allowed)
             complete = self.schedule.complete
             spent = 0
             slice_nodes = FIRST_SLICE_NODES

@@ -40,12 +40,15 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
             holding their hint alone), and the candidate rows ``tile``, ``north``, ``east``,
             ``south``, ``west`` (a turned tile and its four colours).
         s: a :class:`~puzzlesat.native.eternity_arrays.ScanState`, updated in place:
-            ``off[p, k, key]..off[p, k, key + 1]`` index ``order[p]`` (indices into the
-            rows) for phase p, class k; ``allowed[d]`` the errors allowed once cell ``d`` is
-            placed; ``used``, ``phase``, ``choice``, ``placed`` the search state per tile and
-            per depth; ``errors[d]`` the unmatched edges before cell ``d`` (length cells + 1);
-            ``depth[0]`` the current depth; ``best_placed`` the rows of the last board found,
-            written on FOUND.
+            ``off[p, k, key]..off[p, k, key + 1]`` index the lists of phase p, class k:
+            ``order[p]`` the rows, ``tiles[p]`` their tiles and ``sides[p]`` the colour they
+            show on the side the phase leaves unmatched (west in phase 1, north in phase 2),
+            so that a list is walked without looking the rows up; ``allowed[d]`` the errors
+            allowed once cell ``d`` is placed; ``used`` per tile; per depth ``placed`` (the
+            row), ``phase``, and ``choice`` and ``limit`` (where the walk of its list goes on
+            and where that list ends; ``choice`` -1: a cell to enter afresh); ``errors[d]``
+            the unmatched edges before cell ``d`` (length cells + 1); ``depth[0]`` the
+            current depth; ``best_placed`` the rows of the last board found, written on FOUND.
         best: the best full board's errors in ``best[0]``; boards must beat it.
         double: 1 to allow phase 3 (both sides unmatched).
         budget: node budget of this call.
@@ -53,19 +56,26 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
     Returns:
         (status, nodes): FOUND with a better board in ``best_placed`` (call again to search on
         for a still better one), EXHAUSTED, or BUDGET.
+
+    Phase 0, where nearly every node is placed, has a path of its own on flat views of its
+    lists.  Rows and tiles are unsigned and phase 0 walks its list with unsigned indices:
+    numba then indexes without its fix-up for negative indices (measured: benchmarks/score_scan.py).
     """
     west_of, north_of, ncolours, cell_class = rows.west_of, rows.north_of, rows.colours, rows.classes
     r_tile, r_north, r_east, r_south, r_west = rows.tile, rows.north, rows.east, rows.south, rows.west
-    off, order, allowed, used, phase, choice = s.off, s.order, s.allowed, s.used, s.phase, s.choice
-    placed, errors, depth, best_placed = s.placed, s.errors, s.depth, s.best_placed
+    off, order, tiles, sides, allowed, used = s.off, s.order, s.tiles, s.sides, s.allowed, s.used
+    placed, phase, choice, limit, errors, depth = s.placed, s.phase, s.choice, s.limit, s.errors, s.depth
     n = cell_class.shape[0]
+    stride = off.shape[2]
+    off0, order0, tiles0 = off[0].reshape(-1), order[0], tiles[0]
+    one = np.uint64(1)
     d = depth[0]
+    fresh = 0 <= d < n and choice[d] < 0  # cell d entered from above: its state is stale
     nodes = 0
     while True:
         if d == n:
             best[0] = errors[n]
-            for c in range(n):
-                best_placed[c] = placed[c]
+            s.best_placed[:] = placed
             d -= 1
             used[r_tile[placed[d]]] = 0
             depth[0] = d
@@ -73,61 +83,78 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
         if d < 0:
             depth[0] = d
             return EXHAUSTED, nodes
-        west = r_east[placed[west_of[d]]] if west_of[d] >= 0 else 0
-        north = r_south[placed[north_of[d]]] if north_of[d] >= 0 else 0
-        cap = min(allowed[d], best[0] - 1)
-        slack = cap - errors[d]
-        k = cell_class[d]
-        p = phase[d]
-        i = choice[d]
-        hit = -1
+        slack = min(allowed[d], best[0] - 1) - errors[d]
+        found = False
+        hit = np.uint32(0)
         need = 0
-        while p < 4:
-            need = 0 if p == 0 else (1 if p < 3 else 2)
+        west = north = -1  # the colours the west and north neighbours show, read when needed
+        p = 0 if fresh else phase[d]
+        i = -1 if fresh else choice[d]
+        stop = 0 if fresh else limit[d]
+        if p == 0:
+            if slack >= 0:
+                if fresh:
+                    west = r_east[placed[west_of[d]]] if west_of[d] >= 0 else 0
+                    north = r_south[placed[north_of[d]]] if north_of[d] >= 0 else 0
+                    key = cell_class[d] * stride + west * ncolours + north
+                    i = off0[key]
+                    stop = off0[key + 1]
+                j, end = np.uint64(i), np.uint64(stop)
+                while j < end and used[tiles0[j]] != 0:
+                    j += one
+                i = np.int64(j)
+                if j < end:
+                    hit = order0[j]
+                    found = True
+            if not found:
+                p = 1
+                i = -1
+        while not found and p < 4:
+            need = 1 if p < 3 else 2
             if need > slack or (p == 3 and double == 0):
                 break
-            key = west * ncolours + north if p == 0 else (north if p == 1 else (west if p == 2 else 0))
+            if west < 0:
+                west = r_east[placed[west_of[d]]] if west_of[d] >= 0 else 0
+                north = r_south[placed[north_of[d]]] if north_of[d] >= 0 else 0
             if i < 0:
-                i = off[p, k, key]
-            stop = off[p, k, key + 1]
-            while i < stop:
-                r = order[p, i]
-                if used[r_tile[r]] == 0:
-                    if p == 0:
-                        hit = r
-                    elif p == 1:
-                        if r_west[r] != west:
-                            hit = r
-                    elif p == 2:
-                        if r_north[r] != north:
-                            hit = r
-                    elif r_west[r] != west and r_north[r] != north:
-                        hit = r
-                    if hit >= 0:
-                        break
-                i += 1
-            if hit >= 0:
-                break
-            p += 1
-            i = -1
-        if hit >= 0:
+                key = north if p == 1 else (west if p == 2 else 0)
+                i = off[p, cell_class[d], key]
+                stop = off[p, cell_class[d], key + 1]
+            if p == 1:
+                while i < stop and (used[tiles[1, i]] != 0 or sides[1, i] == west):
+                    i += 1
+            elif p == 2:
+                while i < stop and (used[tiles[2, i]] != 0 or sides[2, i] == north):
+                    i += 1
+            else:
+                while i < stop and (
+                    used[tiles[3, i]] != 0 or r_west[order[3, i]] == west or r_north[order[3, i]] == north
+                ):
+                    i += 1
+            if i < stop:
+                hit = order[p, i]
+                found = True
+            else:
+                p += 1
+                i = -1
+        if found:
             used[r_tile[hit]] = 1
             placed[d] = hit
             phase[d] = p
             choice[d] = i + 1
+            limit[d] = stop
             errors[d + 1] = errors[d] + need
             d += 1
-            if d < n:
-                phase[d] = 0
-                choice[d] = -1
+            fresh = True
             nodes += 1
             if nodes >= budget:
+                if d < n:
+                    choice[d] = -1
                 depth[0] = d
                 return BUDGET, nodes
         else:
-            phase[d] = 0
-            choice[d] = -1
             d -= 1
+            fresh = False
             if d >= 0:
                 used[r_tile[placed[d]]] = 0
 
@@ -273,12 +300,11 @@ def warm_up() -> None:
 
     z = np.zeros(4, dtype=np.int64)
     empty = np.zeros(0, dtype=np.int64)
-    off, order = np.zeros((4, 9, 5), dtype=np.int64), np.zeros((4, 0), dtype=np.int64)
-    state = ScanState(
-        off, order, z, z.copy(), z.copy(), z - 1, z.copy(), np.zeros(5, dtype=np.int64), z[:1].copy(), z.copy()
-    )
+    off, order = np.zeros((4, 9, 5), dtype=np.int32), np.zeros((4, 0), dtype=np.uint32)
+    state = ScanState.start((off, order, np.zeros((4, 0), dtype=np.uint16), np.zeros((4, 0), dtype=np.int16)), z)
     west_of, north_of = np.array([-1, 0, -1, 2], dtype=np.int64), np.array([-1, -1, 0, 1], dtype=np.int64)
-    scan(Rows(west_of, north_of, 2, z, empty, empty, empty, empty, empty), state, np.zeros(1, dtype=np.int64), 0, 1)
+    rows = Rows(west_of, north_of, 2, z, np.zeros(0, dtype=np.uint16), empty, empty, empty, empty)
+    scan(rows, state, np.zeros(1, dtype=np.int64), 0, 1)
     window_best(
         np.zeros(1, dtype=np.int64),
         np.full((1, 4), -1, dtype=np.int64),
