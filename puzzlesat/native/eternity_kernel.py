@@ -107,6 +107,7 @@ def search(t, s, budget, limit, floor, check):  # pragma: no cover - compiled
     used, choice, east, south, placed, found = s.used, s.choice, s.east, s.south, s.placed, s.found
     gives_off, gives, supply, demand, pruned, depth = t.gives_off, t.gives, s.supply, s.demand, s.pruned, s.depth
     n = cell_class.shape[0]
+    one = np.uint64(1)
     d = depth[0]
     nodes = 0
     while True:
@@ -145,14 +146,16 @@ def search(t, s, budget, limit, floor, check):  # pragma: no cover - compiled
         if i < 0:
             i = off[k, key]
         stop = off[k, key + 1]
-        while i < stop:
-            if used[cand_tile[i]] == 0:
+        j, end = np.uint64(i), np.uint64(stop)  # unsigned: numba indexes without its negative-index fix-up
+        while j < end:
+            if used[cand_tile[j]] == 0:
                 if check == 0 or book(
-                    d, i, cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand
+                    d, j, cols, ncolours, cell_class, cand_tile, cand_south, south, gives_off, gives, supply, demand
                 ):
                     break
                 pruned[0] += 1
-            i += 1
+            j += one
+        i = np.int64(j)
         if i < stop:
             used[cand_tile[i]] = 1
             placed[d] = i
@@ -215,7 +218,8 @@ def warm_up(replay_too: bool = False) -> None:
 
     none = np.zeros(0, dtype=np.int64)
     off, gives_off = np.zeros((9, 5), dtype=np.int64), np.zeros(5, dtype=np.int64)
-    table = Table(2, 2, np.zeros(4, dtype=np.int64), off, none, none, none, none, none, gives_off, none)
+    tiles = np.zeros(0, dtype=np.uint16)
+    table = Table(2, 2, np.zeros(4, dtype=np.int64), off, tiles, none, none, none, none, gives_off, none)
     state = State.empty(4, 40)
     search(table, state, 1, 1, 0, 1)
     if replay_too:

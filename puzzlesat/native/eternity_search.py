@@ -145,7 +145,8 @@ class Lookup:
         off2d = np.empty((self.nclasses, slots + 1), dtype=np.int64)
         off2d[:, :slots] = off[:-1].reshape(self.nclasses, slots)
         off2d[:, slots] = off[slots::slots]
-        tile, rot, east, south = (np.ascontiguousarray(rows[:, i]) for i in (2, 3, 4, 5))
+        rot, east, south = (np.ascontiguousarray(rows[:, i]) for i in (3, 4, 5))
+        tile = rows[:, 2].astype(np.uint16)  # unsigned: the kernel indexes ``used`` by it without a fix-up
         cols = self.instance.cols
         return Table(cols, self.colours, self.classes, off2d, tile, rot, east, south, after, self.gives_off, self.gives)
 
