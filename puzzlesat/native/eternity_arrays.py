@@ -22,8 +22,9 @@ class Table(NamedTuple):
     """What the kernel reads and never changes: the board and one drawn order of the candidates.
 
     ``off``, ``tile``, ``rot``, ``east``, ``south``, ``after``: the candidates in that order
-    (:meth:`~puzzlesat.native.eternity_search.Lookup.table`); ``gives_off``, ``gives``: each
-    tile's slots for the colour-count check.
+    (:meth:`~puzzlesat.native.eternity_search.Lookup.table`), ``tile`` as uint16 (the kernel
+    indexes by it unsigned, without numba's negative-index fix-up); ``gives_off``, ``gives``:
+    each tile's slots for the colour-count check.
     """
 
     cols: int
