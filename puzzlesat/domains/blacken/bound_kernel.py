@@ -32,6 +32,19 @@ def line_ends(grid, w, d):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
+def mark_ends(grid, w, dirs, mark, stamp):  # type: ignore[no-untyped-def]
+    """Stamp the empty cells at both ends of the four white runs through ``w`` (the cells a
+    move there would need), so that another stone counted later shares none of them."""
+    for i in range(4):
+        d = dirs[i]
+        a, b = line_ends(grid, w, d)
+        if grid[a] == EMPTY:
+            mark[a] = stamp
+        if grid[b] == EMPTY:
+            mark[b] = stamp
+
+
+@njit(cache=True)
 def bound(grid, whites, dirs, mark, stamp, order):  # type: ignore[no-untyped-def]
     """A lower bound on the moves still needed (DEAD when a white stone can never flip).
 
@@ -81,13 +94,7 @@ def bound(grid, whites, dirs, mark, stamp, order):  # type: ignore[no-untyped-de
                 break
         if free:
             count += 1
-            for i in range(4):
-                d = dirs[i]
-                a, b = line_ends(grid, w, d)
-                if grid[a] == EMPTY:
-                    mark[a] = stamp
-                if grid[b] == EMPTY:
-                    mark[b] = stamp
+            mark_ends(grid, w, dirs, mark, stamp)
     if not flippable:
         count += 1
     return count
@@ -331,13 +338,7 @@ def comp_packing(grid, dirs, cells, nw, nc, weight, cmark):  # type: ignore[no-u
             return DEAD
         if free:
             total += cheapest
-            for i in range(4):
-                d = dirs[i]
-                a, b = line_ends(grid, w, d)
-                if grid[a] == EMPTY:
-                    cmark[a] = stamp
-                if grid[b] == EMPTY:
-                    cmark[b] = stamp
+            mark_ends(grid, w, dirs, cmark, stamp)
     if left and not flippable:
         cheapest = DEAD
         for i in range(nw, nc):
