@@ -1,9 +1,9 @@
 """Kernels compiled ahead of time (``puzzlesat kernels build``): the same answers as numba's JIT.
 
 One build, by the command a user runs, into a temporary cache folder; then the same searches
-with the built module and with the JIT: counts, nodes and first boards on generated boards,
-the search shared between processes, and a solve that never imports numba.  A module built
-for other sources or versions is never loaded.  Skipped where no C compiler is found.
+with the built library and with the JIT: counts, nodes and first boards on generated boards,
+the search shared between processes, and a solve that imports neither numba nor numpy.  A
+library built for other sources or versions is never loaded.  Skipped where no C compiler is found.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from puzzlesat import api
 from puzzlesat.domains.eternity import generate, make_unsolvable
 from puzzlesat.native import aot
+from puzzlesat.native.eternity_abi import Built
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -40,16 +40,17 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 @pytest.fixture
-def built(cache: Path, monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+def built(cache: Path, monkeypatch: pytest.MonkeyPatch) -> Built:
     """The built eternity kernels, loaded from the cache folder the way a solve loads them."""
     monkeypatch.setenv("PUZZLESAT_CACHE", str(cache))
     monkeypatch.setattr(aot, "_loaded", {})
-    module = aot.load("eternity")
-    assert module is not None and module.__file__ == str(aot.path(aot.KERNEL_SETS["eternity"]))
-    return module
+    assert aot.path(aot.KERNEL_SETS["eternity"]).is_file()
+    kernels = aot.load("eternity")
+    assert isinstance(kernels, Built)
+    return kernels
 
 
-def solve_with(kernels: ModuleType | None, monkeypatch: pytest.MonkeyPatch, instance: object, **limits: object) -> dict:
+def solve_with(kernels: Built | None, monkeypatch: pytest.MonkeyPatch, instance: object, **limits: object) -> dict:
     """The result of a native-rowscan solve with ``kernels`` (None: numba's JIT), as data."""
     monkeypatch.setattr(aot, "_loaded", {"eternity": kernels})
     result = api.solve(api.Instance("eternity", instance), "native-rowscan", **limits)  # type: ignore[arg-type]
@@ -62,7 +63,7 @@ BOARDS = [(4, 2, 3, 1), (5, 3, 4, 2), (5, 2, 5, 3), (6, 3, 6, 4), (6, 4, 7, 5)]
 
 @pytest.mark.parametrize(("size", "frame", "inner", "seed"), BOARDS)
 def test_built_kernels_find_the_jits_first_board_and_count(
-    built: ModuleType, monkeypatch: pytest.MonkeyPatch, size: int, frame: int, inner: int, seed: int
+    built: Built, monkeypatch: pytest.MonkeyPatch, size: int, frame: int, inner: int, seed: int
 ) -> None:
     instance = generate({"size": size, "frame_colours": frame, "inner_colours": inner}, seed)
     for limits in ({"seed": seed}, {"seed": seed, "count": True}, {"seed": seed, "colour_check": True}):
@@ -72,31 +73,31 @@ def test_built_kernels_find_the_jits_first_board_and_count(
         assert jit["status"] == api.Status.SOLVED
 
 
-def test_built_kernels_prove_unsolvable_as_the_jit_does(built: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_built_kernels_prove_unsolvable_as_the_jit_does(built: Built, monkeypatch: pytest.MonkeyPatch) -> None:
     instance = make_unsolvable(generate({"size": 5, "frame_colours": 3, "inner_colours": 4}, 7))
     jit = solve_with(None, monkeypatch, instance, seed=1)
     assert solve_with(built, monkeypatch, instance, seed=1) == jit
     assert jit["status"] == api.Status.INFEASIBLE
 
 
-def test_built_kernels_share_a_count_between_processes(built: ModuleType, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_built_kernels_share_a_count_between_processes(built: Built, monkeypatch: pytest.MonkeyPatch) -> None:
     instance = generate({"size": 6, "frame_colours": 3, "inner_colours": 6}, 4)
     jit = solve_with(None, monkeypatch, instance, seed=4, count=True)
     ahead = solve_with(built, monkeypatch, instance, seed=4, count=True, workers=2)
     assert (ahead["status"], ahead["count"]) == (jit["status"], jit["count"])
 
 
-def test_a_solve_with_built_kernels_imports_no_numba(cache: Path) -> None:
+def test_a_solve_with_built_kernels_imports_neither_numba_nor_numpy(cache: Path) -> None:
     board = ROOT / "instances" / "eternity" / "peak_6x6_b3_m7_s0.txt"
     code = f"import sys\nfrom puzzlesat import api\nassert api.solve(api.load('eternity', {str(board)!r})).solution\n"
-    code += "print('numba' in sys.modules)"
+    code += "print('numba' in sys.modules, 'numpy' in sys.modules)"
     env = {**os.environ, "PUZZLESAT_CACHE": str(cache), "PYTHONPATH": str(ROOT)}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["False"]
+    assert out.split() == ["False", "False"]
 
 
-def test_a_module_built_for_other_versions_is_never_loaded(
-    built: ModuleType, cache: Path, monkeypatch: pytest.MonkeyPatch
+def test_a_library_built_for_other_versions_is_never_loaded(
+    built: Built, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert [(k.name, k.state) for k in api.kernel_builds()] == [("eternity", "built")]
     other = {**aot.versions(), "numpy": "0.0"}
@@ -106,16 +107,21 @@ def test_a_module_built_for_other_versions_is_never_loaded(
     assert [(k.name, k.state) for k in api.kernel_builds()] == [("eternity", "stale")]
 
 
+def imported_modules(module: str) -> set[str]:
+    """The puzzlesat modules (not packages) that ``module`` imports, anywhere in its source."""
+    found = set()
+    for node in ast.walk(ast.parse((ROOT / (module.replace(".", "/") + ".py")).read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("puzzlesat"):
+            found |= {node.module, *(f"{node.module}.{alias.name}" for alias in node.names)}
+    return {name for name in found if (ROOT / (name.replace(".", "/") + ".py")).is_file()}
+
+
 def test_the_key_follows_the_sources_compiled_in() -> None:
-    """Every puzzlesat module a kernel module imports is hashed into the key (its constants are compiled in)."""
+    """Every puzzlesat module the C functions' module imports, and those import, is hashed into the key."""
     for kernels in aot.KERNEL_SETS.values():
-        spec_path = ROOT / (kernels.module.replace(".", "/") + ".py")
-        imported = {
-            node.module
-            for node in ast.walk(ast.parse(spec_path.read_text()))
-            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("puzzlesat")
-        }
-        assert imported <= set(kernels.sources) and kernels.module in kernels.sources
+        assert kernels.abi in kernels.sources
+        for module in kernels.sources:
+            assert imported_modules(module) <= set(kernels.sources), module
 
 
 def test_unknown_kernels_are_refused_before_anything_is_built() -> None:

@@ -1,16 +1,22 @@
-"""Kernels compiled ahead of time: built once by ``puzzlesat kernels build``, loaded without numba.
+"""Kernels compiled ahead of time: built once by ``puzzlesat kernels build``, loaded without numba or numpy.
 
 A warm solve of a small board spends most of its time importing numba and loading its cache
-(about 0.4 s of CPU) for a search of hundredths of a second.  numba's ahead-of-time compiler
-(``numba.pycc``) compiles the same kernel functions, with the signatures the JIT compiles
-for, into an ordinary extension module; a solve loads it in a millisecond, with numpy alone.
+(about 0.4 s of CPU) for a search of hundredths of a second, and numpy's import alone is a
+third of a whole 7x7 solve.  A kernel set declares its kernels as C functions (numba
+``cfunc`` callbacks: native/eternity_abi.py); the build takes the LLVM code numba makes of
+them, the kernels they call compiled in, keeps the C functions' names and hides every other
+symbol, has llvmlite emit it as an object file and the C compiler Python's extensions are
+built with link it into a shared library.  A solve loads that with ``ctypes`` in a millisecond
+and hands it the addresses of its arrays (``array.array``).  The library's calls into numba's
+runtime, made only to raise an exception, which the kernels never do (numba checks no bounds,
+and the one divisor, the board's width, is never zero), are linked to stubs that abort.
 
-The module goes into the cache folder (:func:`~puzzlesat.core.cache.cache_dir`, ``kernels/``)
+The library goes into the cache folder (:func:`~puzzlesat.core.cache.cache_dir`, ``kernels/``)
 under a name carrying a key: a hash of the sources compiled into it (and of this module, the
-recipe), of the Python, numpy and numba versions.  A module built from other sources or for
+recipe), of the Python, numpy and numba versions.  A library built from other sources or for
 other versions is never loaded (it is not even looked at): the solve then compiles with
 numba's JIT as before.  Same functions, same compiler: same answers (the tests compare them).
-Building needs a C compiler and setuptools; solving needs neither.
+Building needs a C compiler; solving does not.
 """
 
 from __future__ import annotations
@@ -18,16 +24,11 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
-import re
 import sys
-import warnings
-from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
-from types import ModuleType
-
-import numpy as np
+from typing import Any
 
 try:  # CPython's own BLAKE2: a solve computes the key, and hashlib would load OpenSSL first (~3 ms)
     from _blake2 import blake2b
@@ -37,39 +38,43 @@ except ImportError:  # another Python
 from puzzlesat.core import PuzzlesatError
 from puzzlesat.core.cache import cache_dir
 
+SUFFIX = ".so"
+ENTRY = "puzzlesat_{set}_{name}"  # the C name of the function ``name`` of a kernel set
+RUNTIME = ("NRT_", "numba_")  # the prefixes of numba's runtime functions, stubbed (module docstring)
+
 
 @dataclass(frozen=True)
 class KernelSet:
-    """The kernels of one search that are built together into one extension module.
+    """The kernels of one search that are built together into one library.
 
     Attributes:
         name: the set's name (``eternity``), in file names and on the command line.
-        module: the numba module holding the kernels (``@njit`` functions).
-        functions: the kernels compiled (what they call is compiled into them).
+        abi: the module that declares the kernels as C functions (``wrappers()``, a dict of
+            numba ``cfunc`` callbacks by name) and calls them: ``Built(library)`` for a
+            loaded library, ``Jit()`` for numba's JIT, both with the same methods.
         sources: every module whose source is compiled into them (the key hashes them).
-        warm_up: compiles every kernel of ``functions`` with the JIT (or loads it from numba's
-            cache) with the argument types the searches pass: the build exports those signatures.
     """
 
     name: str
-    module: str
-    functions: tuple[str, ...]
+    abi: str
     sources: tuple[str, ...]
-    warm_up: Callable[[ModuleType], None]
 
 
 KERNEL_SETS = {
     "eternity": KernelSet(
         "eternity",
-        "puzzlesat.native.eternity_kernel",
-        ("search", "replay"),
-        ("puzzlesat.native.eternity_kernel", "puzzlesat.native.eternity_arrays", "puzzlesat.core.kernel_status"),
-        lambda module: module.warm_up(replay_too=True),
+        "puzzlesat.native.eternity_abi",
+        (
+            "puzzlesat.native.eternity_abi",
+            "puzzlesat.native.eternity_kernel",
+            "puzzlesat.native.eternity_arrays",
+            "puzzlesat.core.kernel_status",
+        ),
     ),
 }
 BUILD_SECONDS = 10  # about what a build takes on 2 cores with numba's cache warm (the JIT's own compile adds to it)
 
-_loaded: dict[str, ModuleType | None] = {}
+_loaded: dict[str, Any] = {}
 
 
 def kernel_set(name: str) -> KernelSet:
@@ -87,31 +92,31 @@ def _source(module: str) -> bytes:
     return Path(spec.origin).read_bytes()
 
 
-def numba_version() -> str:
-    """numba's version file as installed (its version and git revision), read without importing numba."""
-    spec = importlib.util.find_spec("numba")
+def version_file(package: str, name: str) -> str:
+    """A package's version file as installed, read without importing the package ("" if none)."""
+    spec = importlib.util.find_spec(package)
     folders = spec.submodule_search_locations if spec is not None else None
     try:
-        return (Path(next(iter(folders or []))) / "_version.py").read_text()
+        return (Path(next(iter(folders or []))) / name).read_text()
     except (OSError, StopIteration):
         return ""
 
 
 def versions() -> dict[str, str]:
-    """What a built module depends on besides its sources: Python (and its ABI), numpy, numba."""
-    found = re.search(r'"version": "([^"]+)"', numba_version())
+    """What a built library depends on besides its sources: Python (its ABI and platform), and the
+    version files of numpy, numba and llvmlite (their git revisions too, when built from source)."""
     return {
         "python": sys.version,
         "abi": EXTENSION_SUFFIXES[0],
-        "numpy": np.__version__,
-        "numba": found.group(1) if found else "",
+        "numpy": version_file("numpy", "version.py"),
+        "numba": version_file("numba", "_version.py"),
+        "llvmlite": version_file("llvmlite", "_version.py"),
     }
 
 
 def key(kernels: KernelSet) -> str:
-    """The key of a module built now from these sources for these versions (16 hex digits)."""
+    """The key of a library built now from these sources for these versions (16 hex digits)."""
     digest = blake2b(repr(sorted(versions().items())).encode(), digest_size=8)
-    digest.update(numba_version().encode())  # the git revision too, for a numba built from source
     for module in (__name__, *kernels.sources):
         digest.update(module.encode() + b"\0" + _source(module) + b"\0")
     return digest.hexdigest()
@@ -123,40 +128,31 @@ def folder() -> Path:
 
 
 def path(kernels: KernelSet) -> Path:
-    """The file of the module these sources and versions would load."""
-    return folder() / f"{kernels.name}-{key(kernels)}{EXTENSION_SUFFIXES[0]}"
+    """The file of the library these sources and versions would load."""
+    return folder() / f"{kernels.name}-{key(kernels)}{SUFFIX}"
 
 
-def _extension_name(kernels: KernelSet) -> str:
-    """The module's own name (its init function's); the same whatever the file is called."""
-    return f"puzzlesat_{kernels.name}_kernels"
-
-
-def load(name: str) -> ModuleType | None:
-    """The built module of the set ``name`` for the sources and versions running now; None
-    when there is none (or it does not load), once per process."""
+def load(name: str) -> Any | None:
+    """The built kernels of the set ``name`` for the sources and versions running now (its
+    ``Built`` caller); None when there is no library (or it does not load), once per process."""
     if name not in _loaded:
         kernels = kernel_set(name)
         file = path(kernels)
-        _loaded[name] = _import(_extension_name(kernels), file) if file.is_file() else None
+        _loaded[name] = None
+        if file.is_file():
+            import ctypes
+
+            try:
+                library = ctypes.CDLL(str(file))
+            except OSError:  # cut short or foreign: the JIT serves as before
+                return None
+            _loaded[name] = importlib.import_module(kernels.abi).Built(library)
     return _loaded[name]
 
 
-def _import(module_name: str, file: Path) -> ModuleType | None:
-    spec = importlib.util.spec_from_file_location(module_name, file)
-    if spec is None or spec.loader is None:
-        return None
-    try:
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    except (ImportError, OSError):  # cut short or foreign: the JIT serves as before
-        return None
-    return module
-
-
-def kernels(name: str) -> ModuleType:
-    """The kernels of the set ``name``: the built module when there is one, else numba's (JIT)."""
-    return load(name) or importlib.import_module(kernel_set(name).module)
+def kernels(name: str) -> Any:
+    """The kernels of the set ``name``: the built library when there is one, else numba's JIT."""
+    return load(name) or importlib.import_module(kernel_set(name).abi).Jit()
 
 
 @dataclass(frozen=True)
@@ -182,74 +178,99 @@ def statuses() -> list[KernelBuild]:
     found = []
     for kernels in KERNEL_SETS.values():
         file = path(kernels)
-        mine = sorted(folder().glob(f"{kernels.name}-*{EXTENSION_SUFFIXES[0]}"))
+        mine = sorted(folder().glob(f"{kernels.name}-*{SUFFIX}"))
         state = "built" if file in mine else "stale" if mine else "absent"
         found.append(KernelBuild(kernels.name, state, file, round(sum(f.stat().st_size for f in mine) / 1e6, 1)))
     return found
 
 
+def compiler() -> list[str]:
+    """The command of the C compiler Python's extensions are built with ([] when it is not found)."""
+    import shlex
+    import shutil
+    import sysconfig
+
+    command = shlex.split(sysconfig.get_config_var("CC") or "cc")
+    return command if command and shutil.which(command[0]) else []
+
+
 def compiler_works() -> bool:
-    """True when numba's ahead-of-time compiler is there and finds the compilers it builds with."""
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # pycc is "pending deprecation" since numba 0.57
-            from numba.pycc.platform import external_compiler_works
-    except ImportError:  # no setuptools (pycc's distutils), or a numba without pycc
-        return False
-    return bool(external_compiler_works())
+    """True when the C compiler that links the kernels is there."""
+    return bool(compiler())
 
 
 def build(name: str) -> KernelBuild:
-    """Compile the set ``name`` into the cache folder now (again, if built), removing its stale modules.
+    """Compile the set ``name`` into the cache folder now (again, if built), removing its stale libraries.
 
-    The kernels are first compiled by the JIT (or loaded from numba's cache) for the argument
-    types the searches pass; each is then exported with that signature.  The module is
-    written beside its final name and renamed, so a solve never loads half a file.
+    The library is written beside its final name and renamed, so a solve never loads half a file.
 
     Raises:
-        PuzzlesatError: no C compiler or setuptools, a compile that fails, or a cache folder
-            that cannot be written.
+        PuzzlesatError: no C compiler, a compile that fails, or a cache folder that cannot be written.
     """
     kernels = kernel_set(name)
+    if not compiler_works():
+        raise PuzzlesatError("building kernels needs the C compiler Python's extensions are built with (gcc)")
     from puzzlesat.native.first_dispatch import without_blas_probe
 
-    if not compiler_works():
-        raise PuzzlesatError(
-            "building kernels needs setuptools and the C and C++ compilers Python's extensions are built with (gcc)"
-        )
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # pycc is "pending deprecation" since numba 0.57
-        from numba.pycc import CC
-    module = importlib.import_module(kernels.module)
     with without_blas_probe():
-        kernels.warm_up(module)
+        functions = importlib.import_module(kernels.abi).wrappers()
     import tempfile
 
     target = path(kernels)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=target.parent, prefix=f".{name}-build-") as work:
-            cc = CC(_extension_name(kernels))
-            cc.output_dir = work
-            for function in kernels.functions:
-                dispatcher = getattr(module, function)
-                if len(dispatcher.nopython_signatures) != 1:  # the warm-up's, and no other
-                    raise PuzzlesatError(
-                        f"{kernels.module}.{function} was compiled for several argument types "
-                        "in this process: build the kernels in a fresh one (puzzlesat kernels build)"
-                    )
-                cc.export(function, dispatcher.nopython_signatures[0])(dispatcher.py_func)
-            try:
-                cc.compile()
-            except Exception as exc:  # the compiler's or the linker's (distutils' CompileError, LinkError)
-                raise PuzzlesatError(f"compiling the {name} kernels failed: {exc}") from exc
-            (built,) = Path(work).glob(f"*{EXTENSION_SUFFIXES[0]}")
+            built = Path(work) / f"{name}{SUFFIX}"
+            _link(_object_code(name, functions), Path(work), built)
             os.replace(built, target)
     except OSError as exc:
         raise PuzzlesatError(f"cannot write the kernels into {target.parent}: {exc}") from None
-    for stale in target.parent.glob(f"{name}-*{EXTENSION_SUFFIXES[0]}"):
+    for stale in target.parent.glob(f"{name}-*{SUFFIX}"):
         if stale != target:
             stale.unlink(missing_ok=True)
     _loaded.pop(name, None)
     (done,) = [k for k in statuses() if k.name == name]
     return done
+
+
+def _object_code(name: str, functions: dict[str, Any]) -> tuple[bytes, list[str]]:
+    """(the object code of the C functions, the numba runtime functions it calls): one LLVM
+    module of them all, each under its C name and every other definition internal."""
+    import llvmlite.binding as llvm
+
+    names = {function.native_name: ENTRY.format(set=name, name=key) for key, function in functions.items()}
+    linked = None
+    for function in functions.values():
+        module = llvm.parse_assembly(function.inspect_llvm())
+        for symbol in (*module.functions, *module.global_variables):
+            if symbol.is_declaration:
+                continue
+            if symbol.name in names:
+                symbol.name = names[symbol.name]
+            else:  # each callback carries its own copy of the kernels: kept apart
+                symbol.linkage = "internal"
+        if linked is None:
+            linked = module
+        else:
+            linked.link_in(module)
+    assert linked is not None
+    linked.verify()
+    runtime = sorted(f.name for f in linked.functions if f.is_declaration and f.name.startswith(RUNTIME))
+    machine = llvm.Target.from_default_triple().create_target_machine(reloc="pic", codemodel="default", opt=3)
+    return machine.emit_object(linked), runtime
+
+
+def _link(code: tuple[bytes, list[str]], work: Path, output: Path) -> None:
+    """Link the object code and stubs of the runtime functions it names into the library ``output``."""
+    import shlex
+    import subprocess
+
+    objects, runtime = code
+    (work / "kernels.o").write_bytes(objects)
+    stubs = "".join(f"void {f}(void) {{ abort(); }}\n" for f in runtime)
+    (work / "runtime.c").write_text("#include <stdlib.h>\n/* never called: module docstring */\n" + stubs)
+    command = [*compiler(), "-shared", "-fPIC", "-o", str(output), str(work / "kernels.o"), str(work / "runtime.c")]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["(no message)"])[-1]
+        raise PuzzlesatError(f"linking the kernels failed ({shlex.join(command[:2])}): {last}")

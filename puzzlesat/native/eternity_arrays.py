@@ -5,6 +5,12 @@ native/eternity_score.py) build these once per search and every call names a bun
 instead of some twenty arrays.  A kernel reads the arrays out of them once a call: a bundle
 handed on at every node would cost a reference count per array.
 
+The exact search's bundles (:class:`Table`, :class:`State`) hold the standard library's
+``array.array``, typecode ``q`` (int64) unless said otherwise, so that a solve with the
+kernels built ahead of time never imports numpy (native/aot.py); the JIT reads them through
+numpy views of the same memory (:func:`numpy_views`).  The row scan's (:class:`Rows`,
+:class:`ScanState`) hold numpy arrays.
+
 numba pickles a bundle's class, by module and name, into the cache index of each kernel that
 takes it, and an index naming a class that is gone fails the call instead of recompiling
 (numba issue 6018): moving or renaming one of these classes calls for clearing numba's caches
@@ -13,53 +19,76 @@ of those kernels (the ``*.nbi`` files).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from array import array
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
+Bundle = TypeVar("Bundle", bound=tuple[Any, ...])
+
+
+def zeros(count: int, typecode: str = "q") -> array:
+    """An array of ``count`` zeros."""
+    return array(typecode, bytes(count * array(typecode).itemsize))
+
+
+def fill(values: array, value: int) -> None:
+    """Set every item of ``values`` to ``value``, in place."""
+    values[:] = array(values.typecode, [value]) * len(values)
+
+
+def numpy_views(bundle: Bundle) -> Bundle:
+    """The same bundle with numpy arrays over its ``array.array`` items' memory (what numba's JIT takes)."""
+    import numpy as np
+
+    return type(bundle)(*(np.frombuffer(a, dtype=a.typecode) if isinstance(a, array) else a for a in bundle))
 
 
 class Table(NamedTuple):
     """What the kernel reads and never changes: the board and one drawn order of the candidates.
 
     ``off``, ``tile``, ``rot``, ``east``, ``south``, ``after``: the candidates in that order
-    (:meth:`~puzzlesat.native.eternity_search.Lookup.table`), ``tile`` as uint16 (the kernel
+    (:meth:`~puzzlesat.native.eternity_search.Lookup.table`), ``off`` flat (the lists of class
+    ``k`` start at ``k * (colours ** 2 + 1)``), ``tile`` as uint16 (typecode ``H``: the kernel
     indexes by it unsigned, without numba's negative-index fix-up); ``gives_off``, ``gives``:
     each tile's slots for the colour-count check.
     """
 
     cols: int
     colours: int
-    classes: np.ndarray
-    off: np.ndarray
-    tile: np.ndarray
-    rot: np.ndarray
-    east: np.ndarray
-    south: np.ndarray
-    after: np.ndarray
-    gives_off: np.ndarray
-    gives: np.ndarray
+    classes: array
+    off: array
+    tile: array
+    rot: array
+    east: array
+    south: array
+    after: array
+    gives_off: array
+    gives: array
 
 
 class State(NamedTuple):
     """A search's state, which the kernel updates in place (native/eternity_kernel.py)."""
 
-    used: np.ndarray
-    choice: np.ndarray
-    east: np.ndarray
-    south: np.ndarray
-    placed: np.ndarray
-    depth: np.ndarray
-    found: np.ndarray
-    supply: np.ndarray
-    demand: np.ndarray
-    pruned: np.ndarray
+    used: array
+    choice: array
+    east: array
+    south: array
+    placed: array
+    depth: array
+    found: array
+    supply: array
+    demand: array
+    pruned: array
 
     @classmethod
     def empty(cls, cells: int, slots: int) -> State:
         """The state of the empty board, its colour counts zero."""
-        zeros = [np.zeros(n, dtype=np.int64) for n in (cells, cells, cells, cells, 1, 1, slots, slots, 1)]
-        used, east, south, placed, depth, found, supply, demand, pruned = zeros
-        return cls(used, np.full(cells, -1, dtype=np.int64), east, south, placed, depth, found, supply, demand, pruned)
+        used, east, south, placed, depth, found, supply, demand, pruned = (
+            zeros(n) for n in (cells, cells, cells, cells, 1, 1, slots, slots, 1)
+        )
+        return cls(used, array("q", [-1]) * cells, east, south, placed, depth, found, supply, demand, pruned)
 
 
 class Rows(NamedTuple):
@@ -100,6 +129,8 @@ class ScanState(NamedTuple):
     @classmethod
     def start(cls, lists: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], allowed: np.ndarray) -> ScanState:
         """The state of the empty board: ``lists`` (off, order, tiles, sides) and the schedule."""
+        import numpy as np
+
         cells = len(allowed)
         used = np.zeros(cells, dtype=np.uint8)
         placed, best_placed = np.zeros(cells, dtype=np.uint32), np.zeros(cells, dtype=np.uint32)

@@ -3,7 +3,7 @@
 Cells are filled in row-major order.  Cell ``d`` belongs to a frame class (one of nine:
 four corners, four sides, inside) and looks up its candidates by the colour pair
 (west, north) already fixed by its left and upper neighbours: the candidates of class ``k``
-and pair ``key = west * C + north`` are ``cand_*[off[k, key]:off[k, key + 1]]``, each a tile
+and pair ``key = west * C + north`` are ``cand_*[off[b]:off[b + 1]]``, ``b = k * (C * C + 1) + key``, each a tile
 pre-rotated so that its west and north colours match and its grey sides face the rim.
 
 The same search counts: every completed board adds one to ``found[0]``, and the search
@@ -107,6 +107,7 @@ def search(t, s, budget, limit, floor, check):  # pragma: no cover - compiled
     used, choice, east, south, placed, found = s.used, s.choice, s.east, s.south, s.placed, s.found
     gives_off, gives, supply, demand, pruned, depth = t.gives_off, t.gives, s.supply, s.demand, s.pruned, s.depth
     n = cell_class.shape[0]
+    width = ncolours * ncolours + 1
     one = np.uint64(1)
     d = depth[0]
     nodes = 0
@@ -140,12 +141,11 @@ def search(t, s, budget, limit, floor, check):  # pragma: no cover - compiled
         col = d % cols
         west = east[d - 1] if col > 0 else 0
         north = south[d - cols] if d >= cols else 0
-        key = west * ncolours + north
-        k = cell_class[d]
+        base = cell_class[d] * width + west * ncolours + north
         i = choice[d]
         if i < 0:
-            i = off[k, key]
-        stop = off[k, key + 1]
+            i = off[base]
+        stop = off[base + 1]
         j, end = np.uint64(i), np.uint64(stop)  # unsigned: numba indexes without its negative-index fix-up
         while j < end:
             if used[cand_tile[j]] == 0:
@@ -214,13 +214,13 @@ def warm_up(replay_too: bool = False) -> None:
     ``replay_too`` also the kernel that starts a task (only the parallel search calls it):
     each kernel compiled costs a second or more on a fresh install, so only what runs.
     """
-    from puzzlesat.native.eternity_arrays import State, Table
+    from puzzlesat.native.eternity_arrays import State, Table, numpy_views
 
     none = np.zeros(0, dtype=np.int64)
-    off, gives_off = np.zeros((9, 5), dtype=np.int64), np.zeros(5, dtype=np.int64)
+    off, gives_off = np.zeros(9 * 5, dtype=np.int64), np.zeros(5, dtype=np.int64)
     tiles = np.zeros(0, dtype=np.uint16)
     table = Table(2, 2, np.zeros(4, dtype=np.int64), off, tiles, none, none, none, none, gives_off, none)
-    state = State.empty(4, 40)
+    state = numpy_views(State.empty(4, 40))
     search(table, state, 1, 1, 0, 1)
     if replay_too:
         replay(none, table, state, 1)

@@ -10,6 +10,7 @@ searches without the colour-count check (``check`` 0): the wrapper runs the kern
 
 from __future__ import annotations
 
+from array import array
 from typing import TYPE_CHECKING
 
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
@@ -27,8 +28,8 @@ def search(table: Table, state: State, budget: int, limit: int, floor: int) -> t
     cols, ncolours, found, depth = table.cols, table.colours, state.found, state.depth
     n = len(table.classes)
     classes = table.classes.tolist()
-    width = table.off.shape[1]
-    offsets = table.off.ravel().tolist()  # off[k, key] is offsets[k * width + key]
+    width = ncolours * ncolours + 1
+    offsets = table.off.tolist()
     tile, east_of, south_of, next_of = (a.tolist() for a in (table.tile, table.east, table.south, table.after))
     use, ch, ea, so, pl = (a.tolist() for a in (state.used, state.choice, state.east, state.south, state.placed))
     count = int(found[0])
@@ -74,7 +75,9 @@ def search(table: Table, state: State, budget: int, limit: int, floor: int) -> t
             d -= 1
             if d >= floor:
                 use[tile[pl[d]]] = 0
-    state.used[:], state.choice[:], state.east[:], state.south[:], state.placed[:] = use, ch, ea, so, pl
+    arrays = (state.used, state.choice, state.east, state.south, state.placed)
+    for values, changed in zip(arrays, (use, ch, ea, so, pl), strict=True):
+        values[:] = array("q", changed)
     depth[0] = d
     found[0] = count
     return status, nodes

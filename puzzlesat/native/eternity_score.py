@@ -134,14 +134,15 @@ class Candidates:
         c = instance.colours
         self.colours = c
         self.nclasses = lookup.nclasses
-        rows = lookup.rows  # class, west * C + north, tile, rotation, east, south
+        # class, west * C + north, tile, rotation, east, south
+        rows = np.array(lookup.rows, dtype=np.int64).reshape(-1, 6)
         self.cls = rows[:, 0]
         west, north = rows[:, 1] // c, rows[:, 1] % c
         self.rot = np.ascontiguousarray(rows[:, 3])
         east, south = (np.ascontiguousarray(rows[:, i]) for i in (4, 5))
         tile = rows[:, 2].astype(np.uint16)
         self.cell, west_of, north_of = fill_order(instance, TAIL_COLUMNS)
-        classes = np.ascontiguousarray(lookup.classes[self.cell])
+        classes = np.ascontiguousarray(np.asarray(lookup.classes)[self.cell])
         self.rows = Rows(west_of, north_of, c, classes, tile, np.ascontiguousarray(north), east, south, west)
         self.keys = (west * c + north, north, west, np.zeros_like(west))
 

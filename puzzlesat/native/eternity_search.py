@@ -17,25 +17,31 @@ from __future__ import annotations
 
 import math
 import random
-
-import numpy as np
+from array import array
+from bisect import bisect_left
+from collections import Counter
 
 from puzzlesat.domains.eternity import GREY, Instance, Solution, first_corner, rotated
 from puzzlesat.native import aot
-from puzzlesat.native.eternity_arrays import State, Table
+from puzzlesat.native.eternity_arrays import State, Table, fill, zeros
 
 COUNT_LIMIT = 2**62  # a count's limit of boards: more than any search can reach
 
 
 # frame class of a cell from its rim sides as a bit pattern (N=1, E=2, S=4, W=8);
 # -1 marks patterns no cell has (opposite sides both on the rim)
-CLASS_OF_PATTERN = np.array([0, 1, 2, 3, 4, -1, 5, -1, 6, 7, -1, -1, 8, -1, -1, -1], dtype=np.int64)
+CLASS_OF_PATTERN = (0, 1, 2, 3, 4, -1, 5, -1, 6, 7, -1, -1, 8, -1, -1, -1)
 CLASSES = 9
 
 
 def cell_class(instance: Instance, cell: int) -> int:
     """The cell's frame class 0..8 (inside, four sides, four corners)."""
-    return int(CLASS_OF_PATTERN[sum(1 << s for s in instance.frame_sides(cell))])
+    return CLASS_OF_PATTERN[sum(1 << s for s in instance.frame_sides(cell))]
+
+
+def look_class(look: tuple[int, ...]) -> int:
+    """The frame class a tile turned to show ``look`` (N, E, S, W) fits: grey exactly on its rim sides; -1 for none."""
+    return CLASS_OF_PATTERN[sum(1 << s for s in range(4) if look[s] == GREY)]
 
 
 class Draws:
@@ -48,9 +54,12 @@ class Draws:
     def __init__(self, seed: int | None) -> None:
         self._random = random.Random(None if seed is None else f"candidate order {seed}")
 
-    def random(self, count: int) -> np.ndarray:
+    def random(self, count: int) -> list[float]:
         """``count`` numbers in [0, 1)."""
-        return np.fromiter((self._random.random() for _ in range(count)), dtype=np.float64, count=count)
+        return [self._random.random() for _ in range(count)]
+
+
+Row = tuple[int, int, int, int, int, int]  # class, west * C + north, tile, rotation, east, south
 
 
 class Lookup:
@@ -67,62 +76,57 @@ class Lookup:
     ids.  The hinted tiles and, when the symmetry breaking fixes it, the first corner tile's
     piece are left out (they are not free to swap).  ``symmetry`` False leaves out the rule that
     fixes the first corner tile.
+
+    Plain Python, no numpy: a solve with the kernels built ahead of time imports none (native/aot.py).
     """
 
     def __init__(self, instance: Instance, twins: bool = False, symmetry: bool = True) -> None:
         self.instance = instance
-        self.colours = instance.colours
-        self.classes = np.array([cell_class(instance, c) for c in range(instance.cells)], dtype=np.int64)
+        self.colours = c = instance.colours
+        classes = [cell_class(instance, cell) for cell in range(instance.cells)]
+        present = set(classes)
         self.nclasses = CLASSES + len(instance.hints)
-        tiles = np.array(instance.tiles, dtype=np.int64)
-        sides = np.arange(4)
-        turned = np.stack([tiles[:, (sides - r) % 4] for r in range(4)])  # (rotation, tile, side)
-        pattern = ((turned == GREY) << sides).sum(axis=2)
-        fits = CLASS_OF_PATTERN[pattern] >= 0
-        for r in range(1, 4):  # a turn that looks like an earlier one adds nothing
-            for earlier in range(r):
-                fits[r] &= ~(turned[r] == turned[earlier]).all(axis=1)
-        rot, tile = np.nonzero(fits)
-        looks = turned[rot, tile]
-        cls = CLASS_OF_PATTERN[pattern[rot, tile]]
-        keep = np.isin(cls, self.classes) & ~np.isin(tile, [hint.tile for hint in instance.hints])
+        hinted = {hint.tile for hint in instance.hints}
         fixed = first_corner(instance) if symmetry else None
-        if fixed is not None:  # symmetry: the board's rotations map solutions onto each other
-            corner, cells = fixed
-            allowed = self.classes[list(cells)]
-            keep &= (tile != corner) | np.isin(cls, allowed)
-            if len(cells) == 1:
-                keep &= (cls != allowed[0]) | (tile == corner)
-        rows = [
-            np.stack([cls, looks[:, 3] * self.colours + looks[:, 0], tile, rot, looks[:, 1], looks[:, 2]], axis=1)[keep]
-        ]
+        allowed = [classes[cell] for cell in fixed[1]] if fixed is not None else []
+        looks = [[rotated(colours, r) for r in range(4)] for colours in instance.tiles]
+        self.rows: list[Row] = []
+        for r in range(4):  # turn by turn, tile by tile: the order the draws follow
+            for t, turns in enumerate(looks):
+                look = turns[r]
+                k = look_class(look)
+                if look in turns[:r] or k not in present or t in hinted:  # an earlier turn that looks the same: kept
+                    continue
+                if fixed is not None:  # symmetry: the board's rotations map solutions onto each other
+                    if t == fixed[0] and k not in allowed or len(allowed) == 1 and k == allowed[0] and t != fixed[0]:
+                        continue
+                north, east, south, west = look
+                self.rows.append((k, west * c + north, t, r, east, south))
         for k, hint in enumerate(instance.hints):
-            self.classes[hint.cell] = CLASSES + k
+            classes[hint.cell] = CLASSES + k
             north, east, south, west = rotated(instance.tiles[hint.tile], hint.rotation)
-            rows.append(np.array([[CLASSES + k, west * self.colours + north, hint.tile, hint.rotation, east, south]]))
-        self.rows = np.concatenate(rows).astype(np.int64)
+            self.rows.append((CLASSES + k, west * c + north, hint.tile, hint.rotation, east, south))
+        self.classes = array("q", classes)
         # pieces: a tile's smallest turn; twins are the free tiles of a piece held by more than one
-        smallest = [min(rotated(colours, r) for r in range(4)) for colours in instance.tiles]
+        smallest = [min(turns) for turns in looks]
         first_tile = {look: t for t, look in reversed(list(enumerate(smallest)))}
-        piece = np.array([first_tile[look] for look in smallest], dtype=np.int64)  # its piece's first tile
-        free = ~np.isin(np.arange(instance.cells), [hint.tile for hint in instance.hints])
-        if fixed is not None:
-            free &= piece != piece[fixed[0]]
-        sizes = np.bincount(piece[free], minlength=instance.cells)
-        self.twin_tiles = free & (sizes[piece] > 1) & twins
-        self.labelings = math.prod(math.factorial(int(m)) for m in sizes if m > 1) if twins else 1
+        piece = [first_tile[look] for look in smallest]  # its piece's first tile
+        free = [t not in hinted and (fixed is None or piece[t] != piece[fixed[0]]) for t in range(instance.cells)]
+        sizes = Counter(piece[t] for t in range(instance.cells) if free[t])
+        self.twin_tiles = [twins and free[t] and sizes[piece[t]] > 1 for t in range(instance.cells)]
+        self.labelings = math.prod(math.factorial(m) for m in sizes.values() if m > 1) if twins else 1
         # for the colour-count check: each tile's slots class * C + north, gives[gives_off[t]:gives_off[t + 1]]
-        slots = self.nclasses * self.colours
-        keys = np.sort(self.rows[:, 2] * slots + self.rows[:, 0] * self.colours + self.rows[:, 1] % self.colours)
-        keys = keys[np.append(True, keys[1:] != keys[:-1])]  # np.unique, which would import numpy.ma (20 ms)
-        tiles, self.gives = np.divmod(keys, slots)
-        self.gives_off = np.searchsorted(tiles, np.arange(instance.cells + 1)).astype(np.int64)
+        slots = self.nclasses * c
+        keys = sorted({row[2] * slots + row[0] * c + row[1] % c for row in self.rows})
+        self.gives = array("q", (key % slots for key in keys))
+        tiles = [key // slots for key in keys]
+        self.gives_off = array("q", (bisect_left(tiles, t) for t in range(instance.cells + 1)))
 
     def table(self, rng: Draws) -> Table:
         """The kernel's :class:`Table`, every (class, key) list in a fresh random order.
 
-        ``off[k, key]..off[k, key + 1]`` index the candidates of class ``k`` and key ``key``
-        in ``tile``, ``rot``, ``east``, ``south``.
+        ``off[k * (C * C + 1) + key]..off[k * (C * C + 1) + key + 1]`` index the candidates of
+        class ``k`` and key ``key`` in ``tile``, ``rot``, ``east``, ``south``.
 
         ``after[i]`` is the candidate to try once the subtree of candidate ``i`` is done:
         ``i + 1``, or with twins the first candidate past ``i``'s twins, which the order keeps
@@ -130,28 +134,26 @@ class Lookup:
         """
         rows = self.rows
         draw = rng.random(len(rows))
-        twin = self.twin_tiles[rows[:, 2]]
-        look = np.where(twin[:, None], rows[:, [0, 1, 4, 5]], -1 - np.arange(len(rows))[:, None])
-        group = np.unique(look, axis=0, return_inverse=True)[1].ravel()  # twins in one list share a group
-        first_draw = np.full(group.max() + 1 if len(rows) else 0, 2.0)
-        np.minimum.at(first_draw, group, draw)
-        order = np.lexsort((draw, first_draw[group], rows[:, 1], rows[:, 0]))
-        rows, group = rows[order], group[order]
-        ends = np.append(np.nonzero(group[1:] != group[:-1])[0] + 1, len(rows))
-        after = np.repeat(ends, np.diff(np.append(0, ends))).astype(np.int64)
-        slots = self.colours * self.colours
-        flat = rows[:, 0] * slots + rows[:, 1]
-        off = np.searchsorted(flat, np.arange(self.nclasses * slots + 1)).astype(np.int64)
-        off2d = np.empty((self.nclasses, slots + 1), dtype=np.int64)
-        off2d[:, :slots] = off[:-1].reshape(self.nclasses, slots)
-        off2d[:, slots] = off[slots::slots]
-        rot, east, south = (np.ascontiguousarray(rows[:, i]) for i in (3, 4, 5))
-        tile = rows[:, 2].astype(np.uint16)  # unsigned: the kernel indexes ``used`` by it without a fix-up
-        cols = self.instance.cols
-        return Table(cols, self.colours, self.classes, off2d, tile, rot, east, south, after, self.gives_off, self.gives)
+        # twins in one list (same class, key, east and south) share a group, and its first draw
+        group = [(row[0], row[1], row[4], row[5]) if self.twin_tiles[row[2]] else i for i, row in enumerate(rows)]
+        first_draw: dict[object, float] = {}
+        for g, x in zip(group, draw, strict=True):
+            first_draw[g] = min(x, first_draw.get(g, 2.0))
+        order = sorted(range(len(rows)), key=lambda i: (rows[i][0], rows[i][1], first_draw[group[i]], draw[i]))
+        after = list(range(1, len(order) + 1))
+        for n in range(len(order) - 2, -1, -1):  # past the last of a run of one group
+            if group[order[n]] == group[order[n + 1]]:
+                after[n] = after[n + 1]
+        width = self.colours * self.colours + 1
+        flat = [rows[i][0] * width + rows[i][1] for i in order]
+        off = array("q", (bisect_left(flat, b) for b in range(self.nclasses * width)))  # a class's last ends its lists
+        tile, rot, east, south = (array("q", (rows[i][j] for i in order)) for j in (2, 3, 4, 5))
+        tile = array("H", tile)  # unsigned: the kernel indexes ``used`` by it without a fix-up
+        return Table(self.instance.cols, self.colours, self.classes, off, tile, rot, east, south, array("q", after),
+                     self.gives_off, self.gives)  # fmt: skip
 
 
-Task = tuple[np.ndarray, int]  # (candidates on cells 0..p-1, first candidate to try on cell p; -1: all)
+Task = tuple[array, int]  # (candidates on cells 0..p-1, first candidate to try on cell p; -1: all)
 
 
 class Search:
@@ -176,7 +178,9 @@ class Search:
         self.table = table
         self.check = int(check)
         self.labelings = lookup.labelings  # boards told apart by tile ids per board found
-        self.full_supply = np.bincount(lookup.gives, minlength=lookup.nclasses * lookup.colours).astype(np.int64)
+        self.full_supply = zeros(lookup.nclasses * lookup.colours)
+        for slot in lookup.gives:
+            self.full_supply[slot] += 1
         self.state = State.empty(instance.cells, len(self.full_supply))
         self.state.supply[:] = self.full_supply
         self.floor = 0
@@ -184,12 +188,12 @@ class Search:
     @property
     def found(self) -> int:
         """Boards completed since the search (or its task) started."""
-        return int(self.state.found[0])
+        return self.state.found[0]
 
     @property
     def pruned(self) -> int:
         """Placements the colour-count check refused since the search (or its task) started."""
-        return int(self.state.pruned[0])
+        return self.state.pruned[0]
 
     def run(self, budget: int, limit: int = 1, plain: bool = False) -> tuple[int, int]:
         """(kernel status, nodes) of at most ``budget`` more nodes, stopping at the ``limit``-th board.
@@ -201,27 +205,22 @@ class Search:
             from puzzlesat.native.eternity_plain import search as plain_search
 
             return plain_search(self.table, self.state, max(1, budget), limit, self.floor)
-        kernel = aot.kernels("eternity")
-
-        status, nodes = kernel.search(self.table, self.state, max(1, budget), limit, self.floor, self.check)
-        return int(status), int(nodes)
+        return aot.kernels("eternity").search(self.table, self.state, max(1, budget), limit, self.floor, self.check)
 
     def board(self) -> Solution:
         """The board the last FOUND stopped at."""
-        return Solution(tuple((int(self.table.tile[i]), int(self.table.rot[i])) for i in self.state.placed))
+        return Solution(tuple((self.table.tile[i], self.table.rot[i]) for i in self.state.placed))
 
     def start(self, task: Task) -> None:
         """Set the search to run exactly the subtrees of ``task`` (its counts start at 0)."""
         prefix, first = task
         p = len(prefix)
         state = self.state
-        state.used[:] = 0
+        fill(state.used, 0)
         state.supply[:] = self.full_supply
-        state.demand[:] = 0
+        fill(state.demand, 0)
         state.found[0] = state.pruned[0] = 0
-        kernel = aot.kernels("eternity")
-
-        kernel.replay(np.asarray(prefix, dtype=np.int64), self.table, state, self.check)
+        aot.kernels("eternity").replay(array("q", prefix), self.table, state, self.check)
         if p < self.instance.cells:
             state.choice[p] = first
         state.depth[0] = p
@@ -233,7 +232,7 @@ class Search:
         cols, colours = table.cols, table.colours
         west = state.east[d - 1] if d % cols else 0
         north = state.south[d - cols] if d >= cols else 0
-        return bool(state.choice[d] < table.off[table.classes[d], west * colours + north + 1])
+        return state.choice[d] < table.off[table.classes[d] * (colours * colours + 1) + west * colours + north + 1]
 
     def split(self) -> Task | None:
         """Give away the untried candidates of the shallowest cell that has some, as a task; None if none.
@@ -242,18 +241,18 @@ class Search:
         cell); the task holds the candidates after it, so the two share the search exactly.
         """
         placed, choice = self.state.placed, self.state.choice
-        for d in range(self.floor, min(int(self.state.depth[0]), self.instance.cells)):
+        for d in range(self.floor, min(self.state.depth[0], self.instance.cells)):
             if self._untried(d):
-                task = (placed[:d].copy(), int(choice[d]))
+                task = (placed[:d], choice[d])
                 self.floor = d + 1
                 return task
         return None
 
     def remaining(self) -> list[Task]:
         """Every task left of a search paused on BUDGET: the untried candidates of each cell, then the current cell."""
-        depth, n = int(self.state.depth[0]), self.instance.cells
+        depth, n = self.state.depth[0], self.instance.cells
         placed, choice = self.state.placed, self.state.choice
-        tasks = [(placed[:d].copy(), int(choice[d])) for d in range(self.floor, min(depth, n)) if self._untried(d)]
+        tasks = [(placed[:d], choice[d]) for d in range(self.floor, min(depth, n)) if self._untried(d)]
         if self.floor <= depth < n:
-            tasks.append((placed[:depth].copy(), int(choice[depth])))
+            tasks.append((placed[:depth], choice[depth]))
         return tasks

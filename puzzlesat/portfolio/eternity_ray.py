@@ -26,6 +26,7 @@ instance this run started is shut down.
 from __future__ import annotations
 
 import time
+from array import array
 from dataclasses import replace
 from typing import Any
 
@@ -379,7 +380,7 @@ class TreeRun:
         counting = bool(options.get("count"))
         lookup = Lookup(instance, bool(options["twins"]))
         table = lookup.table(Draws(limits.seed))
-        hub = ray.remote(num_cpus=0)(TreeHub).options(**here(ray)).remote((np.zeros(0, dtype=np.int64), -1))
+        hub = ray.remote(num_cpus=0)(TreeHub).options(**here(ray)).remote((array("q"), -1))
         task = ray.remote(num_cpus=1, max_retries=0)(tree_worker)
         running: dict[Any, int] = {}
         replaced = 0
