@@ -214,13 +214,11 @@ def warm_up(replay_too: bool = False) -> None:
     ``replay_too`` also the kernel that starts a task (only the parallel search calls it):
     each kernel compiled costs a second or more on a fresh install, so only what runs.
     """
-    from puzzlesat.native.eternity_arrays import State, Table, numpy_views
+    from puzzlesat.native.eternity_arrays import State, Table, numpy_views, zeros
 
-    none = np.zeros(0, dtype=np.int64)
-    off, gives_off = np.zeros(9 * 5, dtype=np.int64), np.zeros(5, dtype=np.int64)
-    tiles = np.zeros(0, dtype=np.uint16)
-    table = Table(2, 2, np.zeros(4, dtype=np.int64), off, tiles, none, none, none, none, gives_off, none)
+    none = zeros(0)
+    table = numpy_views(Table(2, 2, zeros(4), zeros(9 * 5), zeros(0, "H"), none, none, none, none, zeros(5), none))
     state = numpy_views(State.empty(4, 40))
     search(table, state, 1, 1, 0, 1)
     if replay_too:
-        replay(none, table, state, 1)
+        replay(np.zeros(0, dtype=np.int64), table, state, 1)
