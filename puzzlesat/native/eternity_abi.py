@@ -90,8 +90,9 @@ class Jit:
         return int(status), int(nodes)
 
     def replay(self, prefix: array, t: Table, s: State, check: int) -> None:
-        (view,) = numpy_views((prefix,))
-        self._kernel.replay(view, numpy_views(t), numpy_views(s), check)
+        import numpy as np
+
+        self._kernel.replay(np.frombuffer(prefix, dtype=np.int64), numpy_views(t), numpy_views(s), check)
 
 
 def wrappers() -> dict[str, Any]:

@@ -138,8 +138,8 @@ def search(t, s, budget, limit, floor, check):  # pragma: no cover - compiled
         if d < floor:
             depth[0] = d
             return EXHAUSTED, nodes
-        col = d % cols
-        west = east[d - 1] if col > 0 else 0
+        # the cell before a row's first is on the east rim and shows grey (0) east: no d % cols
+        west = east[d - 1] if d > 0 else 0
         north = south[d - cols] if d >= cols else 0
         base = cell_class[d] * width + west * ncolours + north
         i = choice[d]

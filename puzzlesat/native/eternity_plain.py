@@ -47,7 +47,7 @@ def search(table: Table, state: State, budget: int, limit: int, floor: int) -> t
         if d < floor:
             status = EXHAUSTED
             break
-        west = ea[d - 1] if d % cols else 0
+        west = ea[d - 1] if d else 0  # as the kernel: the east rim shows grey (0)
         north = so[d - cols] if d >= cols else 0
         base = classes[d] * width + west * ncolours + north
         i = ch[d]
