@@ -881,7 +881,7 @@ def kernel_builds() -> list[KernelBuild]:
 def build_kernels(names: Sequence[str] = (), *, on_progress: progress.Callback | None = None) -> list[KernelBuild]:
     """Compile kernels ahead of time into the cache folder (every set by default; about
     :data:`~puzzlesat.native.aot.BUILD_SECONDS` seconds each): a solve then loads them without
-    numba, and falls back on numba's JIT when they are absent or stale.
+    numba or numpy, and falls back on numba's JIT when they are absent or stale.
 
     Args:
         names: the sets (``eternity``); default every one.

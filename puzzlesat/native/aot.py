@@ -161,10 +161,10 @@ class KernelBuild:
 
     Attributes:
         name: the set.
-        state: ``built`` (for these sources and versions), ``stale`` (only modules built from
+        state: ``built`` (for these sources and versions), ``stale`` (only libraries built from
             other sources or versions, which are never loaded) or ``absent``.
-        path: the module these sources and versions load.
-        disk_mb: MB on disk of the set's modules, stale ones included.
+        path: the library these sources and versions load.
+        disk_mb: MB on disk of the set's libraries, stale ones included.
     """
 
     name: str
@@ -238,7 +238,7 @@ def _object_code(name: str, functions: dict[str, Any]) -> tuple[bytes, list[str]
     module of them all, each under its C name and every other definition internal."""
     import llvmlite.binding as llvm
 
-    names = {function.native_name: ENTRY.format(set=name, name=key) for key, function in functions.items()}
+    names = {function.native_name: ENTRY.format(set=name, name=entry) for entry, function in functions.items()}
     linked = None
     for function in functions.values():
         module = llvm.parse_assembly(function.inspect_llvm())
