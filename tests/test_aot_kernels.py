@@ -20,7 +20,7 @@ import pytest
 from puzzlesat import api
 from puzzlesat.domains.eternity import generate, make_unsolvable
 from puzzlesat.native import aot
-from puzzlesat.native.eternity_abi import Built
+from puzzlesat.native.eternity_abi import Built, Jit
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -127,3 +127,25 @@ def test_the_key_follows_the_sources_compiled_in() -> None:
 def test_unknown_kernels_are_refused_before_anything_is_built() -> None:
     with pytest.raises(api.PuzzlesatError, match="no kernels called 'nope'; expected one of: eternity"):
         api.build_kernels(["eternity", "nope"])
+
+
+def test_a_library_that_does_not_load_leaves_the_solve_to_the_jit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))
+    monkeypatch.setattr(aot, "_loaded", {})
+    target = aot.path(aot.KERNEL_SETS["eternity"])
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"cut short")
+    assert aot.load("eternity") is None
+    assert isinstance(aot.kernels("eternity"), Jit)
+
+
+def test_a_build_without_a_c_compiler_is_refused_before_compiling(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))
+    monkeypatch.setattr(aot, "compiler", list)
+    with pytest.raises(api.PuzzlesatError, match="building kernels needs the C compiler"):
+        aot.build("eternity")
+    assert not aot.folder().exists()
