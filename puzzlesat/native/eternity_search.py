@@ -95,7 +95,8 @@ class Lookup:
             for t, turns in enumerate(looks):
                 look = turns[r]
                 k = look_class(look)
-                if look in turns[:r] or k not in present or t in hinted:  # an earlier turn that looks the same: kept
+                # a turn that looks like an earlier one adds nothing; a hinted tile lies on its cell only
+                if look in turns[:r] or k not in present or t in hinted:
                     continue
                 if fixed is not None:  # symmetry: the board's rotations map solutions onto each other
                     if t == fixed[0] and k not in allowed or len(allowed) == 1 and k == allowed[0] and t != fixed[0]:
@@ -147,8 +148,8 @@ class Lookup:
         width = self.colours * self.colours + 1
         flat = [rows[i][0] * width + rows[i][1] for i in order]
         off = array("q", (bisect_left(flat, b) for b in range(self.nclasses * width)))  # a class's last ends its lists
-        tile, rot, east, south = (array("q", (rows[i][j] for i in order)) for j in (2, 3, 4, 5))
-        tile = array("H", tile)  # unsigned: the kernel indexes ``used`` by it without a fix-up
+        tile = array("H", (rows[i][2] for i in order))  # unsigned: the kernel indexes ``used`` by it without a fix-up
+        rot, east, south = (array("q", (rows[i][j] for i in order)) for j in (3, 4, 5))
         return Table(self.instance.cols, self.colours, self.classes, off, tile, rot, east, south, array("q", after),
                      self.gives_off, self.gives)  # fmt: skip
 
