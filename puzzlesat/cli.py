@@ -575,7 +575,7 @@ def cmd_kernels(args: argparse.Namespace) -> int:
         return 0
     lines = [f"{'kernels':10} {'state':7} {'on disk':>8}  file"]
     for k in api.kernel_builds():
-        lines.append(f"{k.name:10} {k.state:7} {k.disk_mb:>5.1f} MB  {k.path}")
+        lines.append(f"{k.name:10} {k.state:7} {k.disk_mb:>5.2f} MB  {k.path}")
     write_output("\n".join(lines) + "\n", None)
     return 0
 

@@ -180,7 +180,7 @@ def statuses() -> list[KernelBuild]:
         file = path(kernels)
         mine = sorted(folder().glob(f"{kernels.name}-*{SUFFIX}"))
         state = "built" if file in mine else "stale" if mine else "absent"
-        found.append(KernelBuild(kernels.name, state, file, round(sum(f.stat().st_size for f in mine) / 1e6, 1)))
+        found.append(KernelBuild(kernels.name, state, file, round(sum(f.stat().st_size for f in mine) / 1e6, 3)))
     return found
 
 
