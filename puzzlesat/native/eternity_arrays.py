@@ -38,6 +38,12 @@ def fill(values: array, value: int) -> None:
     values[:] = array(values.typecode, [value]) * len(values)
 
 
+def class_width(colours: int) -> int:
+    """The entries of :attr:`Table.off` per frame class: where the list of each (west, north)
+    key starts, and where the last one ends (the kernel computes the same)."""
+    return colours * colours + 1
+
+
 def numpy_views(bundle: Bundle) -> Bundle:
     """The same bundle with numpy arrays over its ``array.array`` items' memory (what numba's JIT takes)."""
     import numpy as np
@@ -50,7 +56,7 @@ class Table(NamedTuple):
 
     ``off``, ``tile``, ``rot``, ``east``, ``south``, ``after``: the candidates in that order
     (:meth:`~puzzlesat.native.eternity_search.Lookup.table`), ``off`` flat (the lists of class
-    ``k`` start at ``k * (colours ** 2 + 1)``), ``tile`` as uint16 (typecode ``H``: the kernel
+    ``k`` start at ``k * class_width(colours)``), ``tile`` as uint16 (typecode ``H``: the kernel
     indexes by it unsigned, without numba's negative-index fix-up); ``gives_off``, ``gives``:
     each tile's slots for the colour-count check.
     """

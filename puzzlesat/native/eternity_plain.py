@@ -14,6 +14,7 @@ from array import array
 from typing import TYPE_CHECKING
 
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
+from puzzlesat.native.eternity_arrays import class_width
 
 if TYPE_CHECKING:
     from puzzlesat.native.eternity_arrays import State, Table
@@ -28,7 +29,7 @@ def search(table: Table, state: State, budget: int, limit: int, floor: int) -> t
     cols, ncolours, found, depth = table.cols, table.colours, state.found, state.depth
     n = len(table.classes)
     classes = table.classes.tolist()
-    width = ncolours * ncolours + 1
+    width = class_width(ncolours)
     offsets = table.off.tolist()
     tile, east_of, south_of, next_of = (a.tolist() for a in (table.tile, table.east, table.south, table.after))
     use, ch, ea, so, pl = (a.tolist() for a in (state.used, state.choice, state.east, state.south, state.placed))

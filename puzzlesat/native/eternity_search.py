@@ -23,7 +23,7 @@ from collections import Counter
 
 from puzzlesat.domains.eternity import GREY, Instance, Solution, first_corner, rotated
 from puzzlesat.native import aot
-from puzzlesat.native.eternity_arrays import State, Table, fill, zeros
+from puzzlesat.native.eternity_arrays import State, Table, class_width, fill, zeros
 
 COUNT_LIMIT = 2**62  # a count's limit of boards: more than any search can reach
 
@@ -126,7 +126,7 @@ class Lookup:
     def table(self, rng: Draws) -> Table:
         """The kernel's :class:`Table`, every (class, key) list in a fresh random order.
 
-        ``off[k * (C * C + 1) + key]..off[k * (C * C + 1) + key + 1]`` index the candidates of
+        ``off[b]..off[b + 1]``, ``b = k * class_width(C) + key``, index the candidates of
         class ``k`` and key ``key`` in ``tile``, ``rot``, ``east``, ``south``.
 
         ``after[i]`` is the candidate to try once the subtree of candidate ``i`` is done:
@@ -145,7 +145,7 @@ class Lookup:
         for n in range(len(order) - 2, -1, -1):  # past the last of a run of one group
             if group[order[n]] == group[order[n + 1]]:
                 after[n] = after[n + 1]
-        width = self.colours * self.colours + 1
+        width = class_width(self.colours)
         flat = [rows[i][0] * width + rows[i][1] for i in order]
         off = array("q", (bisect_left(flat, b) for b in range(self.nclasses * width)))  # a class's last ends its lists
         tile = array("H", (rows[i][2] for i in order))  # unsigned: the kernel indexes ``used`` by it without a fix-up
@@ -233,7 +233,7 @@ class Search:
         cols, colours = table.cols, table.colours
         west = state.east[d - 1] if d % cols else 0
         north = state.south[d - cols] if d >= cols else 0
-        return state.choice[d] < table.off[table.classes[d] * (colours * colours + 1) + west * colours + north + 1]
+        return state.choice[d] < table.off[table.classes[d] * class_width(colours) + west * colours + north + 1]
 
     def split(self) -> Task | None:
         """Give away the untried candidates of the shallowest cell that has some, as a task; None if none.
