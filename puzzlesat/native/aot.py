@@ -13,7 +13,7 @@ and the one divisor, the board's width, is never zero), are linked to stubs that
 
 The library goes into the cache folder (:func:`~puzzlesat.core.cache.cache_dir`, ``kernels/``)
 under a name carrying a key: a hash of the sources compiled into it (and of this module, the
-recipe), of the Python, numpy and numba versions.  A library built from other sources or for
+recipe), of the Python, numpy, numba and llvmlite versions.  A library built from other sources or for
 other versions is never loaded (it is not even looked at): the solve then compiles with
 numba's JIT as before.  Same functions, same compiler: same answers (the tests compare them).
 Building needs a C compiler; solving does not.
