@@ -111,6 +111,13 @@ def test_native_score_search_proves_the_same_optimum_row_by_row_and_by_columns(
     assert by_columns[0] is Status.OPTIMAL
 
 
+@pytest.fixture
+def as_the_traces_were_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Restarts that start at the best board's bound, their candidate order random alone."""
+    monkeypatch.setattr(es, "START_SLACK", 0)
+    monkeypatch.setattr(es, "ORDER_COLOURS", 0)
+
+
 def scan_trace(
     instance: eternity.Instance, seed: int, schedule: es.Schedule, restarts: int, nodes: int
 ) -> tuple[int, int, bool, str, list[tuple[int, int]]]:
@@ -154,6 +161,7 @@ SCAN_TRACES = [
 ]
 
 
+@pytest.mark.usefixtures("as_the_traces_were_taken")
 @pytest.mark.parametrize(("board", "seed", "schedule", "restarts", "nodes", "trace"), SCAN_TRACES)
 def test_row_scan_searches_as_it_always_did(
     board: tuple[int, int, int | None], seed: int, schedule: es.Schedule, restarts: int, nodes: int, trace: tuple
@@ -163,6 +171,7 @@ def test_row_scan_searches_as_it_always_did(
     assert scan_trace(unsolvable(*board), seed, schedule, restarts, nodes) == trace
 
 
+@pytest.mark.usefixtures("as_the_traces_were_taken")
 def test_row_scan_searches_the_official_board_as_it_always_did(shared_instances: Path) -> None:
     """20 M nodes on the official 16x16 with its starter piece, late rows (one side unmatched) included."""
     folder = shared_instances / "eternity"
@@ -174,7 +183,7 @@ def test_row_scan_searches_the_official_board_as_it_always_did(shared_instances:
     assert scan_trace(instance, 4, es.SCHEDULES[0], 2, 10_000_000) == (23, 20000256, False, "038ca6a8611b", found)
     found = [(5281346, 53), (5294698, 43), (5301458, 37), (5345414, 35), (5347684, 32), (6127436, 30)]
     found += [(6230220, 28), (7263583, 27), (7277874, 25)]
-    assert scan_trace(instance, 5, es.SCHEDULES[2], 1, 10_000_000) == (25, 10000256, False, "16e31d843065", found)
+    assert scan_trace(instance, 5, es.Schedule(0.4, 3.5), 1, 10_000_000) == (25, 10000256, False, "16e31d843065", found)
 
 
 def test_schedule_allows_errors_late_and_loosens_to_the_complete_one() -> None:

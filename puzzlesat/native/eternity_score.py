@@ -59,6 +59,8 @@ SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
 FIRST_SLICE_NODES = 200_000
 SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its best board (measured: docs)
 RESTART_NODES = 20_000_000  # row-scan nodes of a restart (5 M to 80 M measured alike on 16x16)
+START_SLACK = 3  # a restart first looks for boards this many errors worse than the best (measured: docs)
+ORDER_COLOURS = 5  # colours drawn per restart: tiles showing them come first in every list (measured: docs)
 TAIL_COLUMNS = 5  # the scan fills the board's last rows, this many, column by column (measured on 16x16: docs)
 
 
@@ -95,9 +97,9 @@ class Schedule:
         return np.floor(max(errors, 0) * ramp**self.power).astype(np.int64)
 
 
-# worker i scans with SCHEDULES[i % 4]; the first, alone, measured best on 16x16 (tails of
-# 0.35-0.4 of the board reached 454-457 in 20 s, 0.25-0.3 449 or less, 0.5 437-450)
-SCHEDULES = (Schedule(0.35, 2.5), Schedule(0.4, 2.5), Schedule(0.4, 3.5), Schedule(0.3, 2.5))
+# worker i scans with SCHEDULES[i % len(SCHEDULES)]: on 16x16 restarts with tails of 0.35-0.37 of the board
+# reach 458 four times as often as with 0.4, 0.3 or 0.45, and powers 2 or 3 do far worse (docs)
+SCHEDULES = (Schedule(0.35, 2.5), Schedule(0.37, 2.5))
 
 
 def fill_order(instance: Instance, tail: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -145,6 +147,7 @@ class Candidates:
         classes = np.ascontiguousarray(np.asarray(lookup.classes)[self.cell])
         self.rows = Rows(west_of, north_of, c, classes, tile, np.ascontiguousarray(north), east, south, west)
         self.keys = (west * c + north, north, west, np.zeros_like(west))
+        self.sides = (north, east, south, west)
 
     def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(off, order, tiles, sides): ``order[p]`` the rows sorted by (class, phase key, random),
@@ -154,8 +157,12 @@ class Candidates:
         count = len(self.cls)
         off = np.empty((4, self.nclasses, slots + 1), dtype=np.int64)
         order = np.empty((4, count), dtype=np.int64)
+        shows = np.zeros(count, dtype=np.int64)  # sides showing a colour drawn for this order
+        if ORDER_COLOURS:
+            drawn = rng.choice(np.arange(1, self.colours), size=min(ORDER_COLOURS, self.colours - 1), replace=False)
+            shows = sum((np.isin(side, drawn) for side in self.sides), shows)
         for p, key in enumerate(self.keys):
-            order[p] = np.lexsort((rng.random(count), key, self.cls))
+            order[p] = np.lexsort((rng.random(count), -shows, key, self.cls))
             flat = (self.cls * slots + key)[order[p]]
             bounds = np.searchsorted(flat, np.arange(self.nclasses * slots + 1))
             off[p, :, :slots] = bounds[:-1].reshape(self.nclasses, slots)
@@ -630,15 +637,15 @@ class ScoreSearch:
             left = remaining()
             if left is not None and left <= 0:
                 return
-            bound = np.array([self.bound()], dtype=np.int64)
+            bound = np.array([self.bound() + START_SLACK], dtype=np.int64)  # this restart's own
             allowed = self.schedule.allowed(n, int(bound[0]) - 1)
             scan = Scan(self.cands, self.rng, allowed)
             complete = self.schedule.complete
             spent = 0
             slice_nodes = FIRST_SLICE_NODES
             while spent < restart_nodes:
-                if self.bound() < bound[0]:  # another worker found better
-                    bound[0] = self.bound()
+                if self.bound() + START_SLACK < bound[0]:  # another worker found better
+                    bound[0] = self.bound() + START_SLACK
                     allowed[:] = self.schedule.allowed(n, int(bound[0]) - 1)
                 began = time.perf_counter()
                 status, done = scan.run(min(slice_nodes, restart_nodes - spent), bound, double=complete)
@@ -647,8 +654,9 @@ class ScoreSearch:
                 self.nodes += done
                 if done >= slice_nodes:
                     slice_nodes = int(max(FIRST_SLICE_NODES, slice_nodes * SLICE_SECONDS / max(took, 1e-3)))
-                if status == FOUND:
+                if status == FOUND and bound[0] < self.bound():
                     self.offer(scan.board(), int(bound[0]))
+                if status == FOUND:
                     allowed[:] = self.schedule.allowed(n, int(bound[0]) - 1)
                 if status == EXHAUSTED and complete:  # no board beats the best: it is optimal
                     self.proven = True

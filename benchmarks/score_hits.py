@@ -1,0 +1,114 @@
+"""Per-restart hit rate of the ``--score`` row scan at a fixed target: the quantity behind its plateau.
+
+A run of the best-score search is a string of restarts, each a fresh random candidate order
+searched for ``RESTART_NODES`` nodes for a board that beats the best so far.  Its final score
+is the best of thousands of restarts, so it moves with the chance ``p`` that one restart
+reaches a given score, and ``p`` is what a change to the search changes.  This script
+measures ``p`` directly: every restart searches, under the schedule the real search would use
+with a best board of ``target + 1`` (so its bound and allowances), for a board of ``target``
+or better, and counts the restarts that find one.  Each variant (module settings of
+``eternity_score``, as in ``eternity.py --variants``) runs in a process of its own; with two
+cores, run two variants at a time.  Nodes, not seconds, are the budget, so a busy machine
+changes only how long it takes.
+
+    python benchmarks/score_hits.py e2_16x16.txt --hints starter.txt --target 458 --restarts 300 \\
+        --variants "" "TAIL_COLUMNS=4"
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _runner import print_table  # noqa: E402
+from eternity import top_level_split  # noqa: E402
+
+
+def measure(board: str, hints: str | None, settings: str, target: int, restarts: int, seed: int) -> dict[str, object]:
+    """One variant's restarts, in this process (the child's side)."""
+    import numpy as np
+
+    from puzzlesat import api
+    from puzzlesat.core.kernel_status import FOUND
+    from puzzlesat.domains import eternity
+    from puzzlesat.native import eternity_score as es
+
+    for pair in top_level_split(settings):
+        name, _, value = pair.partition("=")
+        kind = type(getattr(es, name))
+        setattr(es, name, kind(float(value)) if kind in (int, float) else eval(value, vars(es)))  # noqa: S307
+    instance = api.load("eternity", board, **({"hints": hints} if hints else {})).data
+    errors = eternity.max_score(instance) - target  # a hit has at most this many unmatched edges
+    cands = es.Candidates(instance)
+    rng = np.random.default_rng(seed)
+    look = es.looks(instance)
+    schedule = es.SCHEDULES[0]
+    best_by_restart, nodes = [], 0
+    began = time.perf_counter()
+    for _ in range(restarts):
+        bound = np.array([errors + 1], dtype=np.int64)
+        allowed = schedule.allowed(instance.cells, errors)
+        scan = es.Scan(cands, rng, allowed)
+        spent, best = 0, None
+        while spent < es.RESTART_NODES:
+            status, done = scan.run(es.RESTART_NODES - spent, bound)
+            spent += done
+            if status != FOUND:
+                break
+            found = es.board_errors(instance, look, scan.board())
+            assert found == bound[0], "the kernel's count of a board's errors"
+            best = eternity.max_score(instance) - found
+            allowed[:] = schedule.allowed(instance.cells, int(bound[0]) - 1)
+        nodes += spent
+        best_by_restart.append(best)
+    return {"best": best_by_restart, "nodes": nodes, "seconds": time.perf_counter() - began}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("board")
+    parser.add_argument("--hints")
+    parser.add_argument("--target", type=int, required=True, help="score a restart must reach to count")
+    parser.add_argument("--restarts", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--variants", nargs="+", default=[""], help="module settings of eternity_score")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child is not None:
+        print(json.dumps(measure(args.board, args.hints, args.child, args.target, args.restarts, args.seed)))
+        return
+    procs = []
+    for variant in args.variants:
+        cmd = [sys.executable, __file__, args.board, "--target", str(args.target), "--restarts", str(args.restarts)]
+        cmd += ["--seed", str(args.seed), "--child", variant] + (["--hints", args.hints] if args.hints else [])
+        procs.append((variant, subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)))
+    levels = [args.target + k for k in range(4)]
+    rows = []
+    for variant, proc in procs:
+        out, _ = proc.communicate()
+        got = json.loads(out)
+        reached = [b for b in got["best"] if b is not None]
+        cells = [f"{sum(b >= level for b in reached)}" for level in levels]
+        rate = got["nodes"] / got["seconds"] / 1e6
+        rows.append([variant or "as is", *cells, str(max(reached, default="-")), f"{rate:.0f}"])
+        print(f"c [{variant or 'as is'}] restart bests {sorted(reached, reverse=True)[:20]}", file=sys.stderr)
+    title = f"of {args.restarts} restarts, those reaching each score: {Path(args.board).name}"
+    title += f"{' + ' + Path(args.hints).name if args.hints else ''}, {es_nodes(args.variants)}"
+    print_table(title, ["settings", *(f">= {level}" for level in levels), "best", "M nodes/s"], rows)
+
+
+def es_nodes(variants: list[str]) -> str:
+    """The restart budget, as the variants leave it."""
+    from puzzlesat.native import eternity_score as es
+
+    return f"{es.RESTART_NODES / 1e6:g} M nodes each (unless a variant sets RESTART_NODES)"
+
+
+if __name__ == "__main__":
+    main()
