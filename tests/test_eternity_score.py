@@ -186,6 +186,41 @@ def test_row_scan_searches_the_official_board_as_it_always_did(shared_instances:
     assert scan_trace(instance, 5, es.Schedule(0.4, 3.5), 1, 10_000_000) == (25, 10000256, False, "16e31d843065", found)
 
 
+@pytest.mark.parametrize("colours", [0, 2, 5])
+def test_candidate_lists_put_tiles_showing_the_drawn_colours_first(
+    monkeypatch: pytest.MonkeyPatch, colours: int
+) -> None:
+    """Within every list (phase, class, key), tiles showing more drawn colours come first."""
+    monkeypatch.setattr(es, "ORDER_COLOURS", colours)
+    cands = es.Candidates(unsolvable(6, 1))
+    shows = cands.preference(np.random.default_rng(5))
+    assert (shows.max() > 0) == (colours > 0)
+    off, order, _, _ = cands.arrays(np.random.default_rng(5))  # the same draws first
+    segments = 0
+    for p, starts in enumerate(off.reshape(4, -1)):
+        for start, end in itertools.pairwise(starts):
+            if end > start + 1:
+                segments += 1
+                assert (np.diff(shows[order[p][start:end]].astype(np.int64)) <= 0).all()
+    assert segments > 0
+
+
+def test_restarts_above_the_best_offer_only_better_boards(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Restarts that start START_SLACK errors above the best (stepping stones) hand on only
+    boards that beat it, each counted right, and still prove the optimum of a small board."""
+    monkeypatch.setattr(es, "START_SLACK", 4)
+    instance = unsolvable(6, 2)
+    search = es.ScoreSearch(instance, np.random.default_rng(1), es.SCHEDULES[0])
+    offered: list[tuple[int, int]] = []
+    search.on_improve = lambda board, errors: offered.append((errors, es.board_errors(instance, search.look, board)))
+    for _ in range(6):
+        search.scan(lambda: None, restart_nodes=300_000, one_restart=True)
+    errors = [given for given, _ in offered]
+    assert len(errors) > 1 and errors == sorted(set(errors), reverse=True)
+    assert all(given == counted for given, counted in offered)
+    assert scored(unsolvable(4, 2), "native-rowscan")[0] is Status.OPTIMAL
+
+
 def test_schedule_allows_errors_late_and_loosens_to_the_complete_one() -> None:
     schedule = es.Schedule(0.25, 2.0)
     allowed = schedule.allowed(16, 8)

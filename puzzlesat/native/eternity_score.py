@@ -9,7 +9,10 @@ Two searches share the best board:
    north), but only as many as a :class:`Schedule` allows at each depth: none over the first
    65% of the board, then a convex ramp to the best board's errors less one, so that every
    completed board beats the last one.  Each restart reshuffles the candidate lists with the
-   run's seed (as ``native-rowscan`` does) and runs a node budget; a restart that exhausts its
+   run's seed (as ``native-rowscan`` does), tiles showing a few drawn colours first
+   (:meth:`Candidates.preference`), and runs a node budget; it starts its own bound
+   :data:`START_SLACK` errors above the best board's and tightens it with each board it
+   completes (stepping stones), handing on only the boards that beat the best; a restart that exhausts its
    search loosens the schedule, up to the complete one, whose exhaustion proves the best
    board optimal.  The first board of all is a greedy dive that may leave both sides unmatched.
    The last :data:`TAIL_COLUMNS` rows are filled column by column (:func:`fill_order`), so the
@@ -147,20 +150,27 @@ class Candidates:
         classes = np.ascontiguousarray(np.asarray(lookup.classes)[self.cell])
         self.rows = Rows(west_of, north_of, c, classes, tile, np.ascontiguousarray(north), east, south, west)
         self.keys = (west * c + north, north, west, np.zeros_like(west))
-        self.sides = (north, east, south, west)
+        self.sides = np.stack([north, east, south, west])
+
+    def preference(self, rng: np.random.Generator) -> np.ndarray:
+        """Per row, how many of its sides show one of :data:`ORDER_COLOURS` colours drawn (grey
+        aside): such tiles come first in every list, so a restart uses those colours up early and
+        leaves the tiles of the others for the last rows (a soft form of Blackwood's colour
+        exhaustion); all zero when ORDER_COLOURS is 0, with nothing drawn."""
+        if not ORDER_COLOURS:
+            return np.zeros(len(self.cls), dtype=np.int64)
+        drawn = rng.choice(np.arange(1, self.colours), size=min(ORDER_COLOURS, self.colours - 1), replace=False)
+        return np.isin(self.sides, drawn).sum(axis=0)
 
     def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(off, order, tiles, sides): ``order[p]`` the rows sorted by (class, phase key, random),
-        ``tiles[p]`` their tiles, ``sides[p]`` the colour they show on the side phase p leaves
-        unmatched (phase 1: west, 2: north; 0 in phases 0 and 3)."""
+        """(off, order, tiles, sides): ``order[p]`` the rows sorted by (class, phase key, the
+        :meth:`preference` drawn first, random), ``tiles[p]`` their tiles, ``sides[p]`` the colour
+        they show on the side phase p leaves unmatched (phase 1: west, 2: north; 0 in phases 0 and 3)."""
         slots = self.colours * self.colours
         count = len(self.cls)
+        shows = self.preference(rng)
         off = np.empty((4, self.nclasses, slots + 1), dtype=np.int64)
         order = np.empty((4, count), dtype=np.int64)
-        shows = np.zeros(count, dtype=np.int64)  # sides showing a colour drawn for this order
-        if ORDER_COLOURS:
-            drawn = rng.choice(np.arange(1, self.colours), size=min(ORDER_COLOURS, self.colours - 1), replace=False)
-            shows = sum((np.isin(side, drawn) for side in self.sides), shows)
         for p, key in enumerate(self.keys):
             order[p] = np.lexsort((rng.random(count), -shows, key, self.cls))
             flat = (self.cls * slots + key)[order[p]]
