@@ -100,10 +100,16 @@ PUBLISHED = [
 
 
 def run_with_settings(settings: str, argv: list[str]) -> int:
-    """The CLI on ``argv`` with module settings of eternity_score changed (``--variants``' child):
-    numbers as numbers, anything else a Python expression in the module's namespace
-    (``SCHEDULES=(Schedule(0.31, 2.5),)``)."""
+    """The CLI on ``argv`` with module settings of eternity_score changed (``--variants``' child)."""
     from puzzlesat import cli
+
+    apply_settings(settings)
+    return cli.main(argv)
+
+
+def apply_settings(settings: str) -> None:
+    """Change module settings of eternity_score, ``NAME=VALUE,...``: numbers as numbers,
+    anything else a Python expression in the module's namespace (``SCHEDULES=(Schedule(0.31, 2.5),)``)."""
     from puzzlesat.native import eternity_score
 
     for pair in top_level_split(settings):
@@ -114,7 +120,6 @@ def run_with_settings(settings: str, argv: list[str]) -> int:
             name,
             kind(float(value)) if kind in (int, float) else eval(value, vars(eternity_score)),  # noqa: S307
         )
-    return cli.main(argv)
 
 
 def top_level_split(settings: str) -> list[str]:

@@ -4,9 +4,11 @@ A run of the best-score search is a string of restarts, each a fresh random cand
 searched for ``RESTART_NODES`` nodes for a board that beats the best so far.  Its final score
 is the best of thousands of restarts, so it moves with the chance ``p`` that one restart
 reaches a given score, and ``p`` is what a change to the search changes.  This script
-measures ``p`` directly: every restart searches, under the schedule the real search would use
-with a best board of ``target + 1`` (so its bound and allowances), for a board of ``target``
-or better, and counts the restarts that find one.  Each variant (module settings of
+measures ``p`` directly: every restart starts with the bound and schedule the search would
+use with a best board one below ``target``, tightens them with each board it finds (as the
+search does) until its nodes are spent, and the table counts the restarts that reached
+``target`` and each of the three scores above it (``START_SLACK`` does not apply: the target
+sets where the restarts start).  Each variant (module settings of
 ``eternity_score``, as in ``eternity.py --variants``) runs in a process of its own; with two
 cores, run two variants at a time.  Nodes, not seconds, are the budget, so a busy machine
 changes only how long it takes.
@@ -27,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _runner import print_table  # noqa: E402
-from eternity import top_level_split  # noqa: E402
+from eternity import apply_settings  # noqa: E402
 
 
 def measure(board: str, hints: str | None, settings: str, target: int, restarts: int, seed: int) -> dict[str, object]:
@@ -39,10 +41,7 @@ def measure(board: str, hints: str | None, settings: str, target: int, restarts:
     from puzzlesat.domains import eternity
     from puzzlesat.native import eternity_score as es
 
-    for pair in top_level_split(settings):
-        name, _, value = pair.partition("=")
-        kind = type(getattr(es, name))
-        setattr(es, name, kind(float(value)) if kind in (int, float) else eval(value, vars(es)))  # noqa: S307
+    apply_settings(settings)
     instance = api.load("eternity", board, **({"hints": hints} if hints else {})).data
     errors = eternity.max_score(instance) - target  # a hit has at most this many unmatched edges
     cands = es.Candidates(instance)
@@ -99,15 +98,8 @@ def main() -> None:
         rows.append([variant or "as is", *cells, str(max(reached, default="-")), f"{rate:.0f}"])
         print(f"c [{variant or 'as is'}] restart bests {sorted(reached, reverse=True)[:20]}", file=sys.stderr)
     title = f"of {args.restarts} restarts, those reaching each score: {Path(args.board).name}"
-    title += f"{' + ' + Path(args.hints).name if args.hints else ''}, {es_nodes(args.variants)}"
+    title += f"{' + ' + Path(args.hints).name if args.hints else ''}, RESTART_NODES nodes each unless a variant says"
     print_table(title, ["settings", *(f">= {level}" for level in levels), "best", "M nodes/s"], rows)
-
-
-def es_nodes(variants: list[str]) -> str:
-    """The restart budget, as the variants leave it."""
-    from puzzlesat.native import eternity_score as es
-
-    return f"{es.RESTART_NODES / 1e6:g} M nodes each (unless a variant sets RESTART_NODES)"
 
 
 if __name__ == "__main__":
