@@ -664,9 +664,9 @@ class ScoreSearch:
                 self.nodes += done
                 if done >= slice_nodes:
                     slice_nodes = int(max(FIRST_SLICE_NODES, slice_nodes * SLICE_SECONDS / max(took, 1e-3)))
-                if status == FOUND and bound[0] < self.bound():
-                    self.offer(scan.board(), int(bound[0]))
                 if status == FOUND:
+                    if bound[0] < self.bound():  # a stepping stone above the best is not handed on
+                        self.offer(scan.board(), int(bound[0]))
                     allowed[:] = self.schedule.allowed(n, int(bound[0]) - 1)
                 if status == EXHAUSTED and complete:  # no board beats the best: it is optimal
                     self.proven = True
