@@ -37,35 +37,30 @@ def measure(board: str, hints: str | None, settings: str, target: int, restarts:
     import numpy as np
 
     from puzzlesat import api
-    from puzzlesat.core.kernel_status import FOUND
     from puzzlesat.domains import eternity
     from puzzlesat.native import eternity_score as es
 
     apply_settings(settings)
+    es.START_SLACK = 0  # the target sets where the restarts start
     instance = api.load("eternity", board, **({"hints": hints} if hints else {})).data
     errors = eternity.max_score(instance) - target  # a hit has at most this many unmatched edges
-    cands = es.Candidates(instance)
-    rng = np.random.default_rng(seed)
-    look = es.looks(instance)
-    schedule = es.SCHEDULES[0]
+    search = es.ScoreSearch(instance, np.random.default_rng(seed), es.SCHEDULES[0])
+    found: list[int] = []
+
+    def improved(board: np.ndarray, got: int) -> None:
+        assert es.board_errors(instance, search.look, board) == got, "the kernel's count of a board's errors"
+        found.append(got)
+
+    search.on_improve = improved
     best_by_restart, nodes = [], 0
     began = time.perf_counter()
-    for _ in range(restarts):
-        bound = np.array([errors + 1], dtype=np.int64)
-        allowed = schedule.allowed(instance.cells, errors)
-        scan = es.Scan(cands, rng, allowed)
-        spent, best = 0, None
-        while spent < es.RESTART_NODES:
-            status, done = scan.run(es.RESTART_NODES - spent, bound)
-            spent += done
-            if status != FOUND:
-                break
-            found = es.board_errors(instance, look, scan.board())
-            assert found == bound[0], "the kernel's count of a board's errors"
-            best = eternity.max_score(instance) - found
-            allowed[:] = schedule.allowed(instance.cells, int(bound[0]) - 1)
-        nodes += spent
-        best_by_restart.append(best)
+    for _ in range(restarts):  # each one of the search's own restarts, from a best board one below the target
+        search.best = es.Best(search.best.board, errors + 1, 0.0)
+        found.clear()
+        before = search.nodes
+        search.scan(lambda: None, one_restart=True)
+        nodes += search.nodes - before
+        best_by_restart.append(eternity.max_score(instance) - min(found) if found else None)
     return {"best": best_by_restart, "nodes": nodes, "seconds": time.perf_counter() - began}
 
 
