@@ -7,8 +7,9 @@ reaches a given score, and ``p`` is what a change to the search changes.  This s
 measures ``p`` directly: every restart starts with the bound and schedule the search would
 use with a best board one below ``target``, tightens them with each board it finds (as the
 search does) until its nodes are spent, and the table counts the restarts that reached
-``target`` and each of the three scores above it (``START_SLACK`` does not apply: the target
-sets where the restarts start).  Each variant (module settings of
+``target`` and each of the three scores above it (``START_SLACK`` is 0, so the target sets
+where the restarts start, unless a variant sets it: ``START_SLACK=3`` starts them three errors
+below the target, as the search does below its best).  Each variant (module settings of
 ``eternity_score``, as in ``eternity.py --variants``) runs in a process of its own; with two
 cores, run two variants at a time.  Nodes, not seconds, are the budget, so a busy machine
 changes only how long it takes.
@@ -40,8 +41,8 @@ def measure(board: str, hints: str | None, settings: str, target: int, restarts:
     from puzzlesat.domains import eternity
     from puzzlesat.native import eternity_score as es
 
+    es.START_SLACK = 0  # the target sets where the restarts start, unless the variant sets a slack
     apply_settings(settings)
-    es.START_SLACK = 0  # the target sets where the restarts start
     instance = api.load("eternity", board, **({"hints": hints} if hints else {})).data
     errors = eternity.max_score(instance) - target  # a hit has at most this many unmatched edges
     search = es.ScoreSearch(instance, np.random.default_rng(seed), es.SCHEDULES[0])

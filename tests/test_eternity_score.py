@@ -221,6 +221,15 @@ def test_restarts_above_the_best_offer_only_better_boards(monkeypatch: pytest.Mo
     assert scored(unsolvable(4, 2), "native-rowscan")[0] is Status.OPTIMAL
 
 
+def test_a_restart_spends_the_restart_nodes_set_at_the_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """RESTART_NODES is read when a scan starts, so benchmarks' module settings change it."""
+    monkeypatch.setattr(es, "RESTART_NODES", 50_000)
+    search = es.ScoreSearch(unsolvable(12, 1), np.random.default_rng(1), es.SCHEDULES[0])
+    before = search.nodes
+    search.scan(lambda: None, one_restart=True)
+    assert 0 < search.nodes - before <= 50_000 and search.restarts == 1
+
+
 def test_schedule_allows_errors_late_and_loosens_to_the_complete_one() -> None:
     schedule = es.Schedule(0.25, 2.0)
     allowed = schedule.allowed(16, 8)

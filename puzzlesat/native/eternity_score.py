@@ -61,7 +61,7 @@ from puzzlesat.native.first_dispatch import without_blas_probe
 SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
 FIRST_SLICE_NODES = 200_000
 SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its best board (measured: docs)
-RESTART_NODES = 20_000_000  # row-scan nodes of a restart (5 M to 80 M measured alike on 16x16)
+RESTART_NODES = 20_000_000  # row-scan nodes of a restart (20 M to 200 M reach 461-462 alike per node: docs)
 START_SLACK = 3  # a restart first looks for boards this many errors worse than the best (measured: docs)
 ORDER_COLOURS = 5  # colours drawn per restart: tiles showing them come first in every list (measured: docs)
 TAIL_COLUMNS = 5  # the scan fills the board's last rows, this many, column by column (measured on 16x16: docs)
@@ -639,9 +639,11 @@ class ScoreSearch:
             self.tick()
 
     def scan(
-        self, remaining: Callable[[], float | None], restart_nodes: int = RESTART_NODES, one_restart: bool = False
+        self, remaining: Callable[[], float | None], restart_nodes: int | None = None, one_restart: bool = False
     ) -> None:
-        """Row-scan restarts until the time is up (or after one)."""
+        """Row-scan restarts of ``restart_nodes`` nodes (:data:`RESTART_NODES`, read at the call)
+        until the time is up (or after one)."""
+        restart_nodes = RESTART_NODES if restart_nodes is None else restart_nodes
         n = self.instance.cells
         while self.bound() > 0 and not self.proven:
             left = remaining()
