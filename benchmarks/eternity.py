@@ -9,7 +9,8 @@ e.g. the seed's sequential C backtracker compiled locally (``gcc -O2 eternity.c`
 ``--whole-process`` times each strategy as a user meets it instead: the whole ``puzzlesat
 solve`` process from outside (start-up, imports, numba's cache load), as the baseline is
 timed.  ``--seed-start N`` draws the boards from seeds N, N+1, ... (seeds 0-2 at sizes 5-8
-are the shipped ``instances/eternity/peak_*`` boards; held-out boards take others).  ``--cpu``
+are the shipped ``instances/eternity/peak_*`` boards; held-out boards take others), and with
+``--score`` starts the search's seeds at N.  ``--cpu``
 counts CPU seconds (user and system, the process and its children) instead of wall seconds
 for whole processes and the baseline: a machine busy with other work inflates them less.
 A whole process loads the kernel built by ``puzzlesat kernels build`` when there is one
@@ -133,12 +134,12 @@ def top_level_split(settings: str) -> list[str]:
     return [part for part in parts if part]
 
 
-def score_variants(board: Path, hints: str | None, seeds: int, timeout: float, variants: list[str]) -> None:
+def score_variants(board: Path, hints: str | None, seeds: range, timeout: float, variants: list[str]) -> None:
     """Each seed's runs of every variant at the same time, each verified and scored here; the table."""
     instance = api.load("eternity", board, **({"hints": hints} if hints else {}))
     total = eternity.max_score(instance.data)
     scores: dict[str, list[int]] = {v: [] for v in variants}
-    for seed in range(seeds):
+    for seed in seeds:
         argv = ["solve", "eternity", str(board), "--score", "--timeout", str(timeout), "--seed", str(seed)]
         argv += ["--hints", hints] if hints else []
         procs = {
@@ -167,12 +168,12 @@ def score_variants(board: Path, hints: str | None, seeds: int, timeout: float, v
     print_table(f"best score of {total}: {label}", ["settings", "scores by seed", "median"], rows)
 
 
-def score_runs(board: Path, hints: str | None, seeds: int, timeout: float, workers: int) -> None:
+def score_runs(board: Path, hints: str | None, seeds: range, timeout: float, workers: int) -> None:
     """The best score of ``solve --score`` per seed (verified and counted here), then the table."""
     instance = api.load("eternity", board, **({"hints": hints} if hints else {}))
     total = eternity.max_score(instance.data)
     scores = []
-    for seed in range(seeds):
+    for seed in seeds:
         cmd = [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(board), "--score"]
         cmd += ["--timeout", str(timeout), "--seed", str(seed), "--workers", str(workers)]
         cmd += ["--hints", hints] if hints else []
@@ -340,7 +341,7 @@ def main() -> None:
     parser.add_argument("--strategies", nargs="+", default=STRATEGIES)
     parser.add_argument("--baseline", help="external program reading the seed format on stdin")
     parser.add_argument("--quick", action="store_true", help="a smoke run: size 4, one seed, 20 s limit")
-    parser.add_argument("--seed-start", type=int, default=0, help="the first board's seed (held-out boards: 100)")
+    parser.add_argument("--seed-start", type=int, default=0, help="first seed of boards (held-out: 100) or runs")
     parser.add_argument("--whole-process", action="store_true", help="time whole solve processes from outside")
     parser.add_argument("--cpu", action="store_true", help="CPU seconds of whole processes and the baseline")
     parser.add_argument("--score", type=Path, metavar="BOARD", help="measure the best-score search on BOARD")
@@ -357,11 +358,12 @@ def main() -> None:
     if args.ray:
         on_ray(args.score, args.hints, args.seeds, args.timeout, args.address)
         return
+    seeds = range(args.seed_start, args.seed_start + args.seeds)
     if args.score and args.variants:
-        score_variants(args.score, args.hints, args.seeds, args.timeout, args.variants)
+        score_variants(args.score, args.hints, seeds, args.timeout, args.variants)
         return
     if args.score:
-        score_runs(args.score, args.hints, args.seeds, args.timeout, args.workers)
+        score_runs(args.score, args.hints, seeds, args.timeout, args.workers)
         return
     if args.exact:
         exact(args.parts, args.timeout)
@@ -374,7 +376,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for size in args.sizes:
             results: dict[str, tuple[list[str], list[float]]] = {n: ([], []) for n in names}
-            for seed in range(args.seed_start, args.seed_start + args.seeds):
+            for seed in seeds:
                 path = Path(tmp) / f"peak_{size}_{seed}.txt"
                 path.write_text(eternity.write_instance(peak_instance(size, seed)))
                 for name in args.strategies:
