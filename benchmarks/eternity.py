@@ -10,7 +10,7 @@ e.g. the seed's sequential C backtracker compiled locally (``gcc -O2 eternity.c`
 solve`` process from outside (start-up, imports, numba's cache load), as the baseline is
 timed.  ``--seed-start N`` draws the boards from seeds N, N+1, ... (seeds 0-2 at sizes 5-8
 are the shipped ``instances/eternity/peak_*`` boards; held-out boards take others), and with
-``--score`` starts the search's seeds at N.  ``--cpu``
+``--score`` (alone, with ``--variants`` or ``--ray``) starts the search's seeds at N.  ``--cpu``
 counts CPU seconds (user and system, the process and its children) instead of wall seconds
 for whole processes and the baseline: a machine busy with other work inflates them less.
 A whole process loads the kernel built by ``puzzlesat kernels build`` when there is one
@@ -287,7 +287,7 @@ def exact(parts: list[str], timeout: float) -> None:
         )
 
 
-def on_ray(board: Path | None, hints: str | None, seeds: int, timeout: float, address: str | None) -> None:
+def on_ray(board: Path | None, hints: str | None, seeds: range, timeout: float, address: str | None) -> None:
     """The ``--ray`` figures: local pool against 1 and 2 Ray workers (exact counts, then scores)."""
     from puzzlesat.portfolio import ray_backend
 
@@ -317,7 +317,7 @@ def on_ray(board: Path | None, hints: str | None, seeds: int, timeout: float, ad
     instance = api.load("eternity", board, **({"hints": hints} if hints else {}))
     total = eternity.max_score(instance.data)
     scores: dict[str, list[int]] = {name: [] for name, _, _ in setups}
-    for seed in range(seeds):
+    for seed in seeds:
         for name, backend, workers in setups:
             result = api.solve(instance, score=True, timeout=timeout, seed=seed, workers=workers, backend=backend)
             assert result.solution is not None and not eternity.verify(instance.data, result.solution, matching=False)
@@ -355,10 +355,10 @@ def main() -> None:
     parser.add_argument("--ray", action="store_true", help="the local pool against Ray workers")
     parser.add_argument("--address", help="with --ray: join this Ray cluster instead of starting one")
     args = parser.parse_args()
-    if args.ray:
-        on_ray(args.score, args.hints, args.seeds, args.timeout, args.address)
-        return
     seeds = range(args.seed_start, args.seed_start + args.seeds)
+    if args.ray:
+        on_ray(args.score, args.hints, seeds, args.timeout, args.address)
+        return
     if args.score and args.variants:
         score_variants(args.score, args.hints, seeds, args.timeout, args.variants)
         return
@@ -369,7 +369,7 @@ def main() -> None:
         exact(args.parts, args.timeout)
         return
     if args.quick:
-        args.sizes, args.seeds, args.timeout = [4], 1, 20
+        args.sizes, seeds, args.timeout = [4], seeds[:1], 20
     names = args.strategies + ([f"baseline:{Path(args.baseline).name}"] if args.baseline else [])
     rows = []
     ratios: dict[int, float] = {}
