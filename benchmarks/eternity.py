@@ -25,8 +25,9 @@ figures for the official 16x16 with the starter piece.
 ``--variants A B ...`` with ``--score`` runs side by side, for each seed at the same time,
 the search with settings of :mod:`puzzlesat.native.eternity_score` changed in the run's
 process (``RESTART_NODES=5000000,SCAN_SHARE=1``; an empty string for the search as it is):
-an A/B test under the same load.  Settings reach the run's own process only, so use
-them with ``--workers 1``.
+an A/B test under the same load.  The run's workers (``--workers``) take the settings over
+(``eternity_score.settings``), so one variant with ``--workers 2`` is an hour run with a setting
+changed and nothing edited on disk.
 
 ``--exact`` measures native-rowscan's exact search on the shipped peak boards instead
 (``instances/eternity/``): the speed-up of ``--workers 2`` over one process on the 7x7 boards
@@ -46,6 +47,7 @@ Usage:
         --strategies native-rowscan --baseline /tmp/eternity_seq
     python benchmarks/eternity.py --score e2_16x16.txt --hints starter.txt [--seeds 5] [--timeout 60] [--workers 1]
     python benchmarks/eternity.py --score e2_16x16.txt --hints starter.txt --variants "" "RESTART_NODES=5000000"
+    python benchmarks/eternity.py --score e2_16x16.txt --hints hints.txt --variants "TAIL_COLUMNS=4" --workers 2 --timeout 3600
     python benchmarks/eternity.py --exact [--parts speedup pruning 8x8] [--timeout 300]
     python benchmarks/eternity.py --ray [--address HOST:PORT] [--score e2_16x16.txt --hints starter.txt --seeds 2]
 """
@@ -134,14 +136,16 @@ def top_level_split(settings: str) -> list[str]:
     return [part for part in parts if part]
 
 
-def score_variants(board: Path, hints: str | None, seeds: range, timeout: float, variants: list[str]) -> None:
+def score_variants(
+    board: Path, hints: str | None, seeds: range, timeout: float, variants: list[str], workers: int
+) -> None:
     """Each seed's runs of every variant at the same time, each verified and scored here; the table."""
     instance = api.load("eternity", board, **({"hints": hints} if hints else {}))
     total = eternity.max_score(instance.data)
     scores: dict[str, list[int]] = {v: [] for v in variants}
     for seed in seeds:
         argv = ["solve", "eternity", str(board), "--score", "--timeout", str(timeout), "--seed", str(seed)]
-        argv += ["--hints", hints] if hints else []
+        argv += ["--workers", str(workers)] + (["--hints", hints] if hints else [])
         procs = {
             v: subprocess.Popen(
                 [sys.executable, __file__, "--child", v, "--", *argv],
@@ -164,7 +168,8 @@ def score_variants(board: Path, hints: str | None, seeds: range, timeout: float,
         [v or "as is", ", ".join(map(str, got)), f"{statistics.median(got):g}" if got else "-"]
         for v, got in scores.items()
     ]
-    label = f"{board.name}{' + ' + Path(hints).name if hints else ''}, {timeout:g} s, one worker each, side by side"
+    label = f"{board.name}{' + ' + Path(hints).name if hints else ''}, {timeout:g} s, {workers} worker(s) each"
+    label += ", side by side" if len(variants) > 1 else ""
     print_table(f"best score of {total}: {label}", ["settings", "scores by seed", "median"], rows)
 
 
@@ -360,7 +365,7 @@ def main() -> None:
         on_ray(args.score, args.hints, seeds, args.timeout, args.address)
         return
     if args.score and args.variants:
-        score_variants(args.score, args.hints, seeds, args.timeout, args.variants)
+        score_variants(args.score, args.hints, seeds, args.timeout, args.variants, args.workers)
         return
     if args.score:
         score_runs(args.score, args.hints, seeds, args.timeout, args.workers)

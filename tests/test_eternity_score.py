@@ -68,6 +68,39 @@ def test_native_score_search_finds_a_perfect_board_of_a_solvable_5x5() -> None:
     assert (status, score) == (Status.OPTIMAL, eternity.max_score(instance))
 
 
+@pytest.mark.parametrize("ahead", [0, 1, 2, 5])
+def test_a_hints_row_is_filled_with_the_rows_above_it_column_by_column(
+    monkeypatch: pytest.MonkeyPatch, ahead: int
+) -> None:
+    """The hint's row 3 and ``ahead`` rows above it (at most to row 0), then row 4 (the tail)."""
+    monkeypatch.setattr(es, "HINT_AHEAD", ahead)
+    instance = eternity.generate({"size": 5, "frame_colours": 3, "inner_colours": 6}, 4)
+    solved = api.solve(api.Instance("eternity", instance)).solution
+    tile, rotation = solved.placements[17]
+    cell, west_of, north_of = es.fill_order(eternity.with_hints(instance, f"{tile} 3 2 {rotation}"), 1)
+    top = max(3 - ahead, 0)
+    band = [r * 5 + c for c in range(5) for r in range(top, 4)]
+    assert cell.tolist() == list(range(top * 5)) + band + list(range(20, 25))
+    assert (west_of < np.arange(25)).all() and (north_of < np.arange(25)).all()
+
+
+def test_the_cells_before_a_hint_take_tiles_that_fit_it_first() -> None:
+    """The cells west and north of a hint have classes of their own, whose lists (every phase
+    and key) put the tiles that match the hint's side first; every other row wants nothing."""
+    instance = eternity.generate({"size": 5, "frame_colours": 3, "inner_colours": 6}, 4)
+    solved = api.solve(api.Instance("eternity", instance)).solution
+    tile, rotation = solved.placements[17]
+    cands = es.Candidates(eternity.with_hints(instance, f"{tile} 3 2 {rotation}"))
+    depth = np.argsort(cands.cell)
+    west, north = (int(cands.rows.classes[depth[cell]]) for cell in (16, 12))
+    assert len({west, north}) == 2 and set(cands.cls[cands.wants > 0]) == {west, north}
+    off, order, _, _ = cands.arrays(np.random.default_rng(1))
+    for k in (west, north):
+        lists = [order[p][a:b] for p in range(4) for a, b in itertools.pairwise(off[p, k])]
+        assert any(len(set(cands.wants[rows])) > 1 for rows in lists)
+        assert all((np.diff(cands.wants[rows]) <= 0).all() for rows in lists)
+
+
 def test_native_score_search_keeps_the_hints() -> None:
     instance = eternity.generate({"size": 5, "frame_colours": 3, "inner_colours": 6}, 4)
     solved = api.solve(api.Instance("eternity", instance)).solution
@@ -116,6 +149,7 @@ def as_the_traces_were_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     """Restarts that start at the best board's bound, their candidate order random alone."""
     monkeypatch.setattr(es, "START_SLACK", 0)
     monkeypatch.setattr(es, "ORDER_COLOURS", 0)
+    monkeypatch.setattr(es, "HINT_AHEAD", 0)
 
 
 def scan_trace(
@@ -228,6 +262,21 @@ def test_a_restart_spends_the_restart_nodes_set_at_the_call(monkeypatch: pytest.
     before = search.nodes
     search.scan(lambda: None, one_restart=True)
     assert 0 < search.nodes - before <= 50_000 and search.restarts == 1
+
+
+def test_workers_scan_with_the_settings_of_their_caller(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A spawned worker imports the module afresh: RESTART_NODES set here reaches it (restarts of
+    50 K nodes, hundreds in a second, where the default's 20 M would make a handful)."""
+    monkeypatch.setattr(es, "RESTART_NODES", 50_000)
+    search = es.ScoreSearch(unsolvable(12, 1), np.random.default_rng(1), es.SCHEDULES[0])
+    es.scan_in_processes(search, [1], time.perf_counter() + 4)
+    assert search.restarts > 20 and search.nodes < 60_000 * search.restarts
+
+
+def test_only_the_search_settings_can_be_handed_on() -> None:
+    with pytest.raises(ValueError, match="BOGUS"):
+        es.use_settings({"BOGUS": 1})
+    assert es.settings()["RESTART_NODES"] == es.RESTART_NODES
 
 
 def test_schedule_allows_errors_late_and_loosens_to_the_complete_one() -> None:

@@ -16,7 +16,9 @@ Two searches share the best board:
    search loosens the schedule, up to the complete one, whose exhaustion proves the best
    board optimal.  The first board of all is a greedy dive that may leave both sides unmatched.
    The last :data:`TAIL_COLUMNS` rows are filled column by column (:func:`fill_order`), so the
-   bottom border row is not left to the end with the few border tiles that are left over.
+   bottom border row is not left to the end with the few border tiles that are left over, and
+   so is each hint's row with the :data:`HINT_AHEAD` rows above it, whose cells west and north
+   of the hint take tiles that fit it first (:func:`hint_neighbours`).
 2. **Large neighbourhood search** on the best board (:class:`Neighbourhoods`), in the time
    the scan leaves (:data:`SCAN_SHARE`): destroy and repair, each repair exact.  *Windows*: a small
    rectangle around an unmatched edge re-solved by branch and bound
@@ -51,7 +53,7 @@ import numpy as np
 
 from puzzlesat.core import Limits, Result, Status, processes
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
-from puzzlesat.domains.eternity import Instance, Solution, max_score
+from puzzlesat.domains.eternity import Instance, Solution, max_score, rotated
 from puzzlesat.native import eternity_checkpoint
 from puzzlesat.native import eternity_score_kernel as kernel
 from puzzlesat.native.eternity_arrays import Rows, ScanState
@@ -64,6 +66,7 @@ SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its b
 RESTART_NODES = 20_000_000  # row-scan nodes of a restart (20 M to 200 M reach 461-462 alike per node: docs)
 START_SLACK = 3  # a restart first looks for boards this many errors worse than the best (measured: docs)
 ORDER_COLOURS = 5  # colours drawn per restart: tiles showing them come first in every list (measured: docs)
+HINT_AHEAD = 2  # rows above a hint filled with it, column by column, tiles that fit it first (measured: docs)
 TAIL_COLUMNS = 5  # the scan fills the board's last rows, this many, column by column (measured on 16x16: docs)
 
 
@@ -105,23 +108,90 @@ class Schedule:
 SCHEDULES = (Schedule(0.35, 2.5), Schedule(0.37, 2.5))
 
 
+# the settings a caller (a benchmark's variant) may change; its workers take them over (settings())
+TUNABLES = ("RESTART_NODES", "START_SLACK", "ORDER_COLOURS", "HINT_AHEAD", "TAIL_COLUMNS", "SCHEDULES")
+
+
+def settings() -> dict[str, Any]:
+    """This process's values of :data:`TUNABLES`, for the workers it starts: a spawned or remote
+    worker imports this module afresh, with the values written above."""
+    return {name: globals()[name] for name in TUNABLES}
+
+
+def use_settings(values: dict[str, Any]) -> None:
+    """Take over a caller's :func:`settings` (names outside :data:`TUNABLES` are refused)."""
+    unknown = set(values) - set(TUNABLES)
+    if unknown:
+        raise ValueError(f"not a setting of the score search: {', '.join(sorted(unknown))}")
+    globals().update(values)
+
+
 def fill_order(instance: Instance, tail: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(cell, west_of, north_of) by depth: the order the row scan fills the cells in, row-major
-    but the last ``tail`` rows column by column (each column top-down, the columns left to
-    right), so that the bottom border row is not left to the end, where few border tiles are
-    left to match the row above (as Blackwood's solver fills its last rows by columns); and the
+    """(cell, west_of, north_of) by depth: the order the row scan fills the cells in, and the
     depths of each cell's west and north neighbours (-1 across the rim), which come before it.
+
+    The rows fall into bands, filled one after the other, each column by column (top-down,
+    the columns left to right), so a band of one row is filled row-major:
+
+    * the last ``tail`` rows form one band, so that the bottom border row is not left to the end,
+      where few border tiles are left to match the row above (as Blackwood's solver fills its
+      last rows by columns);
+    * a hint's row above them and the :data:`HINT_AHEAD` rows above it form one, so that the
+      cells that decide whether the hint fits are placed close together: row by row, a row's
+      worth of cells that do not touch the hint lie between the tile above it and the one left
+      of it, and when the hint does not fit, the scan tries every choice of those cells again
+      before it changes the ones that matter (with all five hints of the official board, most
+      restarts of 20 M nodes never got past the first rows; measured: docs).
     """
     rows, cols = instance.rows, instance.cols
     tail = min(max(tail, 0), rows)
-    head = [r * cols + c for r in range(rows - tail) for c in range(cols)]
-    cell = np.array(head + [r * cols + c for c in range(cols) for r in range(rows - tail, rows)], dtype=np.int64)
+    band = list(range(rows))  # each row's band: the first row in it
+    for r in range(rows - tail, rows):
+        band[r] = band[rows - tail]
+    for hint in instance.hints if HINT_AHEAD else ():
+        r = hint.cell // cols
+        if r < rows - tail:  # the hint's band joins the ones of the HINT_AHEAD rows above
+            joined, into = band[r], band[max(r - HINT_AHEAD, 0)]
+            band = [into if into <= b <= joined else b for b in band]
+    cell = np.array(sorted(range(instance.cells), key=lambda x: (band[x // cols], x % cols, x // cols)), dtype=np.int64)
     depth = np.empty(instance.cells, dtype=np.int64)
     depth[cell] = np.arange(instance.cells)
     r, c = cell // cols, cell % cols
     west_of = np.where(c > 0, depth[cell - 1], -1).astype(np.int64)
     north_of = np.where(r > 0, depth[cell - cols], -1).astype(np.int64)
     return cell, west_of, north_of
+
+
+def hint_neighbours(
+    instance: Instance, rows: np.ndarray, classes: np.ndarray, nclasses: int
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """(rows, wants, nclasses) with a class of its own for each cell west or north of a hint
+    (``classes`` changed in place): its class's rows again, ``wants`` 1 on those that match the
+    hint (0 on every other row), which the lists put first, so that the scan places a tile
+    that fits the hint it will meet rather than find the mismatch there and take the error or
+    backtrack.  Only the order changes, so the search stays complete.  Off with :data:`HINT_AHEAD` 0."""
+    wants = np.zeros(len(rows), dtype=np.int64)
+    hinted = {hint.cell: rotated(instance.tiles[hint.tile], hint.rotation) for hint in instance.hints}
+    if not HINT_AHEAD:
+        return rows, wants, nclasses
+    extra, extra_wants = [rows], [wants]
+    for cell in range(instance.cells):
+        r, col = divmod(cell, instance.cols)
+        east = hinted.get(cell + 1) if col + 1 < instance.cols else None
+        south = hinted.get(cell + instance.cols) if r + 1 < instance.rows else None
+        if cell in hinted or (east is None and south is None):
+            continue
+        copy = rows[rows[:, 0] == classes[cell]].copy()
+        match = np.zeros(len(copy), dtype=np.int64)
+        if east is not None:  # the hint's west side meets this tile's east
+            match += copy[:, 4] == east[3]
+        if south is not None:  # the hint's north side meets this tile's south
+            match += copy[:, 5] == south[0]
+        copy[:, 0] = classes[cell] = nclasses
+        nclasses += 1
+        extra.append(copy)
+        extra_wants.append(match)
+    return np.concatenate(extra), np.concatenate(extra_wants), nclasses
 
 
 class Candidates:
@@ -138,16 +208,17 @@ class Candidates:
         lookup = Lookup(instance, symmetry=instance.square)
         c = instance.colours
         self.colours = c
-        self.nclasses = lookup.nclasses
+        classes = np.array(lookup.classes, dtype=np.int64)
         # class, west * C + north, tile, rotation, east, south
         rows = np.array(lookup.rows, dtype=np.int64).reshape(-1, 6)
+        rows, self.wants, self.nclasses = hint_neighbours(instance, rows, classes, lookup.nclasses)
         self.cls = rows[:, 0]
         west, north = rows[:, 1] // c, rows[:, 1] % c
         self.rot = np.ascontiguousarray(rows[:, 3])
         east, south = (np.ascontiguousarray(rows[:, i]) for i in (4, 5))
         tile = rows[:, 2].astype(np.uint16)
         self.cell, west_of, north_of = fill_order(instance, TAIL_COLUMNS)
-        classes = np.ascontiguousarray(np.asarray(lookup.classes)[self.cell])
+        classes = np.ascontiguousarray(classes[self.cell])
         self.rows = Rows(west_of, north_of, c, classes, tile, np.ascontiguousarray(north), east, south, west)
         self.keys = (west * c + north, north, west, np.zeros_like(west))
         self.sides = np.stack([north, east, south, west])
@@ -172,7 +243,7 @@ class Candidates:
         off = np.empty((4, self.nclasses, slots + 1), dtype=np.int64)
         order = np.empty((4, count), dtype=np.int64)
         for p, key in enumerate(self.keys):
-            order[p] = np.lexsort((rng.random(count), -shows, key, self.cls))
+            order[p] = np.lexsort((rng.random(count), -shows, -self.wants, key, self.cls))
             flat = (self.cls * slots + key)[order[p]]
             bounds = np.searchsorted(flat, np.arange(self.nclasses * slots + 1))
             off[p, :, :slots] = bounds[:-1].reshape(self.nclasses, slots)
@@ -362,7 +433,7 @@ def scan_in_processes(search: ScoreSearch, seeds: list[Any], until: float | None
     counts: dict[int, tuple[int, int]] = {}
     done = 0
     try:
-        with processes.TaskPool(len(seeds), _start_scans, (shared,), name="puzzlesat-score") as pool:
+        with processes.TaskPool(len(seeds), _start_scans, (shared, settings()), name="puzzlesat-score") as pool:
             pool.submit(_scans, [(search.instance, seed, i, deadline) for i, seed in enumerate(seeds)])
             while done < len(seeds) and search.best.errors > 0 and not search.proven:
                 if until is not None and time.perf_counter() > until:
@@ -393,8 +464,9 @@ def scan_in_processes(search: ScoreSearch, seeds: list[Any], until: float | None
 _SHARED: list[Any] = []  # in a scan worker: the shared bound
 
 
-def _start_scans(shared: Any) -> None:
-    """A scan worker's start: the kernels, and the shared bound."""
+def _start_scans(shared: Any, values: dict[str, Any]) -> None:
+    """A scan worker's start: the caller's :func:`settings`, the kernels, and the shared bound."""
+    use_settings(values)
     with without_blas_probe():
         kernel.warm_up()
     _SHARED.append(shared)

@@ -124,10 +124,12 @@ class ScoreHub:
         return self.version, self.errors, board, self.counts, self.proven, self.ready
 
 
-def score_worker(instance: Instance, seed: Any, index: int, hub: Any) -> str:
-    """A Ray task: row scans until cancelled, boards to the hub, the hub's best as bound."""
+def score_worker(instance: Instance, seed: Any, index: int, hub: Any, settings: dict[str, Any]) -> str:
+    """A Ray task: row scans with the caller's ``settings`` (:func:`~puzzlesat.native.eternity_score.settings`)
+    until cancelled, boards to the hub, the hub's best as bound."""
     import ray
 
+    es.use_settings(settings)
     with without_blas_probe():
         eternity_score_kernel.warm_up()
     search = es.ScoreSearch(instance, np.random.default_rng(seed), es.SCHEDULES[index % len(es.SCHEDULES)])
@@ -174,7 +176,7 @@ class ScorePool:
         def start() -> None:
             nonlocal next_index
             seed = seeds[next_index] if next_index < len(seeds) else [*np.atleast_1d(seeds[-1]).tolist(), next_index]
-            running[self.task.remote(search.instance, seed, next_index, hub)] = next_index
+            running[self.task.remote(search.instance, seed, next_index, hub, es.settings())] = next_index
             next_index += 1
 
         for _ in seeds:
