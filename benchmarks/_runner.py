@@ -74,3 +74,13 @@ def print_table(title: str, header: list[str], rows: list[list[str]]) -> None:
     for row in rows:
         print("| " + " | ".join(row) + " |")
     sys.stdout.flush()
+
+
+def variant_children(script: str, argv: list[str], variants: list[str]) -> list[tuple[str, dict]]:
+    """``script argv --child VARIANT`` for each variant at the same time (one process each, so
+    each imports the search afresh with its settings); each child's JSON line, in order."""
+    procs = [
+        (v, subprocess.Popen([sys.executable, script, *argv, "--child", v], stdout=subprocess.PIPE, text=True))
+        for v in variants
+    ]
+    return [(v, json.loads(proc.communicate()[0])) for v, proc in procs]

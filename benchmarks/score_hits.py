@@ -22,14 +22,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _runner import print_table  # noqa: E402
+from _runner import print_table, variant_children  # noqa: E402
 from eternity import apply_settings  # noqa: E402
 
 
@@ -78,16 +77,11 @@ def main() -> None:
     if args.child is not None:
         print(json.dumps(measure(args.board, args.hints, args.child, args.target, args.restarts, args.seed)))
         return
-    procs = []
-    for variant in args.variants:
-        cmd = [sys.executable, __file__, args.board, "--target", str(args.target), "--restarts", str(args.restarts)]
-        cmd += ["--seed", str(args.seed), "--child", variant] + (["--hints", args.hints] if args.hints else [])
-        procs.append((variant, subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)))
+    argv = [args.board, "--target", str(args.target), "--restarts", str(args.restarts), "--seed", str(args.seed)]
+    argv += ["--hints", args.hints] if args.hints else []
     levels = [args.target + k for k in range(4)]
     rows = []
-    for variant, proc in procs:
-        out, _ = proc.communicate()
-        got = json.loads(out)
+    for variant, got in variant_children(__file__, argv, args.variants):
         reached = [b for b in got["best"] if b is not None]
         cells = [f"{sum(b >= level for b in reached)}" for level in levels]
         rate = got["nodes"] / got["seconds"] / 1e6

@@ -145,15 +145,14 @@ def fill_order(instance: Instance, tail: int) -> tuple[np.ndarray, np.ndarray, n
     """
     rows, cols = instance.rows, instance.cols
     tail = min(max(tail, 0), rows)
-    band = list(range(rows))  # each row's band: the first row in it
-    for r in range(rows - tail, rows):
-        band[r] = band[rows - tail]
+    band = [min(row, rows - tail) for row in range(rows)]  # each row's band: the first row in it
     for hint in instance.hints if HINT_AHEAD else ():
-        r = hint.cell // cols
-        if r < rows - tail:  # the hint's band joins the ones of the HINT_AHEAD rows above
-            joined, into = band[r], band[max(r - HINT_AHEAD, 0)]
+        row = hint.cell // cols
+        if row < rows - tail:  # the hint's band joins the ones of the HINT_AHEAD rows above
+            joined, into = band[row], band[max(row - HINT_AHEAD, 0)]
             band = [into if into <= b <= joined else b for b in band]
-    cell = np.array(sorted(range(instance.cells), key=lambda x: (band[x // cols], x % cols, x // cols)), dtype=np.int64)
+    by_band = sorted(range(instance.cells), key=lambda x: (band[x // cols], x % cols, x // cols))
+    cell = np.array(by_band, dtype=np.int64)
     depth = np.empty(instance.cells, dtype=np.int64)
     depth[cell] = np.arange(instance.cells)
     r, c = cell // cols, cell % cols
@@ -171,9 +170,9 @@ def hint_neighbours(
     that fits the hint it will meet rather than find the mismatch there and take the error or
     backtrack.  Only the order changes, so the search stays complete.  Off with :data:`HINT_AHEAD` 0."""
     wants = np.zeros(len(rows), dtype=np.int64)
-    hinted = {hint.cell: rotated(instance.tiles[hint.tile], hint.rotation) for hint in instance.hints}
     if not HINT_AHEAD:
         return rows, wants, nclasses
+    hinted = {hint.cell: rotated(instance.tiles[hint.tile], hint.rotation) for hint in instance.hints}
     extra, extra_wants = [rows], [wants]
     for cell in range(instance.cells):
         r, col = divmod(cell, instance.cols)
