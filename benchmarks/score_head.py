@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -40,7 +39,7 @@ def measure(board: str, hints: str | None, settings: str, restarts: int, seed: i
     instance = api.load("eternity", board, **({"hints": hints} if hints else {})).data
     search = es.ScoreSearch(instance, np.random.default_rng(seed), es.SCHEDULES[0])
     cells = instance.cells
-    head = cells - math.ceil(search.schedule.tail * cells)
+    head = search.schedule.start(cells)
     depth = np.argsort(search.cands.cell)
     marks = sorted(int(depth[hint.cell]) for hint in instance.hints if depth[hint.cell] < head) + [head]
     nodes: list[list[int]] = [[] for _ in marks]

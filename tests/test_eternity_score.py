@@ -68,16 +68,20 @@ def test_native_score_search_finds_a_perfect_board_of_a_solvable_5x5() -> None:
     assert (status, score) == (Status.OPTIMAL, eternity.max_score(instance))
 
 
+def hinted_at_3_2() -> eternity.Instance:
+    """A solvable 5x5 with one hint, at row 3, column 2 (cell 17), as its solution has it."""
+    instance = eternity.generate({"size": 5, "frame_colours": 3, "inner_colours": 6}, 4)
+    tile, rotation = api.solve(api.Instance("eternity", instance)).solution.placements[17]
+    return eternity.with_hints(instance, f"{tile} 3 2 {rotation}")
+
+
 @pytest.mark.parametrize("ahead", [0, 1, 2, 5])
 def test_a_hints_row_is_filled_with_the_rows_above_it_column_by_column(
     monkeypatch: pytest.MonkeyPatch, ahead: int
 ) -> None:
     """The hint's row 3 and ``ahead`` rows above it (at most to row 0), then row 4 (the tail)."""
     monkeypatch.setattr(es, "HINT_AHEAD", ahead)
-    instance = eternity.generate({"size": 5, "frame_colours": 3, "inner_colours": 6}, 4)
-    solved = api.solve(api.Instance("eternity", instance)).solution
-    tile, rotation = solved.placements[17]
-    cell, west_of, north_of = es.fill_order(eternity.with_hints(instance, f"{tile} 3 2 {rotation}"), 1)
+    cell, west_of, north_of = es.fill_order(hinted_at_3_2(), 1)
     top = max(3 - ahead, 0)
     band = [r * 5 + c for c in range(5) for r in range(top, 4)]
     assert cell.tolist() == list(range(top * 5)) + band + list(range(20, 25))
@@ -87,10 +91,7 @@ def test_a_hints_row_is_filled_with_the_rows_above_it_column_by_column(
 def test_the_cells_before_a_hint_take_tiles_that_fit_it_first() -> None:
     """The cells west and north of a hint have classes of their own, whose lists (every phase
     and key) put the tiles that match the hint's side first; every other row wants nothing."""
-    instance = eternity.generate({"size": 5, "frame_colours": 3, "inner_colours": 6}, 4)
-    solved = api.solve(api.Instance("eternity", instance)).solution
-    tile, rotation = solved.placements[17]
-    cands = es.Candidates(eternity.with_hints(instance, f"{tile} 3 2 {rotation}"))
+    cands = es.Candidates(hinted_at_3_2())
     depth = np.argsort(cands.cell)
     west, north = (int(cands.rows.classes[depth[cell]]) for cell in (16, 12))
     assert len({west, north}) == 2 and set(cands.cls[cands.wants > 0]) == {west, north}

@@ -95,11 +95,15 @@ class Schedule:
         """A schedule that allows more: a tail half as long again, then the complete one."""
         return Schedule(1.0, 0.0) if self.tail >= 1.0 else Schedule(min(1.0, self.tail * 1.5), self.power)
 
+    def start(self, cells: int) -> int:
+        """The first depth that may take an error: every edge before it matches (the head)."""
+        return cells - max(1, math.ceil(self.tail * cells))
+
     def allowed(self, cells: int, errors: int) -> np.ndarray:
         """The allowance per depth for boards with at most ``errors`` unmatched edges."""
-        span = max(1, math.ceil(self.tail * cells))
+        start = self.start(cells)
         depth = np.arange(cells)
-        ramp = np.clip((depth - (cells - span) + 1) / span, 0.0, 1.0)
+        ramp = np.clip((depth - start + 1) / (cells - start), 0.0, 1.0)
         return np.floor(max(errors, 0) * ramp**self.power).astype(np.int64)
 
 
