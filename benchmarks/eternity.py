@@ -47,7 +47,7 @@ Usage:
         --strategies native-rowscan --baseline /tmp/eternity_seq
     python benchmarks/eternity.py --score e2_16x16.txt --hints starter.txt [--seeds 5] [--timeout 60] [--workers 1]
     python benchmarks/eternity.py --score e2_16x16.txt --hints starter.txt --variants "" "RESTART_NODES=5000000"
-    python benchmarks/eternity.py --score e2_16x16.txt --hints hints.txt --variants "TAIL_COLUMNS=4" --workers 2
+    python benchmarks/eternity.py --score e2_16x16.txt --hints hints.txt --variants "TAIL_COLUMNS=5" --workers 2
     python benchmarks/eternity.py --exact [--parts speedup pruning 8x8] [--timeout 300]
     python benchmarks/eternity.py --ray [--address HOST:PORT] [--score e2_16x16.txt --hints starter.txt --seeds 2]
 """

@@ -15,7 +15,7 @@ cores, run two variants at a time.  Nodes, not seconds, are the budget, so a bus
 changes only how long it takes.
 
     python benchmarks/score_hits.py e2_16x16.txt --hints starter.txt --target 458 --restarts 300 \\
-        --variants "" "TAIL_COLUMNS=4"
+        --variants "TAIL_COLUMNS=5" "TAIL_COLUMNS=4"
 """
 
 from __future__ import annotations

@@ -88,6 +88,17 @@ def test_a_hints_row_is_filled_with_the_rows_above_it_column_by_column(
     assert (west_of < np.arange(25)).all() and (north_of < np.arange(25)).all()
 
 
+def test_the_tail_is_four_rows_with_a_hint_in_the_last_five_five_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A hint in the last five rows makes the tail four rows; the setting, when given, rules."""
+    board = eternity.generate({"size": 8, "frame_colours": 3, "inner_colours": 6}, 4)
+    inner = next(t for t, sides in enumerate(board.tiles) if 0 not in sides)
+    assert es.tail_rows(board) == 5
+    assert es.tail_rows(eternity.with_hints(board, f"{inner} 2 2 0")) == 5
+    assert es.tail_rows(eternity.with_hints(board, f"{inner} 3 2 0")) == 4
+    monkeypatch.setattr(es, "TAIL_COLUMNS", 6)
+    assert es.tail_rows(eternity.with_hints(board, f"{inner} 3 2 0")) == 6
+
+
 def test_the_cells_before_a_hint_take_tiles_that_fit_it_first() -> None:
     """The cells west and north of a hint have classes of their own, whose lists (every phase
     and key) put the tiles that match the hint's side first; every other row wants nothing."""
