@@ -11,8 +11,9 @@ search does) until its nodes are spent, and the table counts the restarts that r
 where the restarts start, unless a variant sets it: ``START_SLACK=3`` starts them three errors
 below the target, as the search does below its best).  Each variant (module settings of
 ``eternity_score``, as in ``eternity.py --variants``) runs in a process of its own; with two
-cores, run two variants at a time.  Nodes, not seconds, are the budget, so a busy machine
-changes only how long it takes.
+cores, run two variants at a time.  Restarts, not seconds, are the budget, so a busy machine
+changes only how long it takes; variants whose restarts differ in length (``RESTART_NODES``)
+compare by hits per G nodes, which the table gives.
 
     python benchmarks/score_hits.py e2_16x16.txt --hints starter.txt --target 458 --restarts 300 \\
         --variants "TAIL_COLUMNS=5" "TAIL_COLUMNS=4"
@@ -85,11 +86,12 @@ def main() -> None:
         reached = [b for b in got["best"] if b is not None]
         cells = [f"{sum(b >= level for b in reached)}" for level in levels]
         rate = got["nodes"] / got["seconds"] / 1e6
-        rows.append([variant or "as is", *cells, str(max(reached, default="-")), f"{rate:.0f}"])
+        spent = [f"{got['nodes'] / 1e9:.1f}", f"{got['seconds']:.0f}", f"{rate:.0f}"]
+        rows.append([variant or "as is", *cells, str(max(reached, default="-")), *spent])
         print(f"c [{variant or 'as is'}] restart bests {sorted(reached, reverse=True)[:20]}", file=sys.stderr)
     title = f"of {args.restarts} restarts, those reaching each score: {Path(args.board).name}"
     title += f"{' + ' + Path(args.hints).name if args.hints else ''}, RESTART_NODES nodes each unless a variant says"
-    print_table(title, ["settings", *(f">= {level}" for level in levels), "best", "M nodes/s"], rows)
+    print_table(title, ["settings", *(f">= {level}" for level in levels), "best", "G nodes", "s", "M nodes/s"], rows)
 
 
 if __name__ == "__main__":
