@@ -13,7 +13,9 @@ below the target, as the search does below its best).  Each variant (module sett
 ``eternity_score``, as in ``eternity.py --variants``) runs in a process of its own; with two
 cores, run two variants at a time.  Restarts, not seconds, are the budget, so a busy machine
 changes only how long it takes; variants whose restarts differ in length (``RESTART_NODES``)
-compare by hits per G nodes, which the table gives.
+compare by hits per G nodes, which the table gives.  ``--cuts`` replays shorter restarts from
+the same ones (each restart's nodes at each board it found are kept): restart sizes compared on
+the same restarts, which spares a run per size.
 
     python benchmarks/score_hits.py e2_16x16.txt --hints starter.txt --target 458 --restarts 300 \\
         --variants "TAIL_COLUMNS=5" "TAIL_COLUMNS=4"
@@ -34,7 +36,8 @@ from eternity import apply_settings  # noqa: E402
 
 
 def measure(board: str, hints: str | None, settings: str, target: int, restarts: int, seed: int) -> dict[str, object]:
-    """One variant's restarts, in this process (the child's side)."""
+    """One variant's restarts, in this process (the child's side): per restart its nodes and the
+    (nodes into it, score) of each board it found that reached the target."""
     import numpy as np
 
     from puzzlesat import api
@@ -44,25 +47,33 @@ def measure(board: str, hints: str | None, settings: str, target: int, restarts:
     es.START_SLACK = 0  # the target sets where the restarts start, unless the variant sets a slack
     apply_settings(settings)
     instance = api.load("eternity", board, **({"hints": hints} if hints else {})).data
-    errors = eternity.max_score(instance) - target  # a hit has at most this many unmatched edges
+    top = eternity.max_score(instance)
+    errors = top - target  # a hit has at most this many unmatched edges
     search = es.ScoreSearch(instance, np.random.default_rng(seed), es.SCHEDULES[0])
-    found: list[int] = []
+    found: list[tuple[int, int]] = []
+    before = 0
 
     def improved(board: np.ndarray, got: int) -> None:
         assert es.board_errors(instance, search.look, board) == got, "the kernel's count of a board's errors"
-        found.append(got)
+        found.append((search.nodes - before, top - got))
 
     search.on_improve = improved
-    best_by_restart, nodes = [], 0
+    runs = []
     began = time.perf_counter()
     for _ in range(restarts):  # each one of the search's own restarts, from a best board one below the target
         search.best = es.Best(search.best.board, errors + 1, 0.0)
         found.clear()
         before = search.nodes
         search.scan(lambda: None, one_restart=True)
-        nodes += search.nodes - before
-        best_by_restart.append(eternity.max_score(instance) - min(found) if found else None)
-    return {"best": best_by_restart, "nodes": nodes, "seconds": time.perf_counter() - began}
+        runs.append((search.nodes - before, list(found)))
+    return {"runs": runs, "seconds": time.perf_counter() - began}
+
+
+def reached(runs: list, cut: float) -> tuple[list[int], int]:
+    """The best score of each restart that reached the target within ``cut`` nodes, and the nodes
+    the restarts would have placed had each ended there: shorter restarts replayed from the same ones."""
+    best = [max(score for at, score in found if at <= cut) for _, found in runs if any(at <= cut for at, _ in found)]
+    return best, sum(min(spent, cut) for spent, _ in runs)
 
 
 def main() -> None:
@@ -73,6 +84,9 @@ def main() -> None:
     parser.add_argument("--restarts", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--variants", nargs="+", default=[""], help="module settings of eternity_score")
+    parser.add_argument(
+        "--cuts", nargs="*", type=float, default=[], help="also count the restarts as if they had ended after N nodes"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child is not None:
@@ -83,15 +97,18 @@ def main() -> None:
     levels = [args.target + k for k in range(4)]
     rows = []
     for variant, got in variant_children(__file__, argv, args.variants):
-        reached = [b for b in got["best"] if b is not None]
-        cells = [f"{sum(b >= level for b in reached)}" for level in levels]
-        rate = got["nodes"] / got["seconds"] / 1e6
-        spent = [f"{got['nodes'] / 1e9:.1f}", f"{got['seconds']:.0f}", f"{rate:.0f}"]
-        rows.append([variant or "as is", *cells, str(max(reached, default="-")), *spent])
-        print(f"c [{variant or 'as is'}] restart bests {sorted(reached, reverse=True)[:20]}", file=sys.stderr)
+        for cut in [*sorted(args.cuts), float("inf")]:
+            best, nodes = reached(got["runs"], cut)
+            cells = [f"{sum(b >= level for b in best)}" for level in levels]
+            ended = "as run" if cut == float("inf") else f"{cut / 1e6:g} M"
+            timing = [f"{got['seconds']:.0f}", f"{nodes / got['seconds'] / 1e6:.0f}"] if ended == "as run" else ["", ""]
+            rows.append([variant or "as is", ended, *cells, str(max(best, default="-")), f"{nodes / 1e9:.1f}", *timing])
+        print(f"c [{variant or 'as is'}] restart bests {sorted(best, reverse=True)[:20]}", file=sys.stderr)
     title = f"of {args.restarts} restarts, those reaching each score: {Path(args.board).name}"
     title += f"{' + ' + Path(args.hints).name if args.hints else ''}, RESTART_NODES nodes each unless a variant says"
-    print_table(title, ["settings", *(f">= {level}" for level in levels), "best", "G nodes", "s", "M nodes/s"], rows)
+    print_table(
+        title, ["settings", "ended", *(f">= {level}" for level in levels), "best", "G nodes", "s", "M nodes/s"], rows
+    )
 
 
 if __name__ == "__main__":
