@@ -79,11 +79,12 @@ def hinted_at_3_2() -> eternity.Instance:
 def test_a_hints_row_is_filled_with_the_rows_above_it_column_by_column(
     monkeypatch: pytest.MonkeyPatch, ahead: int
 ) -> None:
-    """The hint's row 3 and ``ahead`` rows above it (at most to row 0), then row 4 (the tail)."""
+    """The hint's row 3 and ``ahead`` rows above it (at most to row 0), its first two columns
+    row by row, then row 4 (the tail)."""
     monkeypatch.setattr(es, "HINT_AHEAD", ahead)
     cell, west_of, north_of = es.fill_order(hinted_at_3_2(), 1)
     top = max(3 - ahead, 0)
-    band = [r * 5 + c for c in range(5) for r in range(top, 4)]
+    band = [r * 5 + c for r in range(top, 4) for c in (0, 1)] + [r * 5 + c for c in range(2, 5) for r in range(top, 4)]
     assert cell.tolist() == list(range(top * 5)) + band + list(range(20, 25))
     assert (west_of < np.arange(25)).all() and (north_of < np.arange(25)).all()
 
@@ -101,16 +102,45 @@ def test_the_tail_is_four_rows_with_a_hint_in_the_last_five_five_without(monkeyp
 
 def test_the_cells_before_a_hint_take_tiles_that_fit_it_first() -> None:
     """The cells west and north of a hint have classes of their own, whose lists (every phase
-    and key) put the tiles that match the hint's side first; every other row wants nothing."""
+    and key) put the tiles that match the hint's side first; every other row misses nothing."""
     cands = es.Candidates(hinted_at_3_2())
     depth = np.argsort(cands.cell)
     west, north = (int(cands.rows.classes[depth[cell]]) for cell in (16, 12))
-    assert len({west, north}) == 2 and set(cands.cls[cands.wants > 0]) == {west, north}
+    assert len({west, north}) == 2 and set(cands.cls[cands.miss > 0]) == {west, north}
+    assert np.flatnonzero(cands.rows.ahead >= 0).tolist() == sorted(depth[[16, 12]])
+    assert (cands.rows.ahead[depth[[16, 12]]] == depth[17]).all()
     off, order, _, _ = cands.arrays(np.random.default_rng(1))
     for k in (west, north):
         lists = [order[p][a:b] for p in range(4) for a, b in itertools.pairwise(off[p, k])]
-        assert any(len(set(cands.wants[rows])) > 1 for rows in lists)
-        assert all((np.diff(cands.wants[rows]) <= 0).all() for rows in lists)
+        assert any(len(set(cands.miss[rows])) > 1 for rows in lists)
+        assert all((np.diff(cands.miss[rows]) >= 0).all() for rows in lists)
+
+
+def boards_found(cands: es.Candidates, allowed: np.ndarray, seed: int) -> tuple[list[tuple[int, list[int]]], int]:
+    """Every board one scan finds, better and better, until it has searched everything: (errors,
+    rows) of each, and the nodes it placed."""
+    scan = es.Scan(cands, np.random.default_rng(seed), allowed.copy())
+    best = np.array([len(allowed) * 4], dtype=np.int64)
+    found, nodes = [], 0
+    while True:
+        status, done = scan.run(10_000, best)
+        nodes += done
+        if status == es.FOUND:
+            found.append((int(best[0]), scan.state.best_placed.tolist()))
+        elif status == es.EXHAUSTED:
+            return found, nodes
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_tile_that_misses_a_hint_ahead_is_placed_only_where_the_schedule_allows_the_error(seed: int) -> None:
+    """Checking the hint's side at its west and north neighbours only cuts nodes: the same boards,
+    in the same order, in fewer nodes than a scan that finds the mismatch at the hint."""
+    cands = es.Candidates(hinted_at_3_2())
+    allowed = es.Schedule(0.36, 1.0).allowed(25, 6)  # no error up to the hint (depth 15)
+    found, nodes = boards_found(cands, allowed, seed)
+    cands.rows = cands.rows._replace(ahead=np.full(25, -1, dtype=np.int64))
+    unchecked, more = boards_found(cands, allowed, seed)
+    assert found and found == unchecked and nodes < more
 
 
 def test_native_score_search_keeps_the_hints() -> None:
@@ -162,6 +192,7 @@ def as_the_traces_were_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(es, "START_SLACK", 0)
     monkeypatch.setattr(es, "ORDER_COLOURS", 0)
     monkeypatch.setattr(es, "HINT_AHEAD", 0)
+    monkeypatch.setattr(es, "LEAD_COLUMNS", 1)
 
 
 def scan_trace(

@@ -99,8 +99,11 @@ class State(NamedTuple):
 
 class Rows(NamedTuple):
     """What the row scan reads and never changes: the fill order (the depth of each depth's west
-    and north neighbour, -1 across the rim), the frame class of the cell of each depth, and the
-    candidate rows (a turned tile, uint16, and the colours it shows), one index for all five arrays."""
+    and north neighbour, -1 across the rim), the frame class of the cell of each depth, the
+    candidate rows (a turned tile, uint16, and the colours it shows, one index for these five
+    arrays and ``miss``), and the hints ahead: ``miss`` the sides of a hint a row misses on the
+    cell west or north of it (uint8, 0 elsewhere), ``ahead`` per depth the depth of the hint its
+    cell meets (-1: none)."""
 
     west_of: np.ndarray
     north_of: np.ndarray
@@ -111,6 +114,8 @@ class Rows(NamedTuple):
     east: np.ndarray
     south: np.ndarray
     west: np.ndarray
+    miss: np.ndarray
+    ahead: np.ndarray
 
 
 class ScanState(NamedTuple):

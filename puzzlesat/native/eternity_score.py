@@ -18,7 +18,9 @@ Two searches share the best board:
    The last rows (:func:`tail_rows`) are filled column by column (:func:`fill_order`), so the
    bottom border row is not left to the end with the few border tiles that are left over, and
    so is each hint's row with the :data:`HINT_AHEAD` rows above it, whose cells west and north
-   of the hint take tiles that fit it first (:func:`hint_neighbours`).
+   of the hint take tiles that fit it first, and one that misses it only where the schedule
+   allows the error at the hint (:func:`hint_neighbours`); a band's first two columns are
+   filled together, row by row (:data:`LEAD_COLUMNS`).
 2. **Large neighbourhood search** on the best board (:class:`Neighbourhoods`), in the time
    the scan leaves (:data:`SCAN_SHARE`): destroy and repair, each repair exact.  *Windows*: a small
    rectangle around an unmatched edge re-solved by branch and bound
@@ -68,6 +70,7 @@ START_SLACK = 3  # a restart first looks for boards this many errors worse than 
 ORDER_COLOURS = 5  # colours drawn per restart: tiles showing them come first in every list (measured: docs)
 HINT_AHEAD = 2  # rows above a hint filled with it, column by column, tiles that fit it first (measured: docs)
 TAIL_COLUMNS: int | None = None  # the board's last rows the scan fills column by column; None: tail_rows() picks
+LEAD_COLUMNS = 2  # a band's first columns, filled together row by row (1: none; measured: docs)
 
 
 @dataclass
@@ -113,7 +116,7 @@ SCHEDULES = (Schedule(0.35, 2.5), Schedule(0.37, 2.5))
 
 
 # the settings a caller (a benchmark's variant) may change; its workers take them over (settings())
-TUNABLES = ("RESTART_NODES", "START_SLACK", "ORDER_COLOURS", "HINT_AHEAD", "TAIL_COLUMNS", "SCHEDULES")
+TUNABLES = ("RESTART_NODES", "START_SLACK", "ORDER_COLOURS", "HINT_AHEAD", "TAIL_COLUMNS", "LEAD_COLUMNS", "SCHEDULES")
 
 
 def settings() -> dict[str, Any]:
@@ -147,7 +150,12 @@ def fill_order(instance: Instance, tail: int) -> tuple[np.ndarray, np.ndarray, n
     depths of each cell's west and north neighbours (-1 across the rim), which come before it.
 
     The rows fall into bands, filled one after the other, each column by column (top-down,
-    the columns left to right), so a band of one row is filled row-major:
+    the columns left to right), so a band of one row is filled row-major; but the first
+    :data:`LEAD_COLUMNS` (2) of a band are filled together, row by row: the first column is the board's border,
+    whose cells only the colour above them holds, and filled alone its tiles are tried in every
+    order before the second column finds that the first one does not fit (a third of the
+    nodes of the last rows went there: docs).
+
 
     * the last ``tail`` rows form one band, so that the bottom border row is not left to the end,
       where few border tiles are left to match the row above (as Blackwood's solver fills its
@@ -167,7 +175,9 @@ def fill_order(instance: Instance, tail: int) -> tuple[np.ndarray, np.ndarray, n
         if row < rows - tail:  # the hint's band joins the ones of the HINT_AHEAD rows above
             joined, into = band[row], band[max(row - HINT_AHEAD, 0)]
             band = [into if into <= b <= joined else b for b in band]
-    by_band = sorted(range(instance.cells), key=lambda x: (band[x // cols], x % cols, x // cols))
+    by_band = sorted(
+        range(instance.cells), key=lambda x: (band[x // cols], max(x % cols, LEAD_COLUMNS - 1), x // cols, x % cols)
+    )
     cell = np.array(by_band, dtype=np.int64)
     depth = np.empty(instance.cells, dtype=np.int64)
     depth[cell] = np.arange(instance.cells)
@@ -180,16 +190,17 @@ def fill_order(instance: Instance, tail: int) -> tuple[np.ndarray, np.ndarray, n
 def hint_neighbours(
     instance: Instance, rows: np.ndarray, classes: np.ndarray, nclasses: int
 ) -> tuple[np.ndarray, np.ndarray, int]:
-    """(rows, wants, nclasses) with a class of its own for each cell west or north of a hint
-    (``classes`` changed in place): its class's rows again, ``wants`` 1 on those that match the
-    hint (0 on every other row), which the lists put first, so that the scan places a tile
-    that fits the hint it will meet rather than find the mismatch there and take the error or
-    backtrack.  Only the order changes, so the search stays complete.  Off with :data:`HINT_AHEAD` 0."""
-    wants = np.zeros(len(rows), dtype=np.int64)
+    """(rows, miss, nclasses) with a class of its own for each cell west or north of a hint
+    (``classes`` changed in place): its class's rows again, ``miss`` the sides of the hint each
+    would leave unmatched there (0 on every other row).  The lists put the rows that miss least
+    first, so that the scan places a tile that fits the hint it will meet rather than find the
+    mismatch there, and the scan places one that misses only where the schedule allows the
+    error at the hint's depth (:func:`hints_ahead`).  Off with :data:`HINT_AHEAD` 0."""
+    miss = np.zeros(len(rows), dtype=np.int64)
     if not HINT_AHEAD:
-        return rows, wants, nclasses
+        return rows, miss, nclasses
     hinted = {hint.cell: rotated(instance.tiles[hint.tile], hint.rotation) for hint in instance.hints}
-    extra, extra_wants = [rows], [wants]
+    extra, extra_miss = [rows], [miss]
     for cell in range(instance.cells):
         r, col = divmod(cell, instance.cols)
         east = hinted.get(cell + 1) if col + 1 < instance.cols else None
@@ -197,16 +208,30 @@ def hint_neighbours(
         if cell in hinted or (east is None and south is None):
             continue
         copy = rows[rows[:, 0] == classes[cell]].copy()
-        match = np.zeros(len(copy), dtype=np.int64)
+        missed = np.zeros(len(copy), dtype=np.int64)
         if east is not None:  # the hint's west side meets this tile's east
-            match += copy[:, 4] == east[3]
+            missed += copy[:, 4] != east[3]
         if south is not None:  # the hint's north side meets this tile's south
-            match += copy[:, 5] == south[0]
+            missed += copy[:, 5] != south[0]
         copy[:, 0] = classes[cell] = nclasses
         nclasses += 1
         extra.append(copy)
-        extra_wants.append(match)
-    return np.concatenate(extra), np.concatenate(extra_wants), nclasses
+        extra_miss.append(missed)
+    return np.concatenate(extra), np.concatenate(extra_miss), nclasses
+
+
+def hints_ahead(instance: Instance, cell: np.ndarray) -> np.ndarray:
+    """Per depth of the fill order ``cell``: the depth of the hint east or south of its cell (the
+    later one when both), -1 for none or with :data:`HINT_AHEAD` 0.  A tile placed there that
+    misses the hint makes an error certain at that depth, which the scan checks at once."""
+    depth = np.empty(instance.cells, dtype=np.int64)
+    depth[cell] = np.arange(instance.cells)
+    ahead = np.full(instance.cells, -1, dtype=np.int64)
+    for hint in instance.hints if HINT_AHEAD else ():
+        r, col = divmod(hint.cell, instance.cols)
+        for before in ([hint.cell - 1] if col > 0 else []) + ([hint.cell - instance.cols] if r > 0 else []):
+            ahead[depth[before]] = max(ahead[depth[before]], depth[hint.cell])
+    return ahead
 
 
 class Candidates:
@@ -226,7 +251,7 @@ class Candidates:
         classes = np.array(lookup.classes, dtype=np.int64)
         # class, west * C + north, tile, rotation, east, south
         rows = np.array(lookup.rows, dtype=np.int64).reshape(-1, 6)
-        rows, self.wants, self.nclasses = hint_neighbours(instance, rows, classes, lookup.nclasses)
+        rows, self.miss, self.nclasses = hint_neighbours(instance, rows, classes, lookup.nclasses)
         self.cls = rows[:, 0]
         west, north = rows[:, 1] // c, rows[:, 1] % c
         self.rot = np.ascontiguousarray(rows[:, 3])
@@ -234,7 +259,10 @@ class Candidates:
         tile = rows[:, 2].astype(np.uint16)
         self.cell, west_of, north_of = fill_order(instance, tail_rows(instance))
         classes = np.ascontiguousarray(classes[self.cell])
-        self.rows = Rows(west_of, north_of, c, classes, tile, np.ascontiguousarray(north), east, south, west)
+        miss, ahead = self.miss.astype(np.uint8), hints_ahead(instance, self.cell)
+        self.rows = Rows(
+            west_of, north_of, c, classes, tile, np.ascontiguousarray(north), east, south, west, miss, ahead
+        )
         self.keys = (west * c + north, north, west, np.zeros_like(west))
         self.sides = np.stack([north, east, south, west])
 
@@ -250,15 +278,16 @@ class Candidates:
 
     def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(off, order, tiles, sides): ``order[p]`` the rows sorted by (class, phase key, the
-        :meth:`preference` drawn first, random), ``tiles[p]`` their tiles, ``sides[p]`` the colour
-        they show on the side phase p leaves unmatched (phase 1: west, 2: north; 0 in phases 0 and 3)."""
+        hint sides missed, the :meth:`preference` drawn first, random), ``tiles[p]`` their tiles,
+        ``sides[p]`` the colour they show on the side phase p leaves unmatched (phase 1: west, 2:
+        north; 0 in phases 0 and 3)."""
         slots = self.colours * self.colours
         count = len(self.cls)
         shows = self.preference(rng)
         off = np.empty((4, self.nclasses, slots + 1), dtype=np.int64)
         order = np.empty((4, count), dtype=np.int64)
         for p, key in enumerate(self.keys):
-            order[p] = np.lexsort((rng.random(count), -shows, -self.wants, key, self.cls))
+            order[p] = np.lexsort((rng.random(count), -shows, self.miss, key, self.cls))
             flat = (self.cls * slots + key)[order[p]]
             bounds = np.searchsorted(flat, np.arange(self.nclasses * slots + 1))
             off[p, :, :slots] = bounds[:-1].reshape(self.nclasses, slots)

@@ -14,7 +14,11 @@ cell's frame class keyed by the colours its west and north neighbours show:
 A candidate is placed only when the errors so far stay within ``min(allowed[d], best - 1)``:
 the schedule ``allowed`` (errors allowed up to and including cell ``d``; none early, more late
 in the scan, as Blackwood's and Verhaard's solvers do) and the best full board's errors, so
-every board completed is better than the last.
+every board completed is better than the last.  On a cell west or north of a hint, a tile that
+misses the hint makes an error certain at the hint's depth: it is placed only when that error
+fits the schedule there too (it always does in the complete schedule), so the scan does not fill
+the cells in between to find out (the lists put the tiles that fit the hint first, so the walk of
+a list ends at the first that cannot be placed).
 
 ``window_best``: branch and bound re-solving a set of cells (a window) of a full board: the
 tiles on them are taken off and put back, each turned to fit, to miss as few edges as
@@ -37,8 +41,9 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
         rows: a :class:`~puzzlesat.native.eternity_arrays.Rows`: the depths ``west_of[d]``
             and ``north_of[d]`` of the neighbours of the cell of depth ``d`` (-1 across the
             rim), ``colours``, the frame ``classes`` by depth (hinted cells have a class
-            holding their hint alone), and the candidate rows ``tile``, ``north``, ``east``,
-            ``south``, ``west`` (a turned tile and its four colours).
+            holding their hint alone), the candidate rows ``tile``, ``north``, ``east``,
+            ``south``, ``west`` (a turned tile and its four colours), and the hints ahead:
+            ``miss`` per row, ``ahead`` per depth.
         s: a :class:`~puzzlesat.native.eternity_arrays.ScanState`, updated in place:
             ``off[p, k, key]..off[p, k, key + 1]`` index the lists of phase p, class k:
             ``order[p]`` the rows, ``tiles[p]`` their tiles and ``sides[p]`` the colour they
@@ -63,6 +68,7 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
     """
     west_of, north_of, ncolours, cell_class = rows.west_of, rows.north_of, rows.colours, rows.classes
     r_tile, r_north, r_east, r_south, r_west = rows.tile, rows.north, rows.east, rows.south, rows.west
+    r_miss, ahead = rows.miss, rows.ahead
     off, order, tiles, sides, allowed, used = s.off, s.order, s.tiles, s.sides, s.allowed, s.used
     placed, phase, choice, limit, errors, depth = s.placed, s.phase, s.choice, s.limit, s.errors, s.depth
     n = cell_class.shape[0]
@@ -105,7 +111,7 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
                 i = np.int64(j)
                 if j < end:
                     hit = order0[j]
-                    found = True
+                    found = ahead[d] < 0 or r_miss[hit] <= min(allowed[ahead[d]], best[0] - 1) - errors[d]
             if not found:
                 p = 1
                 i = -1
@@ -131,7 +137,9 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
                     used[tiles[3, i]] != 0 or r_west[order[3, i]] == west or r_north[order[3, i]] == north
                 ):
                     i += 1
-            if i < stop:
+            if i < stop and (
+                ahead[d] < 0 or r_miss[order[p, i]] <= min(allowed[ahead[d]], best[0] - 1) - errors[d] - need
+            ):
                 hit = order[p, i]
                 found = True
             else:
@@ -303,7 +311,19 @@ def warm_up() -> None:
     off, order = np.zeros((4, 9, 5), dtype=np.int32), np.zeros((4, 0), dtype=np.uint32)
     state = ScanState.start((off, order, np.zeros((4, 0), dtype=np.uint16), np.zeros((4, 0), dtype=np.int16)), z)
     west_of, north_of = np.array([-1, 0, -1, 2], dtype=np.int64), np.array([-1, -1, 0, 1], dtype=np.int64)
-    rows = Rows(west_of, north_of, 2, z, np.zeros(0, dtype=np.uint16), empty, empty, empty, empty)
+    rows = Rows(
+        west_of,
+        north_of,
+        2,
+        z,
+        np.zeros(0, dtype=np.uint16),
+        empty,
+        empty,
+        empty,
+        empty,
+        np.zeros(0, dtype=np.uint8),
+        np.full(4, -1, dtype=np.int64),
+    )
     scan(rows, state, np.zeros(1, dtype=np.int64), 0, 1)
     window_best(
         np.zeros(1, dtype=np.int64),
