@@ -150,12 +150,7 @@ def fill_order(instance: Instance, tail: int) -> tuple[np.ndarray, np.ndarray, n
     depths of each cell's west and north neighbours (-1 across the rim), which come before it.
 
     The rows fall into bands, filled one after the other, each column by column (top-down,
-    the columns left to right), so a band of one row is filled row-major; but the first
-    :data:`LEAD_COLUMNS` (2) of a band are filled together, row by row: the first column is the board's border,
-    whose cells only the colour above them holds, and filled alone its tiles are tried in every
-    order before the second column finds that the first one does not fit (a third of the
-    nodes of the last rows went there: docs).
-
+    the columns left to right), so a band of one row is filled row-major:
 
     * the last ``tail`` rows form one band, so that the bottom border row is not left to the end,
       where few border tiles are left to match the row above (as Blackwood's solver fills its
@@ -166,6 +161,11 @@ def fill_order(instance: Instance, tail: int) -> tuple[np.ndarray, np.ndarray, n
       of it, and when the hint does not fit, the scan tries every choice of those cells again
       before it changes the ones that matter (with all five hints of the official board, most
       restarts of 20 M nodes never got past the first rows; measured: docs).
+
+    The first :data:`LEAD_COLUMNS` (2) of a band are filled together, row by row: the first
+    column is the board's border, whose cells only the colour above them holds, and filled
+    alone its tiles are tried in every order before the second column finds that the first
+    does not fit (with the starter piece a third of the scan's nodes went there: docs).
     """
     rows, cols = instance.rows, instance.cols
     tail = min(max(tail, 0), rows)
