@@ -136,16 +136,10 @@ class ScanState(NamedTuple):
     errors: np.ndarray
     depth: np.ndarray
     best_placed: np.ndarray
-    odd: np.ndarray
-    nodd: np.ndarray
-    charge: np.ndarray
 
     @classmethod
-    def start(
-        cls, lists: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], allowed: np.ndarray, odd: np.ndarray
-    ) -> ScanState:
-        """The state of the empty board: ``lists`` (off, order, tiles, sides), the schedule and
-        the colours shown an odd number of times by all the tiles (``odd``, 1 per such colour)."""
+    def start(cls, lists: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], allowed: np.ndarray) -> ScanState:
+        """The state of the empty board: ``lists`` (off, order, tiles, sides) and the schedule."""
         import numpy as np
 
         cells = len(allowed)
@@ -154,20 +148,4 @@ class ScanState(NamedTuple):
         phase, limit = np.zeros(cells, dtype=np.int64), np.zeros(cells, dtype=np.int64)
         choice = np.full(cells, -1, dtype=np.int64)
         errors, depth = np.zeros(cells + 1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-        odd = odd.astype(np.uint8)
-        nodd = np.array([int(odd.sum())], dtype=np.int64)
-        return cls(
-            *lists,
-            allowed,
-            used,
-            placed,
-            phase,
-            choice,
-            limit,
-            errors,
-            depth,
-            best_placed,
-            odd,
-            nodd,
-            np.zeros(1, dtype=np.int64),
-        )
+        return cls(*lists, allowed, used, placed, phase, choice, limit, errors, depth, best_placed)

@@ -70,7 +70,6 @@ START_SLACK = 3  # a restart first looks for boards this many errors worse than 
 ORDER_COLOURS = 5  # colours drawn per restart: tiles showing them come first in every list (measured: docs)
 HINT_AHEAD = 2  # rows above a hint filled with it, column by column, tiles that fit it first (measured: docs)
 TAIL_COLUMNS: int | None = None  # the board's last rows the scan fills column by column; None: tail_rows() picks
-PARITY = 0  # 1: the parity prune, 2: the odd colours charged to the schedule (experiment, docs)
 LEAD_COLUMNS = 2  # a band's first columns, filled together row by row (1: none; measured: docs)
 
 
@@ -117,16 +116,7 @@ SCHEDULES = (Schedule(0.35, 2.5), Schedule(0.37, 2.5))
 
 
 # the settings a caller (a benchmark's variant) may change; its workers take them over (settings())
-TUNABLES = (
-    "RESTART_NODES",
-    "START_SLACK",
-    "ORDER_COLOURS",
-    "HINT_AHEAD",
-    "TAIL_COLUMNS",
-    "LEAD_COLUMNS",
-    "SCHEDULES",
-    "PARITY",
-)
+TUNABLES = ("RESTART_NODES", "START_SLACK", "ORDER_COLOURS", "HINT_AHEAD", "TAIL_COLUMNS", "LEAD_COLUMNS", "SCHEDULES")
 
 
 def settings() -> dict[str, Any]:
@@ -275,9 +265,6 @@ class Candidates:
         )
         self.keys = (west * c + north, north, west, np.zeros_like(west))
         self.sides = np.stack([north, east, south, west])
-        shown = np.bincount(np.array(instance.tiles, dtype=np.int64).reshape(-1), minlength=c)
-        self.odd = (shown % 2).astype(np.uint8)
-        self.odd[0] = 0  # grey: on the rim only, never on an edge
 
     def preference(self, rng: np.random.Generator) -> np.ndarray:
         """Per row, how many of its sides show one of :data:`ORDER_COLOURS` colours drawn (grey
@@ -316,10 +303,7 @@ class Scan:
 
     def __init__(self, cands: Candidates, rng: np.random.Generator, allowed: np.ndarray) -> None:
         self.cands = cands
-        self.state = ScanState.start(cands.arrays(rng), allowed, cands.odd)
-        if not PARITY:
-            self.state.nodd[0] = -(10**9)
-        self.state.charge[0] = PARITY == 2
+        self.state = ScanState.start(cands.arrays(rng), allowed)
 
     def run(self, budget: int, best: np.ndarray, double: bool = False) -> tuple[int, int]:
         """(kernel status, nodes) of at most ``budget`` nodes; FOUND lowers ``best[0]``."""

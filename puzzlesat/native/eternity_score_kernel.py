@@ -34,23 +34,6 @@ from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 
 
 @njit(cache=True)
-def flips(odd, p, west, north, row_west, row_north):  # pragma: no cover - compiled
-    """Toggle the parity of the colours on the sides a placement of phase ``p`` leaves unmatched
-    (west in phases 1 and 3, north in 2 and 3); the change in the count of odd colours.  Its own
-    inverse: the same call undoes it."""
-    change = 0
-    if p == 1 or p == 3:
-        for c in (west, row_west):
-            odd[c] ^= 1
-            change += 2 * np.int64(odd[c]) - 1
-    if p == 2 or p == 3:
-        for c in (north, row_north):
-            odd[c] ^= 1
-            change += 2 * np.int64(odd[c]) - 1
-    return change
-
-
-@njit(cache=True)
 def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
     """Depth-first row scan with scheduled errors, resumable.
 
@@ -88,13 +71,11 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
     r_miss, ahead = rows.miss, rows.ahead
     off, order, tiles, sides, allowed, used = s.off, s.order, s.tiles, s.sides, s.allowed, s.used
     placed, phase, choice, limit, errors, depth = s.placed, s.phase, s.choice, s.limit, s.errors, s.depth
-    odd, nodd = s.odd, s.nodd
     n = cell_class.shape[0]
     stride = off.shape[2]
     off0, order0, tiles0 = off[0].reshape(-1), order[0], tiles[0]
     one = np.uint64(1)
     d = depth[0]
-    final = min(allowed[n - 1], best[0] - 1) if n > 0 else 0  # errors a whole board may have
     fresh = 0 <= d < n and choice[d] < 0  # cell d entered from above: its state is stale
     nodes = 0
     while True:
@@ -103,17 +84,12 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
             s.best_placed[:] = placed
             d -= 1
             used[r_tile[placed[d]]] = 0
-            if phase[d] > 0:
-                w = r_east[placed[west_of[d]]] if west_of[d] >= 0 else 0
-                no = r_south[placed[north_of[d]]] if north_of[d] >= 0 else 0
-                nodd[0] += flips(odd, phase[d], w, no, r_west[placed[d]], r_north[placed[d]])
             depth[0] = d
             return FOUND, nodes
         if d < 0:
             depth[0] = d
             return EXHAUSTED, nodes
         slack = min(allowed[d], best[0] - 1) - errors[d]
-        cap = min(allowed[d], best[0] - 1) if s.charge[0] else final
         found = False
         hit = np.uint32(0)
         need = 0
@@ -122,7 +98,7 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
         i = -1 if fresh else choice[d]
         stop = 0 if fresh else limit[d]
         if p == 0:
-            if slack >= 0 and nodd[0] <= 2 * (cap - errors[d]):
+            if slack >= 0:
                 if fresh:
                     west = r_east[placed[west_of[d]]] if west_of[d] >= 0 else 0
                     north = r_south[placed[north_of[d]]] if north_of[d] >= 0 else 0
@@ -143,9 +119,6 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
             need = 1 if p < 3 else 2
             if need > slack or (p == 3 and double == 0):
                 break
-            room = 2 * (cap - errors[d] - need) - nodd[0]  # how far the odd colours may grow
-            if room < -2:
-                break
             if west < 0:
                 west = r_east[placed[west_of[d]]] if west_of[d] >= 0 else 0
                 north = r_south[placed[north_of[d]]] if north_of[d] >= 0 else 0
@@ -154,27 +127,15 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
                 i = off[p, cell_class[d], key]
                 stop = off[p, cell_class[d], key + 1]
             if p == 1:
-                while i < stop and (
-                    used[tiles[1, i]] != 0
-                    or sides[1, i] == west
-                    or (room < 2 and 2 - 2 * (np.int64(odd[west]) + odd[sides[1, i]]) > room)
-                ):
+                while i < stop and (used[tiles[1, i]] != 0 or sides[1, i] == west):
                     i += 1
             elif p == 2:
-                while i < stop and (
-                    used[tiles[2, i]] != 0
-                    or sides[2, i] == north
-                    or (room < 2 and 2 - 2 * (np.int64(odd[north]) + odd[sides[2, i]]) > room)
-                ):
+                while i < stop and (used[tiles[2, i]] != 0 or sides[2, i] == north):
                     i += 1
             else:
-                while i < stop:
-                    row = order[3, i]
-                    if used[tiles[3, i]] == 0 and r_west[row] != west and r_north[row] != north:
-                        change = flips(odd, 3, west, north, r_west[row], r_north[row])
-                        flips(odd, 3, west, north, r_west[row], r_north[row])
-                        if change <= room:
-                            break
+                while i < stop and (
+                    used[tiles[3, i]] != 0 or r_west[order[3, i]] == west or r_north[order[3, i]] == north
+                ):
                     i += 1
             if i < stop and (
                 ahead[d] < 0 or r_miss[order[p, i]] <= min(allowed[ahead[d]], best[0] - 1) - errors[d] - need
@@ -186,8 +147,6 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
                 i = -1
         if found:
             used[r_tile[hit]] = 1
-            if p > 0:
-                nodd[0] += flips(odd, p, west, north, r_west[hit], r_north[hit])
             placed[d] = hit
             phase[d] = p
             choice[d] = i + 1
@@ -206,10 +165,6 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
             fresh = False
             if d >= 0:
                 used[r_tile[placed[d]]] = 0
-                if phase[d] > 0:
-                    w = r_east[placed[west_of[d]]] if west_of[d] >= 0 else 0
-                    no = r_south[placed[north_of[d]]] if north_of[d] >= 0 else 0
-                    nodd[0] += flips(odd, phase[d], w, no, r_west[placed[d]], r_north[placed[d]])
 
 
 @njit(cache=True)
@@ -354,8 +309,7 @@ def warm_up() -> None:
     z = np.zeros(4, dtype=np.int64)
     empty = np.zeros(0, dtype=np.int64)
     off, order = np.zeros((4, 9, 5), dtype=np.int32), np.zeros((4, 0), dtype=np.uint32)
-    lists = (off, order, np.zeros((4, 0), dtype=np.uint16), np.zeros((4, 0), dtype=np.int16))
-    state = ScanState.start(lists, z, np.zeros(2, dtype=np.uint8))
+    state = ScanState.start((off, order, np.zeros((4, 0), dtype=np.uint16), np.zeros((4, 0), dtype=np.int16)), z)
     west_of, north_of = np.array([-1, 0, -1, 2], dtype=np.int64), np.array([-1, -1, 0, 1], dtype=np.int64)
     rows = Rows(
         west_of,
