@@ -20,7 +20,9 @@ Two searches share the best board:
    so is each hint's row with the :data:`HINT_AHEAD` rows above it, whose cells west and north
    of the hint take tiles that fit it first, and one that misses it only where the schedule
    allows the error at the hint (:func:`hint_neighbours`); a band's first two columns are
-   filled together, row by row (:data:`LEAD_COLUMNS`).
+   filled together, row by row (:data:`LEAD_COLUMNS`).  A restart whose last board came within
+   :data:`REVISIT` errors of the best is followed by a *revisit* (:meth:`ScoreSearch.revisit`):
+   a search below that board's head aimed straight at the best, under a looser schedule.
 2. **Large neighbourhood search** on the best board (:class:`Neighbourhoods`), in the time
    the scan leaves (:data:`SCAN_SHARE`): destroy and repair, each repair exact.  *Windows*: a small
    rectangle around an unmatched edge re-solved by branch and bound
@@ -54,7 +56,7 @@ from typing import Any
 import numpy as np
 
 from puzzlesat.core import Limits, Result, Status, processes
-from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
+from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution, max_score, rotated
 from puzzlesat.native import eternity_checkpoint
 from puzzlesat.native import eternity_score_kernel as kernel
@@ -71,6 +73,9 @@ ORDER_COLOURS = 5  # colours drawn per restart: tiles showing them come first in
 HINT_AHEAD = 2  # rows above a hint filled with it, column by column, tiles that fit it first (measured: docs)
 TAIL_COLUMNS: int | None = None  # the board's last rows the scan fills column by column; None: tail_rows() picks
 LEAD_COLUMNS = 2  # a band's first columns, filled together row by row (1: none; measured: docs)
+REVISIT = 1  # a restart ending on a board this many errors from the best revisits its head (-1: never; docs)
+REVISIT_ROWS = 2  # rows' worth of depths before the tail band that a revisit searches again with the tail
+REVISIT_SLACK = 3  # a revisit's schedule is shaped for boards this many errors worse than the best (docs)
 
 
 @dataclass
@@ -116,7 +121,18 @@ SCHEDULES = (Schedule(0.35, 2.5), Schedule(0.37, 2.5))
 
 
 # the settings a caller (a benchmark's variant) may change; its workers take them over (settings())
-TUNABLES = ("RESTART_NODES", "START_SLACK", "ORDER_COLOURS", "HINT_AHEAD", "TAIL_COLUMNS", "LEAD_COLUMNS", "SCHEDULES")
+TUNABLES = (
+    "RESTART_NODES",
+    "START_SLACK",
+    "ORDER_COLOURS",
+    "HINT_AHEAD",
+    "TAIL_COLUMNS",
+    "LEAD_COLUMNS",
+    "REVISIT",
+    "REVISIT_ROWS",
+    "REVISIT_SLACK",
+    "SCHEDULES",
+)
 
 
 def settings() -> dict[str, Any]:
@@ -143,6 +159,12 @@ def tail_rows(instance: Instance) -> int:
     if TAIL_COLUMNS is not None:
         return TAIL_COLUMNS
     return 4 if any(hint.cell // instance.cols >= instance.rows - 5 for hint in instance.hints) else 5
+
+
+def revisit_depth(instance: Instance) -> int:
+    """The depth from which a :meth:`ScoreSearch.revisit` searches a board again: the tail band
+    (:func:`tail_rows`) and :data:`REVISIT_ROWS` rows' worth of depths before it (0: none)."""
+    return max(0, instance.cells - (tail_rows(instance) + REVISIT_ROWS) * instance.cols)
 
 
 def fill_order(instance: Instance, tail: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -299,11 +321,27 @@ class Candidates:
 
 
 class Scan:
-    """One row-scan search from the empty board, resumable call after call."""
+    """One row-scan search from the empty board, or below a kept ``head`` (the rows of its first
+    depths, which the scan never changes), resumable call after call."""
 
-    def __init__(self, cands: Candidates, rng: np.random.Generator, allowed: np.ndarray) -> None:
+    def __init__(
+        self, cands: Candidates, rng: np.random.Generator, allowed: np.ndarray, head: np.ndarray | None = None
+    ) -> None:
         self.cands = cands
         self.state = ScanState.start(cands.arrays(rng), allowed)
+        if head is not None:
+            self.keep(head)
+
+    def keep(self, head: np.ndarray) -> None:
+        """Place ``head`` on the first depths for good (phase :data:`~kernel.KEPT`), its errors
+        counted as the kernel counts them (west and north sides)."""
+        r, s = self.cands.rows, self.state
+        for d, row in enumerate(head):
+            west = r.east[s.placed[r.west_of[d]]] if r.west_of[d] >= 0 else 0
+            north = r.south[s.placed[r.north_of[d]]] if r.north_of[d] >= 0 else 0
+            s.placed[d], s.phase[d], s.used[r.tile[row]] = row, kernel.KEPT, 1
+            s.errors[d + 1] = s.errors[d] + int(r.west[row] != west) + int(r.north[row] != north)
+        s.depth[0] = len(head)
 
     def run(self, budget: int, best: np.ndarray, double: bool = False) -> tuple[int, int]:
         """(kernel status, nodes) of at most ``budget`` nodes; FOUND lowers ``best[0]``."""
@@ -757,51 +795,82 @@ class ScoreSearch:
     def scan(
         self, remaining: Callable[[], float | None], restart_nodes: int | None = None, one_restart: bool = False
     ) -> None:
-        """Row-scan restarts of ``restart_nodes`` nodes (:data:`RESTART_NODES`, read at the call)
-        until the time is up (or after one)."""
+        """Row-scan restarts of ``restart_nodes`` nodes (:data:`RESTART_NODES`, read at the call),
+        each with its :meth:`revisit`, until the time is up (or after one)."""
         restart_nodes = RESTART_NODES if restart_nodes is None else restart_nodes
-        n = self.instance.cells
         while self.bound() > 0 and not self.proven:
             left = remaining()
             if left is not None and left <= 0:
                 return
-            bound = np.array([self.bound() + START_SLACK], dtype=np.int64)  # this restart's own
-            allowed = self.schedule.allowed(n, int(bound[0]) - 1)
-            scan = Scan(self.cands, self.rng, allowed)
             complete = self.schedule.complete
-            spent = 0
-            slice_nodes = FIRST_SLICE_NODES
-            while spent < restart_nodes:
-                if self.bound() + START_SLACK < bound[0]:  # another worker found better
-                    bound[0] = self.bound() + START_SLACK
-                    allowed[:] = self.schedule.allowed(n, int(bound[0]) - 1)
-                began = time.perf_counter()
-                status, done = scan.run(min(slice_nodes, restart_nodes - spent), bound, double=complete)
-                took = time.perf_counter() - began
-                spent += done
-                self.nodes += done
-                if done >= slice_nodes:
-                    slice_nodes = int(max(FIRST_SLICE_NODES, slice_nodes * SLICE_SECONDS / max(took, 1e-3)))
-                if status == FOUND:
-                    if bound[0] < self.bound():  # a stepping stone above the best is not handed on
-                        self.offer(scan.board(), int(bound[0]))
-                    allowed[:] = self.schedule.allowed(n, int(bound[0]) - 1)
-                if status == EXHAUSTED and complete:  # no board beats the best: it is optimal
-                    self.proven = True
-                    if self.on_proof is not None:
-                        self.on_proof()
-                    return
-                if status == EXHAUSTED:
-                    self.schedule = self.schedule.looser()
-                    break
-                if bound[0] == 0:
-                    break
-                self.tick()
-                left = remaining()
-                if left is not None and left <= 0:
-                    return
+            scan = Scan(self.cands, self.rng, np.zeros(self.instance.cells, dtype=np.int64))
+            status, last = self.search(scan, START_SLACK, 0, restart_nodes, remaining)
+            if status is None:  # the time is up
+                return
+            if status == EXHAUSTED and complete:  # no board beats the best: it is optimal
+                self.proven = True
+                if self.on_proof is not None:
+                    self.on_proof()
+                return
+            if status == EXHAUSTED:
+                self.schedule = self.schedule.looser()
+            elif last is not None and not complete:
+                self.revisit(scan, last, restart_nodes, remaining)
             self.restarts += 1
             if self.on_restart is not None:
                 self.on_restart()
             if one_restart:
                 return
+
+    def search(
+        self, scan: Scan, start_slack: int, shape_slack: int, nodes: int, remaining: Callable[[], float | None]
+    ) -> tuple[int | None, int | None]:
+        """Run ``scan`` for ``nodes`` nodes with a bound of its own, ``start_slack`` errors above
+        the best board's (or the workers' best), under the schedule for boards ``shape_slack``
+        errors worse than its bound; each board it finds lowers its bound, and is offered when it
+        beats the best.  (The kernel status it ended on, None when the time ran out; the errors
+        of the last board it found, None for none.)"""
+        n = self.instance.cells
+        allowed = scan.state.allowed
+        bound = np.array([self.bound() + start_slack], dtype=np.int64)
+        allowed[:] = self.schedule.allowed(n, int(bound[0]) - 1 + shape_slack)
+        complete = self.schedule.complete
+        spent, last = 0, None
+        slice_nodes = FIRST_SLICE_NODES
+        while spent < nodes:
+            if self.bound() + start_slack < bound[0]:  # another worker found better
+                bound[0] = self.bound() + start_slack
+                allowed[:] = self.schedule.allowed(n, int(bound[0]) - 1 + shape_slack)
+            began = time.perf_counter()
+            status, done = scan.run(min(slice_nodes, nodes - spent), bound, double=complete)
+            took = time.perf_counter() - began
+            spent += done
+            self.nodes += done
+            if done >= slice_nodes:
+                slice_nodes = int(max(FIRST_SLICE_NODES, slice_nodes * SLICE_SECONDS / max(took, 1e-3)))
+            if status == FOUND:
+                last = int(bound[0])
+                if last < self.bound():  # a stepping stone above the best is not handed on
+                    self.offer(scan.board(), last)
+                allowed[:] = self.schedule.allowed(n, last - 1 + shape_slack)
+            if status == EXHAUSTED or bound[0] == 0:
+                return status, last
+            self.tick()
+            left = remaining()
+            if left is not None and left <= 0:
+                return None, last
+        return BUDGET, last
+
+    def revisit(self, scan: Scan, errors: int, nodes: int, remaining: Callable[[], float | None]) -> None:
+        """After a restart whose last board came within :data:`REVISIT` errors of the best: search
+        again below that board's head (its depths before :func:`revisit_depth`), aiming straight at
+        the best (no stepping stones), under the schedule shaped for boards :data:`REVISIT_SLACK`
+        errors worse.  The restart searched below that head only with the tightened schedule of
+        its last board, which better boards below it may not fit; a head that came that close
+        holds them far more often than a fresh one (measured: docs)."""
+        keep = revisit_depth(self.instance)
+        if REVISIT < 0 or keep <= 0 or self.bound() == 0 or errors > self.bound() + REVISIT:
+            return
+        cells = self.instance.cells
+        again = Scan(self.cands, self.rng, np.zeros(cells, dtype=np.int64), scan.state.best_placed[:keep])
+        self.search(again, 0, REVISIT_SLACK, nodes, remaining)

@@ -32,6 +32,8 @@ from numba import njit
 
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 
+KEPT = 4  # the phase of a kept cell (a revisit's head): past the last phase, so never changed
+
 
 @njit(cache=True)
 def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
@@ -50,8 +52,9 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
             show on the side the phase leaves unmatched (west in phase 1, north in phase 2),
             so that a list is walked without looking the rows up; ``allowed[d]`` the errors
             allowed once cell ``d`` is placed; ``used`` per tile; per depth ``placed`` (the
-            row), ``phase``, and ``choice`` and ``limit`` (where the walk of its list goes on
-            and where that list ends; ``choice`` -1: a cell to enter afresh); ``errors[d]``
+            row), ``phase`` (:data:`KEPT` for a cell the scan keeps: backtracking into it ends
+            the search, EXHAUSTED), and ``choice`` and ``limit`` (where the walk of its list goes
+            on and where that list ends; ``choice`` -1: a cell to enter afresh); ``errors[d]``
             the unmatched edges before cell ``d`` (length cells + 1); ``depth[0]`` the
             current depth; ``best_placed`` the rows of the last board found, written on FOUND.
         best: the best full board's errors in ``best[0]``; boards must beat it.
