@@ -831,16 +831,15 @@ class ScoreSearch:
         beats the best.  (The kernel status it ended on, None when the time ran out; the errors
         of the last board it found, None for none.)"""
         n = self.instance.cells
-        allowed = scan.state.allowed
         bound = np.array([self.bound() + start_slack], dtype=np.int64)
-        allowed[:] = self.schedule.allowed(n, int(bound[0]) - 1 + shape_slack)
         complete = self.schedule.complete
-        spent, last = 0, None
+        spent, last, shaped = 0, None, -1
         slice_nodes = FIRST_SLICE_NODES
         while spent < nodes:
-            if self.bound() + start_slack < bound[0]:  # another worker found better
-                bound[0] = self.bound() + start_slack
-                allowed[:] = self.schedule.allowed(n, int(bound[0]) - 1 + shape_slack)
+            bound[0] = min(bound[0], self.bound() + start_slack)  # another worker may have found better
+            if shaped != bound[0]:  # the schedule follows the bound
+                shaped = int(bound[0])
+                scan.state.allowed[:] = self.schedule.allowed(n, shaped - 1 + shape_slack)
             began = time.perf_counter()
             status, done = scan.run(min(slice_nodes, nodes - spent), bound, double=complete)
             took = time.perf_counter() - began
@@ -852,7 +851,6 @@ class ScoreSearch:
                 last = int(bound[0])
                 if last < self.bound():  # a stepping stone above the best is not handed on
                     self.offer(scan.board(), last)
-                allowed[:] = self.schedule.allowed(n, last - 1 + shape_slack)
             if status == EXHAUSTED or bound[0] == 0:
                 return status, last
             self.tick()
