@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
+
+
+def tied() -> dict[str, Any]:
+    """:mod:`subprocess` arguments for a child the kernel kills when this script dies (SIGTERM
+    and SIGKILL included), so that no run outlives the benchmark that started it."""
+    from puzzlesat.core import processes
+
+    return {"preexec_fn": functools.partial(processes.killed_with_parent, os.getpid())}
 
 
 def run_strategy(
@@ -38,7 +49,7 @@ def run_strategy(
         str(workers),
     ]
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 15)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 15, **tied())
     except subprocess.TimeoutExpired:
         return "TIMEOUT", timeout
     if not proc.stdout.strip():
@@ -54,7 +65,7 @@ def run_command(cmd: list[str], stdin_path: Path, timeout: float) -> tuple[str, 
     start = time.perf_counter()
     try:
         with stdin_path.open() as stdin:
-            subprocess.run(cmd, stdin=stdin, capture_output=True, timeout=timeout)
+            subprocess.run(cmd, stdin=stdin, capture_output=True, timeout=timeout, **tied())
     except subprocess.TimeoutExpired:
         return "TIMEOUT", timeout
     return "SOLVED", time.perf_counter() - start
@@ -80,7 +91,12 @@ def variant_children(script: str, argv: list[str], variants: list[str]) -> list[
     """``script argv --child VARIANT`` for each variant at the same time (one process each, so
     each imports the search afresh with its settings); each child's JSON line, in order."""
     procs = [
-        (v, subprocess.Popen([sys.executable, script, *argv, "--child", v], stdout=subprocess.PIPE, text=True))
+        (
+            v,
+            subprocess.Popen(
+                [sys.executable, script, *argv, "--child", v], stdout=subprocess.PIPE, text=True, **tied()
+            ),
+        )
         for v in variants
     ]
     return [(v, json.loads(proc.communicate()[0])) for v, proc in procs]

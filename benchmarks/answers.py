@@ -20,6 +20,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _runner import tied  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 # counts that do not depend on the machine's speed (a run that hits its time limit is reported as such)
 COUNTS = ("nodes", "conflicts", "decisions", "propagations", "branches", "variables", "clauses", "restarts", "horizon")
@@ -53,7 +57,7 @@ def run(puzzle: str, instance: str, strategy: str, timeout: float) -> dict[str, 
     text = path.read_text() if path.is_file() else instance
     line: dict[str, object] = {"puzzle": puzzle, "instance": instance, "strategy": strategy}
     try:  # no --timeout: a SAT solver under a time limit runs in slices, and its counts vary
-        proc = subprocess.run(cmd, input=text, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+        proc = subprocess.run(cmd, input=text, capture_output=True, text=True, timeout=timeout, cwd=ROOT, **tied())
     except subprocess.TimeoutExpired:
         line["status"] = "TIMEOUT"
         return line

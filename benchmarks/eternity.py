@@ -67,7 +67,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _runner import print_table, run_command, run_strategy, summary  # noqa: E402
+from _runner import print_table, run_command, run_strategy, summary, tied  # noqa: E402
 
 from puzzlesat import api  # noqa: E402
 from puzzlesat.domains import eternity  # noqa: E402
@@ -152,6 +152,7 @@ def score_variants(
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
+                **tied(),
             )
             for v in variants
         }
@@ -182,7 +183,7 @@ def score_runs(board: Path, hints: str | None, seeds: range, timeout: float, wor
         cmd = [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(board), "--score"]
         cmd += ["--timeout", str(timeout), "--seed", str(seed), "--workers", str(workers)]
         cmd += ["--hints", hints] if hints else []
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout * 2 + 60)
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout * 2 + 60, **tied())
         solution = eternity.parse_solution(instance.data, proc.stdout) if proc.stdout.strip() else None
         if solution is None or eternity.verify(instance.data, solution, matching=False):
             print(f"c seed {seed}: no legal board (exit {proc.returncode}): {proc.stderr.strip()}", file=sys.stderr)
@@ -218,7 +219,7 @@ def run_rowscan(path: Path, timeout: float, *flags: str, options: tuple[str, ...
     cmd += [*flags, *(x for o in options for x in ("-O", o))]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 30)
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout + 30, **tied())
     except subprocess.TimeoutExpired:
         return {"status": "TIMEOUT", "wall_time": timeout, "stats": {}}
     after = resource.getrusage(resource.RUSAGE_CHILDREN)

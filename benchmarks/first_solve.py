@@ -41,7 +41,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _runner import print_table  # noqa: E402
+from _runner import print_table, tied  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 SEEDS = [
@@ -63,7 +63,9 @@ def timed(args: list[str], tree: Path, caches: Path, timeout: float) -> tuple[fl
     start = time.perf_counter()
     out = ""
     try:
-        done = subprocess.run([sys.executable, *args], cwd=tree, env=env, capture_output=True, timeout=timeout)
+        done = subprocess.run(
+            [sys.executable, *args], cwd=tree, env=env, capture_output=True, timeout=timeout, **tied()
+        )
         code, out = done.returncode, done.stdout.decode(errors="replace")
     except subprocess.TimeoutExpired:
         code = -1

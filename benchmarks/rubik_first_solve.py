@@ -23,6 +23,10 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _runner import tied  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -38,6 +42,7 @@ def first_solve(path: Path) -> tuple[float, float, str, float]:
             cwd=ROOT,
             env={**os.environ, "PUZZLESAT_CACHE": cache},
             timeout=3600,
+            **tied(),
         )
         wall = time.perf_counter() - start
         after = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _runner import print_table  # noqa: E402
+from _runner import print_table, tied  # noqa: E402
 
 from puzzlesat.core import Limits, Status  # noqa: E402
 from puzzlesat.domains import rubik as rk  # noqa: E402
@@ -49,7 +49,9 @@ def process(path: Path, metric: str, extra: list[str], cache: str, timeout: floa
     """Wall seconds of a whole ``puzzlesat solve`` process."""
     cmd = [sys.executable, "-m", "puzzlesat.cli", "solve", "rubik", str(path), "--metric", metric, *extra]
     start = time.perf_counter()
-    subprocess.run(cmd, cwd=ROOT, env={**os.environ, "PUZZLESAT_CACHE": cache}, capture_output=True, timeout=timeout)
+    subprocess.run(
+        cmd, cwd=ROOT, env={**os.environ, "PUZZLESAT_CACHE": cache}, capture_output=True, timeout=timeout, **tied()
+    )
     return time.perf_counter() - start
 
 

@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _runner import print_table  # noqa: E402
+from _runner import print_table, tied  # noqa: E402
 
 
 def measure(board: str, hints: str | None, seed: int, restarts: int, nodes: int) -> dict[str, object]:
@@ -74,7 +74,12 @@ def main() -> None:
         for tree in trees:
             env = {**os.environ, "PYTHONPATH": tree}
             out = subprocess.run(
-                [sys.executable, __file__, *argv, "--child"], env=env, capture_output=True, text=True, check=True
+                [sys.executable, __file__, *argv, "--child"],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+                **tied(),
             )
             got = json.loads(out.stdout)
             got["rate"] = got["nodes"] / got["seconds"]

@@ -198,3 +198,17 @@ def test_portfolio_members_and_their_children_die_with_a_killed_parent(tmp_path)
     args += ["--timeout", "120"]
     # two members, and the parallel member's worker
     _killed_parent_leaves_nothing(args, lambda tree: _spawned(tree) == 3)
+
+
+def test_a_benchmark_killed_takes_its_runs_with_it():
+    pytest.importorskip("numba")
+    board = REPO / "instances" / "eternity" / "peak_8x8_b3_m10_s2.txt"
+    args = [str(REPO / "benchmarks" / "eternity.py"), "--score", str(board), "--seeds", "1", "--timeout", "120"]
+
+    def running(tree: list[psutil.Process]) -> bool:
+        try:
+            return any("puzzlesat.cli" in proc.cmdline() for proc in tree)
+        except psutil.Error:
+            return False
+
+    _killed_parent_leaves_nothing(args, running)

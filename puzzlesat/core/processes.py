@@ -98,14 +98,7 @@ def die_with_parent(parent_pid: int) -> None:
     ``os.getppid()`` and SIGKILLs this process group when the parent has changed.  Exits at
     once if the parent is already gone.
     """
-    if sys.platform.startswith("linux"):
-        try:
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-        except (OSError, AttributeError):  # pragma: no cover - exotic libc
-            pass
-    if os.getppid() != parent_pid:  # the parent died before prctl took effect
-        os._exit(1)
+    killed_with_parent(parent_pid)
 
     def watch() -> None:
         while True:
@@ -117,6 +110,20 @@ def die_with_parent(parent_pid: int) -> None:
                     os._exit(1)
 
     threading.Thread(target=watch, name="puzzlesat-parent-watch", daemon=True).start()
+
+
+def killed_with_parent(parent_pid: int) -> None:
+    """Ask the kernel to SIGKILL this process when ``parent_pid``, its parent, dies (Linux;
+    elsewhere nothing); exits at once if the parent is already gone.  The request survives
+    ``exec``, so it also serves as the ``preexec_fn`` of a :mod:`subprocess` child."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - exotic libc
+            pass
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(1)
 
 
 def cap_memory(memory_mb: int | None) -> None:
