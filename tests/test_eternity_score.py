@@ -370,6 +370,19 @@ def test_a_restart_that_ends_near_the_best_revisits_its_head(monkeypatch: pytest
     assert max(spent[-1]) <= 100_000 < max(spent[100]) <= 200_000
 
 
+def test_a_revisit_spends_what_the_restarts_took_to_find_its_head(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A revisit may spend the nodes of the restarts since the last one (its schedules tried in
+    turn while they run out), then the count starts again."""
+    monkeypatch.setattr(es, "RESTART_NODES", 100_000)
+    monkeypatch.setattr(es, "REVISIT", 100)
+    search = es.ScoreSearch(unsolvable(8, 1), np.random.default_rng(1), es.SCHEDULES[0])
+    search.unrevisited = 900_000  # as if nine restarts before this one had ended far from the best
+    before = search.nodes
+    search.scan(lambda: None, one_restart=True)
+    assert 200_000 < search.nodes - before <= 1_100_000
+    assert search.revisits == 1 and search.unrevisited == 0
+
+
 def test_workers_scan_with_the_settings_of_their_caller(monkeypatch: pytest.MonkeyPatch) -> None:
     """A spawned worker imports the module afresh: RESTART_NODES set here reaches it (restarts of
     50 K nodes, hundreds in a second, where the default's 20 M would make a handful)."""

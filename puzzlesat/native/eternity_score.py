@@ -22,7 +22,8 @@ Two searches share the best board:
    allows the error at the hint (:func:`hint_neighbours`); a band's first two columns are
    filled together, row by row (:data:`LEAD_COLUMNS`).  A restart whose last board came within
    :data:`REVISIT` errors of the best is followed by a *revisit* (:meth:`ScoreSearch.revisit`):
-   a search below that board's head aimed straight at the best, under a looser schedule.
+   a search below that board's head aimed straight at the best, under looser schedules, for
+   as many nodes as the restarts took to find that head.
 2. **Large neighbourhood search** on the best board (:class:`Neighbourhoods`), in the time
    the scan leaves (:data:`SCAN_SHARE`): destroy and repair, each repair exact.  *Windows*: a small
    rectangle around an unmatched edge re-solved by branch and bound
@@ -38,7 +39,7 @@ With ``workers`` > 1 the row scans run in the worker processes of a
 best board in a file as it improves and ``resume`` starts from one
 (:mod:`puzzlesat.native.eternity_checkpoint`), its picture beside it.
 
-Statistics: ``nodes`` (row-scan placements), ``restarts``, ``improvements``, ``lns_moves`` and
+Statistics: ``nodes`` (row-scan placements), ``restarts``, ``revisits``, ``improvements``, ``lns_moves`` and
 ``lns_gain`` (the errors the neighbourhood search removed), ``best_at`` (seconds to the best board).
 """
 
@@ -48,7 +49,7 @@ import math
 import multiprocessing
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -73,9 +74,11 @@ ORDER_COLOURS = 5  # colours drawn per restart: tiles showing them come first in
 HINT_AHEAD = 2  # rows above a hint filled with it, column by column, tiles that fit it first (measured: docs)
 TAIL_COLUMNS: int | None = None  # the board's last rows the scan fills column by column; None: tail_rows() picks
 LEAD_COLUMNS = 2  # a band's first columns, filled together row by row (1: none; measured: docs)
-REVISIT = 1  # a restart ending on a board this many errors from the best revisits its head (-1: never; docs)
+REVISIT = 2  # a restart ending on a board this many errors from the best revisits its head (-1: never; docs)
 REVISIT_ROWS = 2  # rows' worth of depths before the tail band that a revisit searches again with the tail
-REVISIT_SLACK = 3  # a revisit's schedule is shaped for boards this many errors worse than the best (docs)
+REVISIT_SLACKS = (3, 4, 5, 6)  # a revisit's schedules, shaped for boards this many errors worse than the best,
+# each tried when the search below the head under the last one was exhausted (docs)
+REVISIT_SHARE = 1.0  # a revisit's nodes: this share of the restarts' nodes since the last one, a restart's at least
 
 
 @dataclass
@@ -130,7 +133,8 @@ TUNABLES = (
     "LEAD_COLUMNS",
     "REVISIT",
     "REVISIT_ROWS",
-    "REVISIT_SLACK",
+    "REVISIT_SLACKS",
+    "REVISIT_SHARE",
     "SCHEDULES",
 )
 
@@ -477,6 +481,7 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
         "score": f"{total - errors}/{total}",
         "nodes": search.nodes,
         "restarts": search.restarts,
+        "revisits": search.revisits,
         "improvements": best.improvements,
         "lns_moves": search.lns_moves,
         "lns_gain": search.lns_gain,
@@ -508,11 +513,11 @@ def scan_in_processes(search: ScoreSearch, seeds: list[Any], until: float | None
     """The :data:`Pool` of ``--workers``: row scans in one worker process per seed until ``until``
     (perf_counter; None: until stopped), on a :class:`~puzzlesat.core.processes.TaskPool`,
     sharing the bound (a ``multiprocessing`` value).  Every worker is stopped before this
-    returns, also on Ctrl-C; ``search.nodes`` and ``restarts`` add up the workers', as of
-    their last restart."""
+    returns, also on Ctrl-C; the search's counts add up the workers' (:meth:`ScoreSearch.add`),
+    as of their last restart."""
     shared = multiprocessing.get_context("spawn").Value("q", search.best.errors)
     deadline = None if until is None else time.time() + until - time.perf_counter()
-    counts: dict[int, tuple[int, int]] = {}
+    counts: dict[int, Counts] = {}
     done = 0
     try:
         with processes.TaskPool(len(seeds), _start_scans, (shared, settings()), name="puzzlesat-score") as pool:
@@ -534,13 +539,12 @@ def scan_in_processes(search: ScoreSearch, seeds: list[Any], until: float | None
                 elif message[0] == "proof":  # a worker's complete scan: the shared bound is optimal
                     search.proven = True
                 else:  # "count", or "done" with the last counts
-                    counts[message[1]] = (message[2], message[3])
-                    search.nodes_elsewhere = sum(nodes for nodes, _ in counts.values())
+                    counts[message[1]] = message[2]
+                    search.nodes_elsewhere = sum(count[0] for count in counts.values())
                     done += message[0] == "done"
     finally:
-        search.nodes += sum(nodes for nodes, _ in counts.values())
+        search.add(counts.values())
         search.nodes_elsewhere = 0
-        search.restarts += sum(restarts for _, restarts in counts.values())
 
 
 _SHARED: list[Any] = []  # in a scan worker: the shared bound
@@ -554,10 +558,10 @@ def _start_scans(shared: Any, values: dict[str, Any]) -> None:
     _SHARED.append(shared)
 
 
-def _scans(task: tuple[Instance, Any, int, float | None]) -> tuple[str, int, int, int]:
+def _scans(task: tuple[Instance, Any, int, float | None]) -> tuple[str, int, Counts]:
     """A pool task: row scans with seed and schedule ``index`` until ``deadline`` (:func:`time.time`,
     which every process reads alike); each board beating the shared bound is reported, and the
-    counts at each restart.  Returns ("done", index, nodes, restarts)."""
+    counts at each restart.  Returns ("done", index, counts)."""
     instance, seed, index, deadline = task
     shared = _SHARED[0]
     search = ScoreSearch(instance, np.random.default_rng(seed), SCHEDULES[index % len(SCHEDULES)])
@@ -570,9 +574,9 @@ def _scans(task: tuple[Instance, Any, int, float | None]) -> tuple[str, int, int
     search.shared_bound = lambda: int(shared.value)
     search.on_improve = improve
     search.on_proof = lambda: processes.report(("proof",))
-    search.on_restart = lambda: processes.report(("count", index, search.nodes, search.restarts))
+    search.on_restart = lambda: processes.report(("count", index, search.counts()))
     search.scan(lambda: None if deadline is None else deadline - time.time())
-    return "done", index, search.nodes, search.restarts
+    return "done", index, search.counts()
 
 
 class Neighbourhoods:
@@ -709,6 +713,9 @@ class Neighbourhoods:
         return self.scattered(board, move[1])
 
 
+Counts = tuple[int, int, int]  # a search's nodes, restarts and revisits (ScoreSearch.counts)
+
+
 class ScoreSearch:
     """The row scan and the neighbourhood search, sharing :attr:`best`.
 
@@ -725,6 +732,8 @@ class ScoreSearch:
         self.look = looks(instance)
         self.nodes = 0
         self.restarts = 0
+        self.revisits = 0
+        self.unrevisited = 0  # the restarts' nodes since the last revisit: what the next one may spend
         self.lns_moves = 0
         self.lns_gain = 0
         self.shared_bound: Callable[[], int] | None = None
@@ -754,6 +763,19 @@ class ScoreSearch:
         if self.checkpoint is not None:
             self.checkpoint.save(board, errors)
         return True
+
+    def counts(self) -> Counts:
+        """(nodes, restarts, revisits) so far: what a worker tells the caller's search."""
+        return self.nodes, self.restarts, self.revisits
+
+    def add(self, counts: Iterable[Counts]) -> None:
+        """Add the workers' :meth:`counts` to this search's."""
+        for nodes, restarts, revisits in counts:
+            self.nodes, self.restarts, self.revisits = (
+                self.nodes + nodes,
+                self.restarts + restarts,
+                self.revisits + revisits,
+            )
 
     def tick(self) -> None:
         """Between two slices of work: write a board the checkpoint holds back."""
@@ -804,7 +826,9 @@ class ScoreSearch:
                 return
             complete = self.schedule.complete
             scan = Scan(self.cands, self.rng, np.zeros(self.instance.cells, dtype=np.int64))
+            began = self.nodes
             status, last = self.search(scan, START_SLACK, 0, restart_nodes, remaining)
+            self.unrevisited += self.nodes - began
             if status is None:  # the time is up
                 return
             if status == EXHAUSTED and complete:  # no board beats the best: it is optimal
@@ -862,13 +886,23 @@ class ScoreSearch:
     def revisit(self, scan: Scan, errors: int, nodes: int, remaining: Callable[[], float | None]) -> None:
         """After a restart whose last board came within :data:`REVISIT` errors of the best: search
         again below that board's head (its depths before :func:`revisit_depth`), aiming straight at
-        the best (no stepping stones), under the schedule shaped for boards :data:`REVISIT_SLACK`
-        errors worse.  The restart searched below that head only with the tightened schedule of
-        its last board, which better boards below it may not fit; a head that came that close
-        holds them far more often than a fresh one (measured: docs)."""
+        the best (no stepping stones), under the schedules of :data:`REVISIT_SLACKS` in turn, each
+        looser than the last, until the nodes are spent: :data:`REVISIT_SHARE` of those the
+        restarts took since the last revisit, and at least ``nodes``.  The restart searched below
+        that head only with the tightened schedule of its last board, which better boards below
+        it may not fit; a head that came that close holds them far more often than a fresh one,
+        and the nearer the best, the rarer such heads and the more each is worth (measured: docs)."""
         keep = revisit_depth(self.instance)
         if REVISIT < 0 or keep <= 0 or self.bound() == 0 or errors > self.bound() + REVISIT:
             return
-        cells = self.instance.cells
-        again = Scan(self.cands, self.rng, np.zeros(cells, dtype=np.int64), scan.state.best_placed[:keep])
-        self.search(again, 0, REVISIT_SLACK, nodes, remaining)
+        budget = max(nodes, int(REVISIT_SHARE * self.unrevisited))
+        self.unrevisited = 0
+        self.revisits += 1
+        began = self.nodes
+        for slack in REVISIT_SLACKS:
+            again = Scan(
+                self.cands, self.rng, np.zeros(self.instance.cells, dtype=np.int64), scan.state.best_placed[:keep]
+            )
+            status, _ = self.search(again, 0, slack, budget - (self.nodes - began), remaining)
+            if status != EXHAUSTED or self.bound() == 0 or self.nodes - began >= budget:
+                return

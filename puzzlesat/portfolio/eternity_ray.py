@@ -96,7 +96,7 @@ class ScoreHub:
         self.errors = errors
         self.board: np.ndarray | None = None
         self.version = 0
-        self.counts: dict[int, tuple[int, int]] = {}
+        self.counts: dict[int, es.Counts] = {}
         self.proven = False
         self.ready = 0
 
@@ -112,13 +112,13 @@ class ScoreHub:
             self.errors, self.board = errors, board
             self.version += 1
 
-    def count(self, index: int, nodes: int, restarts: int) -> None:
-        self.counts[index] = (nodes, restarts)
+    def count(self, index: int, counts: es.Counts) -> None:
+        self.counts[index] = counts
 
     def proof(self) -> None:
         self.proven = True
 
-    def report(self, version: int) -> tuple[int, int, np.ndarray | None, dict[int, tuple[int, int]], bool, int]:
+    def report(self, version: int) -> tuple[int, int, np.ndarray | None, dict[int, es.Counts], bool, int]:
         """(version, errors, the best board if newer than ``version``, counts, proven, workers ready)."""
         board = self.board if self.version > version else None
         return self.version, self.errors, board, self.counts, self.proven, self.ready
@@ -147,9 +147,9 @@ def score_worker(instance: Instance, seed: Any, index: int, hub: Any, settings: 
 
     search.shared_bound = shared_bound
     search.on_improve = improve
-    search.on_restart = lambda: hub.count.remote(index, search.nodes, search.restarts)
+    search.on_restart = lambda: hub.count.remote(index, search.counts())
     search.scan(lambda: None)
-    hub.count.remote(index, search.nodes, search.restarts)
+    hub.count.remote(index, search.counts())
     if search.proven:
         ray.get(hub.proof.remote())
     return "done"
@@ -182,7 +182,7 @@ class ScorePool:
         for _ in seeds:
             start()
         version = 0
-        counts: dict[int, tuple[int, int]] = {}
+        counts: dict[int, es.Counts] = {}
         try:
             while until is None or time.perf_counter() < until:
                 search.tick()
@@ -193,7 +193,7 @@ class ScorePool:
                     return
                 if ready >= len(seeds) and self.ready_at is None:
                     self.ready_at = time.perf_counter()
-                search.nodes_elsewhere = sum(nodes for nodes, _ in counts.values())
+                search.nodes_elsewhere = sum(count[0] for count in counts.values())
                 if board is not None:
                     search.offer(board, errors)
                 if proven:
@@ -213,8 +213,7 @@ class ScorePool:
                         search.replaced += 1
                         start()
         finally:
-            search.nodes += sum(nodes for nodes, _ in counts.values())
-            search.restarts += sum(restarts for _, restarts in counts.values())
+            search.add(counts.values())
             search.nodes_elsewhere = 0
             stop(ray, list(running), hub)
 
