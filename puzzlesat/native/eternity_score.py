@@ -409,8 +409,9 @@ Pool = Callable[["ScoreSearch", list[Any], "float | None"], None]
 
 
 def worker_seeds(seed: int, runs: int, count: int) -> list[Any]:
-    """The workers' seeds: ``seed + 1 + i``; a resumed run (``runs`` before it) draws other orders."""
-    return [seed + 1 + i if runs == 0 else [seed + 1 + i, runs] for i in range(count)]
+    """The workers' seeds, ``[seed, i + 1]``: no two runs of different seeds share one (as
+    ``seed + 1 + i`` did); a resumed run (``runs`` before it) draws other orders."""
+    return [[seed, i + 1] if runs == 0 else [seed, i + 1, runs] for i in range(count)]
 
 
 def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) -> Result:
