@@ -408,6 +408,9 @@ Pool = Callable[["ScoreSearch", list[Any], "float | None"], None]
 ``until`` (:func:`time.perf_counter`; None: until stopped), offering their boards to ``search``."""
 
 
+Counts = tuple[int, int, int]  # a search's nodes, restarts and revisits (ScoreSearch.counts)
+
+
 def worker_seeds(seed: int, runs: int, count: int) -> list[Any]:
     """The workers' seeds, ``[seed, i + 1]``: no two runs of different seeds share one (as
     ``seed + 1 + i`` did); a resumed run (``runs`` before it) draws other orders."""
@@ -714,9 +717,6 @@ class Neighbourhoods:
         return self.scattered(board, move[1])
 
 
-Counts = tuple[int, int, int]  # a search's nodes, restarts and revisits (ScoreSearch.counts)
-
-
 class ScoreSearch:
     """The row scan and the neighbourhood search, sharing :attr:`best`.
 
@@ -772,11 +772,9 @@ class ScoreSearch:
     def add(self, counts: Iterable[Counts]) -> None:
         """Add the workers' :meth:`counts` to this search's."""
         for nodes, restarts, revisits in counts:
-            self.nodes, self.restarts, self.revisits = (
-                self.nodes + nodes,
-                self.restarts + restarts,
-                self.revisits + revisits,
-            )
+            self.nodes += nodes
+            self.restarts += restarts
+            self.revisits += revisits
 
     def tick(self) -> None:
         """Between two slices of work: write a board the checkpoint holds back."""
