@@ -49,7 +49,7 @@ import math
 import multiprocessing
 import signal
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -453,7 +453,7 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
     )
     if path:
         search.checkpoint = eternity_checkpoint.Checkpoint(
-            instance, path, eternity_checkpoint.picture(path), record, lambda: search.nodes + search.nodes_elsewhere
+            instance, path, eternity_checkpoint.picture(path), record, search.nodes_so_far
         )
         search.checkpoint.save(search.best.board, search.best.errors)
     seeds = worker_seeds(limits.seed, runs, limits.workers)
@@ -517,11 +517,10 @@ def scan_in_processes(search: ScoreSearch, seeds: list[Any], until: float | None
     """The :data:`Pool` of ``--workers``: row scans in one worker process per seed until ``until``
     (perf_counter; None: until stopped), on a :class:`~puzzlesat.core.processes.TaskPool`,
     sharing the bound (a ``multiprocessing`` value).  Every worker is stopped before this
-    returns, also on Ctrl-C; the search's counts add up the workers' (:meth:`ScoreSearch.add`),
+    returns, also on Ctrl-C; the search's counts add up the workers' (:meth:`ScoreSearch.settle`),
     as of their last restart."""
     shared = multiprocessing.get_context("spawn").Value("q", search.best.errors)
     deadline = None if until is None else time.time() + until - time.perf_counter()
-    counts: dict[int, Counts] = {}
     done = 0
     try:
         with processes.TaskPool(len(seeds), _start_scans, (shared, settings()), name="puzzlesat-score") as pool:
@@ -543,12 +542,10 @@ def scan_in_processes(search: ScoreSearch, seeds: list[Any], until: float | None
                 elif message[0] == "proof":  # a worker's complete scan: the shared bound is optimal
                     search.proven = True
                 else:  # "count", or "done" with the last counts
-                    counts[message[1]] = message[2]
-                    search.nodes_elsewhere = sum(count[0] for count in counts.values())
+                    search.workers[message[1]] = message[2]
                     done += message[0] == "done"
     finally:
-        search.add(counts.values())
-        search.nodes_elsewhere = 0
+        search.settle()
 
 
 _SHARED: list[Any] = []  # in a scan worker: the shared bound
@@ -740,7 +737,7 @@ class ScoreSearch:
         self.shared_bound: Callable[[], int] | None = None
         self.checkpoint: eternity_checkpoint.Checkpoint | None = None
         self.replaced = 0  # workers of a pool that died and were replaced
-        self.nodes_elsewhere = 0  # the workers' nodes so far, while they scan
+        self.workers: dict[int, Counts] = {}  # each worker's counts as of its last report, while they scan
         self.on_improve: Callable[[np.ndarray, int], None] | None = None
         self.on_proof: Callable[[], None] | None = None
         self.on_restart: Callable[[], None] | None = None
@@ -769,12 +766,17 @@ class ScoreSearch:
         """(nodes, restarts, revisits) so far: what a worker tells the caller's search."""
         return self.nodes, self.restarts, self.revisits
 
-    def add(self, counts: Iterable[Counts]) -> None:
-        """Add the workers' :meth:`counts` to this search's."""
-        for nodes, restarts, revisits in counts:
+    def nodes_so_far(self) -> int:
+        """This search's nodes and its workers' as of their last report."""
+        return self.nodes + sum(nodes for nodes, _, _ in self.workers.values())
+
+    def settle(self) -> None:
+        """The workers are done: their last :meth:`counts` added to this search's."""
+        for nodes, restarts, revisits in self.workers.values():
             self.nodes += nodes
             self.restarts += restarts
             self.revisits += revisits
+        self.workers = {}
 
     def tick(self) -> None:
         """Between two slices of work: write a board the checkpoint holds back."""

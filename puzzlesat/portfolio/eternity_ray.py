@@ -182,18 +182,16 @@ class ScorePool:
         for _ in seeds:
             start()
         version = 0
-        counts: dict[int, es.Counts] = {}
         try:
             while until is None or time.perf_counter() < until:
                 search.tick()
                 try:
-                    version, errors, board, counts, proven, ready = ray.get(hub.report.remote(version))
+                    version, errors, board, search.workers, proven, ready = ray.get(hub.report.remote(version))
                 except Exception as exc:  # noqa: BLE001 - the hub's node died: answer the best board so far
                     self.lost = f"the Ray hub died ({type(exc).__name__}); the best board before it"
                     return
                 if ready >= len(seeds) and self.ready_at is None:
                     self.ready_at = time.perf_counter()
-                search.nodes_elsewhere = sum(count[0] for count in counts.values())
                 if board is not None:
                     search.offer(board, errors)
                 if proven:
@@ -213,8 +211,7 @@ class ScorePool:
                         search.replaced += 1
                         start()
         finally:
-            search.add(counts.values())
-            search.nodes_elsewhere = 0
+            search.settle()
             stop(ray, list(running), hub)
 
 
