@@ -23,7 +23,7 @@ checked by the verifier and scored again here, printed beside the published sing
 figures for the official 16x16 with the starter piece.
 
 ``--variants A B ...`` with ``--score`` runs side by side, for each seed at the same time,
-the search with settings of :mod:`puzzlesat.native.eternity_score` changed in the run's
+the search with settings of :mod:`puzzlesat.native.eternity.score` changed in the run's
 process (``RESTART_NODES=5000000,SCAN_SHARE=1``; an empty string for the search as it is):
 an A/B test under the same load.  The run's workers (``--workers``) take the settings over
 (``eternity_score.settings``), so one variant with ``--workers 2`` is an hour run with a setting
@@ -113,7 +113,7 @@ def run_with_settings(settings: str, argv: list[str]) -> int:
 def apply_settings(settings: str) -> None:
     """Change module settings of eternity_score, ``NAME=VALUE,...``: numbers as numbers,
     anything else a Python expression in the module's namespace (``SCHEDULES=(Schedule(0.31, 2.5),)``)."""
-    from puzzlesat.native import eternity_score
+    from puzzlesat.native.eternity import score as eternity_score
 
     for pair in top_level_split(settings):
         name, _, value = pair.partition("=")
@@ -295,7 +295,7 @@ def exact(parts: list[str], timeout: float) -> None:
 
 def on_ray(board: Path | None, hints: str | None, seeds: range, timeout: float, address: str | None) -> None:
     """The ``--ray`` figures: local pool against 1 and 2 Ray workers (exact counts, then scores)."""
-    from puzzlesat.portfolio import ray_backend
+    from puzzlesat.core import ray as ray_backend
 
     began = time.perf_counter()
     ray_backend.connect(address, num_cpus=2)

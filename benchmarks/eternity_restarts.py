@@ -24,7 +24,7 @@ from _runner import print_table  # noqa: E402
 from eternity import peak_instance  # noqa: E402
 
 from puzzlesat.core import Limits  # noqa: E402
-from puzzlesat.native import eternity as rowscan  # noqa: E402
+from puzzlesat.native.eternity import rowscan  # noqa: E402
 
 
 def main() -> None:

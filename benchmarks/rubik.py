@@ -42,7 +42,8 @@ H48_MEANS = {
 
 def table_line(metric: str, name: str) -> str:
     """Load (or build) a table set and describe it."""
-    from puzzlesat.native import rubik_phase1, rubik_tables
+    from puzzlesat.native.rubik import phase1 as rubik_phase1
+    from puzzlesat.native.rubik import tables as rubik_tables
 
     start = time.perf_counter()
     if name in rubik_phase1.TABLE_SETS:

@@ -26,8 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from puzzlesat.domains import rubik as rk  # noqa: E402
-from puzzlesat.native import rubik as native  # noqa: E402
-from puzzlesat.native.rubik_prefixes import PrefixReduction  # noqa: E402
+from puzzlesat.native.rubik import ida as native  # noqa: E402
+from puzzlesat.native.rubik.prefixes import PrefixReduction  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "instances" / "rubik" / "benchmarks.tsv"
 PREFIX_DEPTH = 3  # the subtrees the kernel is called on, as in a solve

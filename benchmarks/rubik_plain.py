@@ -32,7 +32,8 @@ from _runner import print_table, tied  # noqa: E402
 
 from puzzlesat.core import Limits, Status  # noqa: E402
 from puzzlesat.domains import rubik as rk  # noqa: E402
-from puzzlesat.native import rubik, rubik_plain  # noqa: E402
+from puzzlesat.native.rubik import ida as rubik
+from puzzlesat.native.rubik import plain as rubik_plain  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 

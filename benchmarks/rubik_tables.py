@@ -28,7 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from puzzlesat.domains import rubik as rk  # noqa: E402
-from puzzlesat.native import rubik_phase1 as p1  # noqa: E402
+from puzzlesat.native.rubik import phase1 as p1  # noqa: E402
 
 ROWS_AT_ONCE = 1 << 17  # class rows unpacked per step (about 290 MB)
 

@@ -33,7 +33,7 @@ def measure(board: str, hints: str | None, settings: str, restarts: int, seed: i
 
     from puzzlesat import api
     from puzzlesat.core.kernel_status import BUDGET
-    from puzzlesat.native import eternity_score as es
+    from puzzlesat.native.eternity import score as es
 
     apply_settings(settings)
     instance = api.load("eternity", board, **({"hints": hints} if hints else {})).data

@@ -42,7 +42,7 @@ def measure(board: str, hints: str | None, settings: str, target: int, restarts:
 
     from puzzlesat import api
     from puzzlesat.domains import eternity
-    from puzzlesat.native import eternity_score as es
+    from puzzlesat.native.eternity import score as es
 
     es.START_SLACK = 0  # the target sets where the restarts start, unless the variant sets a slack
     apply_settings(settings)

@@ -2,7 +2,7 @@
 
 Each measurement is a fresh process importing puzzlesat from one source tree (``--trees``,
 e.g. main's checkout and a branch's): the greedy dive and ``--restarts`` row-scan restarts
-of ``--nodes`` each (:meth:`~puzzlesat.native.eternity_score.ScoreSearch.scan`), with the
+of ``--nodes`` each (:meth:`~puzzlesat.native.eternity.score.ScoreSearch.scan`), with the
 first schedule and the same seed, after the kernels are compiled.  The trees take turns,
 ``--reps`` rounds, so a machine busy with other work slows both alike; the table gives the
 median nodes per second and its ratio to the first tree's.  Equal searches place the same
@@ -37,7 +37,7 @@ def measure(board: str, hints: str | None, seed: int, restarts: int, nodes: int)
 
     from puzzlesat import api
     from puzzlesat.domains import eternity
-    from puzzlesat.native import eternity_score as es
+    from puzzlesat.native.eternity import score as es
 
     instance = api.load("eternity", board).data
     if hints:

@@ -24,7 +24,7 @@ from puzzlesat.core import Limits, run_strategy  # noqa: E402
 from puzzlesat.domains import blacken as bl  # noqa: E402
 from puzzlesat.domains import eternity as et  # noqa: E402
 from puzzlesat.domains import pegsol as pg  # noqa: E402
-from puzzlesat.native import blacken as native_blacken  # noqa: E402
+from puzzlesat.native.blacken import bb as native_blacken  # noqa: E402
 
 PEGSOL = ("rect6x4_hole_3_2.txt", "rect6x6_hole_3_2.txt", "english33_center.txt")
 BLACKEN = ("gen_k8_q10_c4_s1.txt", "gen_k10_q15_c5_s1.txt", "gen_k10_q15_c5_s2.txt", "gen_k10_q15_c5_s3.txt")

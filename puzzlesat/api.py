@@ -32,7 +32,7 @@ from puzzlesat.core.text import MAX_FILE_BYTES, decode_text, read_text
 
 if TYPE_CHECKING:
     from puzzlesat.native.aot import KernelBuild
-    from puzzlesat.native.rubik_cache import TableSet
+    from puzzlesat.native.rubik.cache import TableSet
     from puzzlesat.portfolio.catalog import Entry
     from puzzlesat.portfolio.compare import Record
 
@@ -163,7 +163,7 @@ def solve(
         seed: the search order's seed.
         workers: threads or processes the strategy may use.
         backend: ``local``, or ``ray``: eternity's native-rowscan spreads its ``workers`` over
-            a Ray cluster (:mod:`puzzlesat.portfolio.eternity_ray`).
+            a Ray cluster (:mod:`puzzlesat.native.eternity.ray`).
         address: the Ray cluster's ``HOST:PORT``; None starts a local Ray instance.
         on_progress: called with a :class:`~puzzlesat.core.progress.Progress` as long work
             goes on (the cube's table builds and deep searches); the command line draws it.
@@ -203,7 +203,7 @@ def solve(
     if certify is not None:
         check_arg.path("certify", certify)
     if backend == "ray":
-        from puzzlesat.portfolio import eternity_ray
+        from puzzlesat.native.eternity import ray as eternity_ray
 
         run = partial(eternity_ray.solve, puzzle, instance.data, name, limits, address)
     else:
@@ -835,7 +835,7 @@ def table_sets(puzzle: str | Puzzle = "rubik") -> list[TableSet]:
         PuzzlesatError: a puzzle that keeps no tables.
     """
     _keeps_tables(puzzle)
-    from puzzlesat.native import rubik_cache
+    from puzzlesat.native.rubik import cache as rubik_cache
 
     return rubik_cache.statuses()
 
@@ -865,7 +865,8 @@ def build_tables(
     metric = check_arg.declared(TABLE_METRIC, metric)
     if name is not None:
         check_arg.text("name", name)
-    from puzzlesat.native import rubik, rubik_cache
+    from puzzlesat.native.rubik import cache as rubik_cache
+    from puzzlesat.native.rubik import ida as rubik
 
     with progress.reporting(on_progress):
         return rubik_cache.build(name or rubik.tables_for(rubik.memory_cap_mb()), metric)

@@ -20,7 +20,7 @@ import pytest
 from puzzlesat import api
 from puzzlesat.domains.eternity import generate, make_unsolvable
 from puzzlesat.native import aot
-from puzzlesat.native.eternity_abi import Built, Jit
+from puzzlesat.native.eternity.abi import Built, Jit
 
 ROOT = Path(__file__).resolve().parents[1]
 

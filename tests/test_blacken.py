@@ -211,7 +211,7 @@ def test_seed_gives_six(name: str) -> None:
 def test_seed_gives_six_in_parallel(monkeypatch: pytest.MonkeyPatch) -> None:
     import multiprocessing
 
-    from puzzlesat.native import blacken as native
+    from puzzlesat.native.blacken import bb as native
 
     result = run_strategy(bl.PUZZLE, seed_instance(), "native-bb-par", Limits(timeout=120, workers=2))
     assert result.status is Status.OPTIMAL and result.objective == 6, result.message
@@ -239,7 +239,7 @@ def test_strategies_agree_with_bfs(name: str) -> None:
 
 @pytest.mark.slow
 def test_parallel_agrees_with_bfs(monkeypatch: pytest.MonkeyPatch) -> None:
-    from puzzlesat.native import blacken as native
+    from puzzlesat.native.blacken import bb as native
 
     monkeypatch.setattr(native, "SERIAL_FIRST", 0.0)
     inst = bl.generate({"size": 6, "whites": 5, "components": 2}, 3)
@@ -256,7 +256,7 @@ def test_empty_board_needs_no_move() -> None:
 
 def test_component_bound_is_tight_on_seed() -> None:
     from puzzlesat.domains.blacken.bound import move_lower_bound
-    from puzzlesat.native.blacken import Search
+    from puzzlesat.native.blacken.bb import Search
 
     inst = seed_instance()
     assert move_lower_bound(inst) == 6  # the seed's own bound (components) says 4

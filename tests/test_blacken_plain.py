@@ -13,7 +13,7 @@ from puzzlesat import core
 from puzzlesat.core import Limits, Status
 from puzzlesat.core.kernel_status import BUDGET
 from puzzlesat.domains import blacken
-from puzzlesat.native import blacken as bb
+from puzzlesat.native.blacken import bb
 
 BOARDS = [(5, 3, 1), (6, 5, 2), (7, 6, 2), (7, 8, 3), (8, 10, 4), (8, 12, 2)]  # size, whites, components
 TREE = ("grid", "st", "path", "best_path", "cand", "ncand", "ttk1")

@@ -18,7 +18,7 @@ from clirun import run_cli
 from puzzlesat import api
 from puzzlesat.core import PuzzlesatError, Status
 from puzzlesat.domains import eternity
-from puzzlesat.native import eternity_checkpoint as ck
+from puzzlesat.native.eternity import checkpoint as ck
 
 ROOT = Path(__file__).resolve().parents[1]
 

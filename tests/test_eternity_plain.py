@@ -1,4 +1,4 @@
-"""The plain-Python row scan (native/eternity_plain.py) against the numba kernel it stands in for.
+"""The plain-Python row scan (native/eternity/plain.py) against the numba kernel it stands in for.
 
 Both run the same search on the same candidate order: after any budget they must stand at the
 same node with the same state, so a search can start in Python and go on in the kernel.
@@ -14,8 +14,8 @@ from puzzlesat.core import Limits, Status
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.domains import eternity
 from puzzlesat.native import aot
-from puzzlesat.native import eternity as rowscan
-from puzzlesat.native.eternity_search import COUNT_LIMIT, Draws, Lookup, Search
+from puzzlesat.native.eternity import rowscan
+from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search
 
 STATE = ("used", "choice", "east", "south", "placed", "depth", "found")  # of the State
 

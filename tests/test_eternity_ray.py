@@ -34,9 +34,9 @@ def test_backend_ray_runs_only_eternity_native_rowscan(capsys: pytest.CaptureFix
 def ray_session():  # type: ignore[no-untyped-def]
     """A local Ray instance (2 CPUs) for the module's Ray tests; gone afterwards."""
     pytest.importorskip("ray")
-    from puzzlesat.portfolio import ray_backend as rb
+    from puzzlesat.core.ray import connect
 
-    assert rb.connect(None, num_cpus=2)
+    assert connect(None, num_cpus=2)
     yield
     import ray
 

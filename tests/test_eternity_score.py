@@ -20,8 +20,8 @@ from clirun import run_cli
 from puzzlesat import api
 from puzzlesat.core import Status
 from puzzlesat.domains import eternity
-from puzzlesat.native import eternity_score as es
-from puzzlesat.native import eternity_score_kernel as kernel
+from puzzlesat.native.eternity import score as es
+from puzzlesat.native.eternity import score_kernel as kernel
 
 ROOT = Path(__file__).resolve().parents[1]
 SCORE_STRATEGIES = ["native-rowscan", "cpsat-table", "maxsat-rc2"]

@@ -17,9 +17,9 @@ import puzzlesat
 from puzzlesat.core import Status
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, generate, make_unsolvable, with_hints
-from puzzlesat.native import eternity_split
-from puzzlesat.native.eternity_arrays import Table
-from puzzlesat.native.eternity_search import COUNT_LIMIT, Draws, Lookup, Search, Task
+from puzzlesat.native.eternity import split as eternity_split
+from puzzlesat.native.eternity.arrays import Table
+from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search, Task
 
 PEAKS = Path(__file__).resolve().parents[1] / "instances" / "eternity"
 

@@ -291,7 +291,7 @@ def test_native_fixed_orders(order: str) -> None:
 
 
 def test_native_meets_itself_in_the_middle(monkeypatch: pytest.MonkeyPatch) -> None:
-    from puzzlesat.native import pegsol as native
+    from puzzlesat.native.pegsol import dfs as native
 
     monkeypatch.setattr(native, "ENDGAME_AT", 0)  # the endgame from the first slice on
     inst = P.parse((INSTANCES / "rect6x6_hole_3_2.txt").read_text())
@@ -307,7 +307,7 @@ def test_native_endgame_on_other_goals(
 ) -> None:
     # the meet in the middle searches back from any goal, not only the complement
     from puzzlesat.domains.pegsol import catalog as C
-    from puzzlesat.native import pegsol as native
+    from puzzlesat.native.pegsol import dfs as native
 
     monkeypatch.setattr(native, "ENDGAME_AT", 0)
     inst = C.problem_instance(*C.board_cells("rect", 4, 4), start, finish)
@@ -330,8 +330,8 @@ def test_native_workers_split_the_tree() -> None:
 def test_native_symmetry_tables_give_the_least_image() -> None:
     import numpy as np
 
-    from puzzlesat.native.pegsol_kernel import canonical
-    from puzzlesat.native.pegsol_layout import Layout
+    from puzzlesat.native.pegsol.kernel import canonical
+    from puzzlesat.native.pegsol.layout import Layout
 
     inst = P.generate({"board": "english", "goal": "3,3"}, 0)
     layout = Layout.of(inst)
@@ -349,7 +349,7 @@ def test_native_symmetry_tables_give_the_least_image() -> None:
 
 def test_native_pagoda_cuts_are_pagodas() -> None:
     # weights learned from the dead positions: no jump raises their sum, so a cut is sound
-    from puzzlesat.native import pegsol as native
+    from puzzlesat.native.pegsol import dfs as native
 
     inst = P.generate({"board": "french", "hole": "0,2", "goal": "3,1"}, 0)
     with pytest.MonkeyPatch.context() as mp:
@@ -359,7 +359,7 @@ def test_native_pagoda_cuts_are_pagodas() -> None:
         original = native._Runner.add_pagodas
         mp.setattr(native._Runner, "add_pagodas", lambda self, w, v: (found.append(w), original(self, w, v)))
         solve(inst, "native-dfs", timeout=20)
-    from puzzlesat.native.pegsol_layout import Layout
+    from puzzlesat.native.pegsol.layout import Layout
 
     layout = Layout.of(inst)
     assert found
@@ -669,7 +669,7 @@ def test_property_round_trip_and_native_matches_brute_force(seed: int, rows: int
 @given(st.integers(0, 10_000), st.integers(1, 4), st.integers(2, 4))
 def test_property_native_endgame_matches_brute_force(seed: int, rows: int, cols: int) -> None:
     # the meet in the middle from the first node, symmetric keys, no proofs: still exact
-    from puzzlesat.native import pegsol as native
+    from puzzlesat.native.pegsol import dfs as native
 
     inst = random_instance(random.Random(seed), rows, cols)
     with pytest.MonkeyPatch.context() as mp:

@@ -1,4 +1,4 @@
-"""The plain-Python search (native/pegsol_plain.py) against the numba kernel it stands in for.
+"""The plain-Python search (native/pegsol/plain.py) against the numba kernel it stands in for.
 
 Both run the same search in the same order: after any budget they must stand at the same node
 with the same arrays and the same dead-position table, so a search can start in Python and go
@@ -15,9 +15,9 @@ import pytest
 from puzzlesat.core import Limits, Status, run_strategy
 from puzzlesat.core.kernel_status import BUDGET
 from puzzlesat.domains import pegsol as P
-from puzzlesat.native import pegsol as native
-from puzzlesat.native.pegsol_layout import Layout
-from puzzlesat.native.pegsol_plain import Search
+from puzzlesat.native.pegsol import dfs as native
+from puzzlesat.native.pegsol.layout import Layout
+from puzzlesat.native.pegsol.plain import Search
 
 INSTANCES = Path(__file__).resolve().parents[1] / "instances" / "pegsol"
 ARRAYS = ("board", "moves", "entered", "chosen", "state", "table")  # of the Tree

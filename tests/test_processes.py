@@ -174,7 +174,7 @@ def test_eternity_workers_die_with_a_killed_parent():
 
 RUBIK = """
 from puzzlesat.core import Limits
-from puzzlesat.native import rubik
+from puzzlesat.native.rubik import ida as rubik
 from puzzlesat.domains import rubik as rk
 rubik.PARALLEL_FROM = 0
 inst = rk.parse("R U F' L2 D B' R2 U' F D2 L B2")

@@ -27,9 +27,9 @@ import portfolio_fixtures as fx  # noqa: E402
 
 from puzzlesat import cli  # noqa: E402
 from puzzlesat.core import Limits, Result, Status, Strategy  # noqa: E402
+from puzzlesat.core.ray import connect  # noqa: E402
 from puzzlesat.portfolio import compare as cmp  # noqa: E402
 from puzzlesat.portfolio import race as pf  # noqa: E402
-from puzzlesat.portfolio import ray_backend as rb  # noqa: E402
 from puzzlesat.portfolio.backends import Backend  # noqa: E402
 from puzzlesat.portfolio.report import format_table  # noqa: E402
 
@@ -56,7 +56,7 @@ def ray_session():
     """A local Ray instance (2 CPUs, no dashboard) for the module; gone afterwards."""
     before = {p.pid for p in psutil.Process().children(recursive=True)}
     start = time.monotonic()
-    assert rb.connect(None, num_cpus=2)
+    assert connect(None, num_cpus=2)
     took = time.monotonic() - start
     print(f"\nray start-up: {took:.1f}s", file=sys.stderr)
     ray_pids = [p.pid for p in psutil.Process().children(recursive=True) if p.pid not in before]

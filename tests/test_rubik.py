@@ -400,7 +400,7 @@ def test_solved_cube() -> None:
 
 
 def test_parallel_split_matches_serial() -> None:
-    from puzzlesat.native import rubik as native
+    from puzzlesat.native.rubik import ida as native
 
     text = "R U F' L2 D"
     inst = rk.parse(text)
@@ -431,8 +431,8 @@ ESCALATIONS = {
 def test_auto_goes_on_with_the_deeper_set_at_the_same_bound(
     when: str, workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from puzzlesat.native import rubik as native
-    from puzzlesat.native import rubik_cache
+    from puzzlesat.native.rubik import cache as rubik_cache
+    from puzzlesat.native.rubik import ida as native
 
     made = []
     real = native.make_searcher
@@ -462,8 +462,8 @@ def test_auto_goes_on_with_the_deeper_set_at_the_same_bound(
 
 
 def test_a_time_limit_while_building_the_deeper_set_keeps_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
-    from puzzlesat.native import rubik as native
-    from puzzlesat.native import rubik_cache
+    from puzzlesat.native.rubik import cache as rubik_cache
+    from puzzlesat.native.rubik import ida as native
     from puzzlesat.native.table_build import BuildStopped
 
     real = native.make_searcher
@@ -521,7 +521,7 @@ def test_the_first_solve_needs_no_large_tables(tmp_path: Path, monkeypatch: pyte
 def test_plan_chunks_covers_every_subtree_once_in_shrinking_chunks() -> None:
     import numpy as np
 
-    from puzzlesat.native.rubik import MAX_CHUNKS, MAX_SHARE, plan_chunks
+    from puzzlesat.native.rubik.ida import MAX_CHUNKS, MAX_SHARE, plan_chunks
 
     weights = np.random.default_rng(6).pareto(1.5, 43254) + 1.0
     chunks = plan_chunks(weights, 2)
@@ -535,8 +535,9 @@ def test_plan_chunks_covers_every_subtree_once_in_shrinking_chunks() -> None:
 
 
 def test_pattern_databases_are_lower_bounds() -> None:
-    from puzzlesat.native import rubik_kernels, rubik_tables
-    from puzzlesat.native.rubik import cube_arrays
+    from puzzlesat.native.rubik import kernels as rubik_kernels
+    from puzzlesat.native.rubik import tables as rubik_tables
+    from puzzlesat.native.rubik.ida import cube_arrays
 
     rng = random.Random(7)
     for metric in rk.METRICS:
@@ -559,7 +560,7 @@ def test_pattern_databases_are_lower_bounds() -> None:
 
 
 def test_damaged_tables_are_rebuilt() -> None:
-    from puzzlesat.native import rubik_tables
+    from puzzlesat.native.rubik import tables as rubik_tables
 
     first = rubik_tables.load("small", "htm", quiet=True)
     npy = cache_dir() / f"rubik-htm-small-v{rubik_tables.VERSION}.npy"
@@ -576,7 +577,7 @@ def test_damaged_tables_are_rebuilt() -> None:
 def test_file_digest_sees_a_flipped_bit_and_swapped_blocks(tmp_path) -> None:  # noqa: ANN001
     import numpy as np
 
-    from puzzlesat.native.rubik_tables import file_digest
+    from puzzlesat.native.rubik.tables import file_digest
 
     data = np.random.default_rng(3).integers(0, 255, (3 << 20) + 5, dtype=np.uint8)
     path = tmp_path / "t.bin"
@@ -674,7 +675,7 @@ def test_node_benchmark_counts_the_same_nodes_twice() -> None:
 
 
 def _sequence_counts(metric: str, depth: int) -> list[int]:
-    from puzzlesat.native.rubik_tables import move_set
+    from puzzlesat.native.rubik.tables import move_set
 
     table = move_set(metric).next_state
     states = {0: 1}
@@ -699,7 +700,7 @@ def test_canonical_sequences() -> None:
 
 @pytest.mark.parametrize("metric", rk.METRICS)
 def test_search_automaton_matches_bmc_constraints(metric: str) -> None:
-    from puzzlesat.native.rubik_tables import move_set
+    from puzzlesat.native.rubik.tables import move_set
 
     table = move_set(metric).next_state
     nm = table.shape[1]
@@ -716,8 +717,9 @@ def test_search_automaton_matches_bmc_constraints(metric: str) -> None:
 
 
 def test_rotations_and_conjugated_edge_lookups() -> None:
-    from puzzlesat.native import rubik_symmetry, rubik_tables
-    from puzzlesat.native.rubik import cube_arrays
+    from puzzlesat.native.rubik import symmetry as rubik_symmetry
+    from puzzlesat.native.rubik import tables as rubik_tables
+    from puzzlesat.native.rubik.ida import cube_arrays
 
     rots = rubik_symmetry.rotations()
     moves = set(rk.move_cubes())
@@ -736,8 +738,8 @@ def test_rotations_and_conjugated_edge_lookups() -> None:
 
 
 def test_auto_tables_take_the_largest_set_under_the_memory_cap() -> None:
-    from puzzlesat.native.rubik import tables_for
-    from puzzlesat.native.rubik_cache import TABLE_MEMORY_MB
+    from puzzlesat.native.rubik.cache import TABLE_MEMORY_MB
+    from puzzlesat.native.rubik.ida import tables_for
 
     assert tables_for(None) == "phase1"
     assert tables_for(TABLE_MEMORY_MB["phase1"]) == "phase1"
@@ -752,7 +754,7 @@ def test_memory_cap_is_read_from_rlimit_data() -> None:
     # --memory-limit sets RLIMIT_DATA on the solving process; the solver reads it back
     code = (
         "import resource; resource.setrlimit(resource.RLIMIT_DATA, (1500 << 20, 1500 << 20)); "
-        "from puzzlesat.native.rubik import memory_cap_mb, tables_for; "
+        "from puzzlesat.native.rubik.ida import memory_cap_mb, tables_for; "
         "print(memory_cap_mb(), tables_for(memory_cap_mb()))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)

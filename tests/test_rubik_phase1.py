@@ -10,9 +10,9 @@ from numba import njit
 
 from puzzlesat.core import Limits, Status, run_strategy
 from puzzlesat.domains import rubik as rk
-from puzzlesat.native import rubik_phase1 as p1
-from puzzlesat.native import rubik_symmetry as sy
-from puzzlesat.native.rubik_prefixes import PrefixReduction
+from puzzlesat.native.rubik import phase1 as p1
+from puzzlesat.native.rubik import symmetry as sy
+from puzzlesat.native.rubik.prefixes import PrefixReduction
 
 
 @pytest.fixture(scope="module")
@@ -208,7 +208,7 @@ def test_x6_tables_do_not_take_a_double_swap_for_solved() -> None:
 
 @pytest.mark.slow
 def test_phase1_bounds_are_admissible() -> None:
-    from puzzlesat.native.rubik import Phase1Searcher
+    from puzzlesat.native.rubik.ida import Phase1Searcher
 
     rng = random.Random(9)
     for length in range(0, 12):
@@ -239,8 +239,8 @@ SUPERFLIP = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2"
 
 
 def test_prefix_reduction_keeps_one_prefix_per_symmetry_class() -> None:
-    from puzzlesat.native.rubik import prefixes
-    from puzzlesat.native.rubik_tables import move_set
+    from puzzlesat.native.rubik.ida import prefixes
+    from puzzlesat.native.rubik.tables import move_set
 
     superflip = rk.parse(SUPERFLIP).cube
     for metric, firsts in (("htm", [(0, 1), (0, 2)]), ("qtm", [(0, 1)])):
@@ -259,13 +259,13 @@ def test_prefix_reduction_keeps_one_prefix_per_symmetry_class() -> None:
 
 def _accepted(next_state: np.ndarray, length: int) -> set[tuple[int, ...]]:
     """Every move sequence of ``length`` the automaton accepts from its start state."""
-    from puzzlesat.native.rubik import prefixes
+    from puzzlesat.native.rubik.ida import prefixes
 
     return {tuple(row) for row in prefixes(next_state, length).tolist()}
 
 
 def test_the_junction_automaton_opens_only_the_move_after_the_prefix() -> None:
-    from puzzlesat.native.rubik_tables import move_set
+    from puzzlesat.native.rubik.tables import move_set
 
     for metric in rk.METRICS:
         ms = move_set(metric)
@@ -310,8 +310,8 @@ def test_unwritable_cache_fails_before_the_build(tmp_path, monkeypatch) -> None:
 
 
 def test_inverse_coordinates_are_those_of_the_inverse_cube_on_each_axis() -> None:
-    from puzzlesat.native.rubik import cube_arrays
-    from puzzlesat.native.rubik_phase1_kernel import inverse_coordinates
+    from puzzlesat.native.rubik.ida import cube_arrays
+    from puzzlesat.native.rubik.phase1_kernel import inverse_coordinates
 
     inverse = p1.inverse_tables("htm")
     moves = rk.move_cubes()  # in HTM the tables' move order is the model's
@@ -345,7 +345,7 @@ def test_a_new_build_removes_the_files_of_earlier_versions(tmp_path) -> None:  #
 def test_loads_check_stamps_once_the_digests_were_checked(tmp_path, monkeypatch) -> None:  # noqa: ANN001
     import json
 
-    from puzzlesat.native.rubik_tables import file_digest
+    from puzzlesat.native.rubik.tables import file_digest
 
     monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))
     files, note = p1.table_paths("htm", "phase1")
@@ -370,7 +370,7 @@ def test_loads_check_stamps_once_the_digests_were_checked(tmp_path, monkeypatch)
 def test_a_file_stamp_sees_a_rewrite_a_sampled_block_and_the_size(tmp_path) -> None:  # noqa: ANN001
     import os
 
-    from puzzlesat.native.rubik_tables import file_stamp
+    from puzzlesat.native.rubik.tables import file_stamp
 
     path = tmp_path / "t.bin"
     data = np.random.default_rng(5).integers(0, 255, 1 << 20, dtype=np.uint8)

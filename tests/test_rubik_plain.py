@@ -1,4 +1,4 @@
-"""The cube's plain path (native/rubik_plain.py): bidirectional breadth-first search in numpy,
+"""The cube's plain path (native/rubik/plain.py): bidirectional breadth-first search in numpy,
 checked against brute force and against the numba IDA*."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 
 from puzzlesat.core import Limits, Status, run_strategy
 from puzzlesat.domains import rubik as rk
-from puzzlesat.native import rubik_plain as rp
-from puzzlesat.native.rubik_tables import move_set
+from puzzlesat.native.rubik import plain as rp
+from puzzlesat.native.rubik.tables import move_set
 
 ROOT = Path(__file__).resolve().parents[1]
 

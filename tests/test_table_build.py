@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from puzzlesat.native import rubik_phase1 as p1
 from puzzlesat.native import table_build as tb
+from puzzlesat.native.rubik import phase1 as p1
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -114,7 +114,7 @@ def test_a_stopped_phase1_build_resumes_where_it_stopped(tmp_path: Path, monkeyp
     p1._phase1_forward(reference, 0, reps, clsym, selfsym, *moves, 0, 2 * p1.FORWARD_CHUNKS // p1.LEVEL_GROUPS)
     assert np.array_equal(np.fromfile(folder / "phase1.bin", np.uint8), reference)
     # the table list shows the partial build
-    from puzzlesat.native import rubik_cache
+    from puzzlesat.native.rubik import cache as rubik_cache
 
     partial = rubik_cache.status("phase1x6", "htm")
     assert partial.state == "partial" and partial.done == shares[-1] and partial.disk_mb > 400
@@ -163,7 +163,8 @@ def test_a_build_killed_and_resumed_makes_the_same_tables(x6_cache: Path, tmp_pa
 def test_auto_grows_into_the_deeper_set_with_the_same_optimum(x6_cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from puzzlesat.core import Limits, Status, run_strategy
     from puzzlesat.domains import rubik as rk
-    from puzzlesat.native import rubik, rubik_cache
+    from puzzlesat.native.rubik import cache as rubik_cache
+    from puzzlesat.native.rubik import ida as rubik
 
     monkeypatch.setenv("PUZZLESAT_CACHE", str(x6_cache))
     monkeypatch.setattr(rubik, "tables_for", lambda cap: "phase1x6")

@@ -177,7 +177,7 @@ class Declarations:
     declarations, read as Strategy objects.
 
     A name stands for a Strategy, or a sequence of them, declared at the top of the module
-    that implements it (the built-in puzzles name theirs: ``puzzlesat.native.eternity:STRATEGY``).
+    that implements it (the built-in puzzles name theirs: ``puzzlesat.native.eternity.rowscan:STRATEGY``).
     The modules are imported when the strategies are first read (listing, choosing, option
     checking), not when the puzzle's module is: a domain module cannot import the formulations
     that import it, and ``import puzzlesat`` stays cheap.

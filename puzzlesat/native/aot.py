@@ -3,7 +3,7 @@
 A warm solve of a small board spends most of its time importing numba and loading its cache
 (about 0.4 s of CPU) for a search of hundredths of a second, and numpy's import alone is a
 third of a whole 7x7 solve.  A kernel set declares its kernels as C functions (numba
-``cfunc`` callbacks: native/eternity_abi.py); the build takes the LLVM code numba makes of
+``cfunc`` callbacks: native/eternity/abi.py); the build takes the LLVM code numba makes of
 them, the kernels they call compiled in, keeps the C functions' names and hides every other
 symbol, has llvmlite emit it as an object file and the C compiler Python's extensions are
 built with link it into a shared library.  A solve loads that with ``ctypes`` in a millisecond
@@ -63,11 +63,11 @@ class KernelSet:
 KERNEL_SETS = {
     "eternity": KernelSet(
         "eternity",
-        "puzzlesat.native.eternity_abi",
+        "puzzlesat.native.eternity.abi",
         (
-            "puzzlesat.native.eternity_abi",
-            "puzzlesat.native.eternity_kernel",
-            "puzzlesat.native.eternity_arrays",
+            "puzzlesat.native.eternity.abi",
+            "puzzlesat.native.eternity.kernel",
+            "puzzlesat.native.eternity.arrays",
             "puzzlesat.core.kernel_status",
         ),
     ),

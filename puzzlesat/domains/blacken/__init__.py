@@ -108,11 +108,11 @@ PUZZLE = Puzzle(
     draw="puzzlesat.domains.blacken.svg:draw",
     # each declared beside its formulation, read on first use; the default first
     strategies=(
-        "puzzlesat.native.blacken:BRANCH_AND_BOUND",
-        "puzzlesat.native.blacken:PARALLEL",
+        "puzzlesat.native.blacken.bb:BRANCH_AND_BOUND",
+        "puzzlesat.native.blacken.bb:PARALLEL",
         "puzzlesat.models.blacken:STRATEGY",
         "puzzlesat.encoders.blacken:STRATEGY",
-        "puzzlesat.native.blacken:BFS",
+        "puzzlesat.native.blacken.bb:BFS",
     ),
     portfolio=("native-bb", "cpsat-steps", "cnf-steps:cadical195"),
     generator_options=(

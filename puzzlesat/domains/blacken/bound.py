@@ -34,7 +34,7 @@ class Bounds(NamedTuple):
     the memo ``mkeys``, ``mcomp``, ``mval``; ``work`` (moves tried, memo entries); the explicit
     stack ``frames``, ``fmoves``; and ``dirs``, the eight steps on the padded board.  numba
     pickles this class into the cache index of the kernels that take it: moving or renaming it
-    calls for clearing their caches (native/eternity_arrays.py says why).
+    calls for clearing their caches (native/eternity/arrays.py says why).
     """
 
     dirs: np.ndarray

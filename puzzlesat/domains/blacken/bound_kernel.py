@@ -4,7 +4,7 @@ The board is padded by one ring of OFF cells, flat, ``P = k + 2`` cells a row, s
 from any cell next to a white stone never needs a bounds check.  Every array is int64.
 
 :func:`bound` is the packing bound and :func:`split_bound` the component bound; the native
-branch and bound (:mod:`puzzlesat.native.blacken_kernel`) calls them at every node, the CNF
+branch and bound (:mod:`puzzlesat.native.blacken.kernel`) calls them at every node, the CNF
 and CP-SAT step models take their value on the initial position as the least move count to
 try (:mod:`puzzlesat.domains.blacken.bound`).  Both are numba code: the component bound
 solves each white component exactly, which pure Python cannot do at the speed the search needs.

@@ -120,7 +120,7 @@ PUZZLE = Puzzle(
     write_instance=write_instance,
     # each declared beside its formulation, read on first use; the default first
     strategies=(
-        "puzzlesat.native.eternity:STRATEGY",
+        "puzzlesat.native.eternity.rowscan:STRATEGY",
         "puzzlesat.models.eternity:STRATEGY",
         "puzzlesat.encoders.eternity:STRATEGY",
         "puzzlesat.encoders.eternity_maxsat:STRATEGY",

@@ -114,7 +114,7 @@ PUZZLE = Puzzle(
     strategies=(
         "puzzlesat.encoders.masyu:STRATEGIES",
         "puzzlesat.models.masyu:STRATEGIES",
-        "puzzlesat.native.masyu:STRATEGY",
+        "puzzlesat.native.masyu.dfs:STRATEGY",
     ),
     portfolio=("cnf-lazy:cadical195", "cnf-lazy:glucose4", "cpsat-lazy"),
     generator_options=(

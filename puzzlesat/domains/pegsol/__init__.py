@@ -110,7 +110,7 @@ PUZZLE = Puzzle(
     draw="puzzlesat.domains.pegsol.svg:draw",
     # each declared beside its formulation, read on first use; the default first
     strategies=(
-        "puzzlesat.native.pegsol:STRATEGY",
+        "puzzlesat.native.pegsol.dfs:STRATEGY",
         "puzzlesat.encoders.pegsol:STRATEGY",
         "puzzlesat.models.pegsol:STRATEGY",
     ),

@@ -171,7 +171,7 @@ PUZZLE = Puzzle(
     draw="puzzlesat.domains.rubik.svg:draw",
     # each declared beside its formulation, read on first use; the default first
     strategies=(
-        "puzzlesat.native.rubik:STRATEGY",
+        "puzzlesat.native.rubik.ida:STRATEGY",
         "puzzlesat.models.rubik:STRATEGY",
         "puzzlesat.encoders.rubik:STRATEGY",
     ),

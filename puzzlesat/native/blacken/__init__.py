@@ -1,0 +1,1 @@
+"""Blacken's branch and bound (bb) and its kernel."""

@@ -1,0 +1,156 @@
+"""The row-scan kernels as C functions: what ``puzzlesat kernels build`` compiles, and how a solve calls them.
+
+A solve with the kernels built ahead of time loads them with ``ctypes`` and hands them the
+address and length of every ``array.array`` of a :class:`~puzzlesat.native.eternity.arrays.Table`
+and a :class:`~puzzlesat.native.eternity.arrays.State`: it imports neither numba nor numpy
+(numpy's import alone was a third of a whole 7x7 solve).  :func:`wrappers` declares the C
+functions as numba ``cfunc`` callbacks that view those addresses as arrays (``numba.carray``), put
+the bundles together again and call the kernels of native/eternity/kernel.py, compiled into
+them; native/aot.py turns them into a shared library.  :class:`Built` calls that library and
+:class:`Jit` numba's JIT, through numpy views of the same arrays: the same calls, the same nodes.
+
+The C functions (every argument 64 bits: an integer, or the address of an array and then its length)::
+
+    int64 puzzlesat_eternity_search(TABLE, STATE, budget, limit, floor, check, int64 *nodes)
+    int64 puzzlesat_eternity_replay(int64 *prefix, length, TABLE, STATE, check)
+
+    TABLE = cols, colours, classes, cells, off, offs, uint16 *tile, rows, rot, east, south,
+            after, gives_off, tiles + 1, gives, gives_length
+    STATE = used, choice, east, south, placed, depth, found, pruned, supply, demand, slots
+
+``search`` returns the kernel status and writes the nodes; ``replay`` returns 0.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from array import array
+from typing import Any
+
+from puzzlesat.native.eternity.arrays import State, Table, numpy_views
+
+TABLE_ARGS = 16  # the C arguments a Table takes, and a State:
+STATE_ARGS = 11
+
+
+def _address(values: array) -> int:
+    return values.buffer_info()[0]
+
+
+def table_args(t: Table) -> tuple[int, ...]:
+    """TABLE, as the C functions take it (module docstring)."""
+    a = _address
+    return (
+        t.cols, t.colours, a(t.classes), len(t.classes), a(t.off), len(t.off), a(t.tile), len(t.tile),
+        a(t.rot), a(t.east), a(t.south), a(t.after), a(t.gives_off), len(t.gives_off), a(t.gives), len(t.gives),
+    )  # fmt: skip
+
+
+def state_args(s: State) -> tuple[int, ...]:
+    """STATE, as the C functions take it (module docstring)."""
+    a = _address
+    return (
+        a(s.used), a(s.choice), a(s.east), a(s.south), a(s.placed),
+        a(s.depth), a(s.found), a(s.pruned), a(s.supply), a(s.demand), len(s.supply),
+    )  # fmt: skip
+
+
+class Built:
+    """The kernels of a library built by native/aot.py, called through ``ctypes``."""
+
+    def __init__(self, library: ctypes.CDLL) -> None:
+        self._search = library.puzzlesat_eternity_search
+        self._replay = library.puzzlesat_eternity_replay
+        word = ctypes.c_int64
+        self._search.argtypes = [word] * (TABLE_ARGS + STATE_ARGS + 5)
+        self._replay.argtypes = [word] * (2 + TABLE_ARGS + STATE_ARGS + 1)
+        self._search.restype = self._replay.restype = word
+        self._nodes = array("q", [0])
+
+    def search(self, t: Table, s: State, budget: int, limit: int, floor: int, check: int) -> tuple[int, int]:
+        """The kernel's ``search`` (native/eternity/kernel.py): (status, nodes)."""
+        status = self._search(*table_args(t), *state_args(s), budget, limit, floor, check, _address(self._nodes))
+        return status, self._nodes[0]
+
+    def replay(self, prefix: array, t: Table, s: State, check: int) -> None:
+        """The kernel's ``replay``: place ``prefix`` on the empty board."""
+        self._replay(_address(prefix), len(prefix), *table_args(t), *state_args(s), check)
+
+
+class Jit:
+    """The same calls on numba's JIT (compiled, or loaded from numba's cache, at the first)."""
+
+    def __init__(self) -> None:
+        from puzzlesat.native.eternity import kernel as eternity_kernel
+
+        self._kernel = eternity_kernel
+
+    def search(self, t: Table, s: State, budget: int, limit: int, floor: int, check: int) -> tuple[int, int]:
+        status, nodes = self._kernel.search(numpy_views(t), numpy_views(s), budget, limit, floor, check)
+        return int(status), int(nodes)
+
+    def replay(self, prefix: array, t: Table, s: State, check: int) -> None:
+        import numpy as np
+
+        self._kernel.replay(np.frombuffer(prefix, dtype=np.int64), numpy_views(t), numpy_views(s), check)
+
+
+def wrappers() -> dict[str, Any]:
+    """The C functions (module docstring) as numba ``cfunc`` callbacks, by the name that follows
+    ``puzzlesat_eternity_``; compiling them compiles the kernels into them."""
+    from numba import carray, cfunc, njit, types
+
+    from puzzlesat.native.eternity import kernel
+
+    word, address, tiles = types.int64, types.CPointer(types.int64), types.CPointer(types.uint16)
+    table = [word, word, address, word, address, word, tiles, word, *[address] * 5, word, address, word]
+    state = [*[address] * 10, word]
+    assert len(table) == TABLE_ARGS and len(state) == STATE_ARGS
+
+    @njit(inline="always")
+    def bundles(
+        cols, colours, classes, cells, off, offs, tile, rows, rot, east, south, after, gives_off, tiles1, gives, ngives,
+        used, choice, s_east, s_south, placed, depth, found, pruned, supply, demand, slots,
+    ):  # pragma: no cover - compiled  # fmt: skip
+        """The Table and the State over TABLE and STATE's arrays."""
+        t = Table(
+            cols, colours, carray(classes, cells), carray(off, offs), carray(tile, rows), carray(rot, rows),
+            carray(east, rows), carray(south, rows), carray(after, rows), carray(gives_off, tiles1),
+            carray(gives, ngives),
+        )  # fmt: skip
+        s = State(
+            carray(used, cells), carray(choice, cells), carray(s_east, cells), carray(s_south, cells),
+            carray(placed, cells), carray(depth, 1), carray(found, 1), carray(supply, slots),
+            carray(demand, slots), carray(pruned, 1),
+        )  # fmt: skip
+        return t, s
+
+    @cfunc(word(*table, *state, word, word, word, word, address))
+    def search(
+        cols, colours, classes, cells, off, offs, tile, rows, rot, east, south, after, gives_off, tiles1, gives, ngives,
+        used, choice, s_east, s_south, placed, depth, found, pruned, supply, demand, slots,
+        budget, limit, floor, check, nodes,
+    ):  # pragma: no cover - compiled  # fmt: skip
+        t, s = bundles(
+            cols, colours, classes, cells, off, offs, tile, rows, rot, east, south, after, gives_off, tiles1, gives,
+            ngives, used, choice, s_east, s_south, placed, depth, found, pruned, supply, demand, slots,
+        )  # fmt: skip
+        status, done = kernel.search(t, s, budget, limit, floor, check)
+        nodes[0] = done
+        return status
+
+    @cfunc(word(address, word, *table, *state, word))
+    def replay(
+        prefix, length,
+        cols, colours, classes, cells, off, offs, tile, rows, rot, east, south, after, gives_off, tiles1, gives, ngives,
+        used, choice, s_east, s_south, placed, depth, found, pruned, supply, demand, slots,
+        check,
+    ):  # pragma: no cover - compiled  # fmt: skip
+        t, s = bundles(
+            cols, colours, classes, cells, off, offs, tile, rows, rot, east, south, after, gives_off, tiles1, gives,
+            ngives, used, choice, s_east, s_south, placed, depth, found, pruned, supply, demand, slots,
+        )  # fmt: skip
+        kernel.replay(carray(prefix, length), t, s, check)
+        return 0
+
+    return {"search": search, "replay": replay}

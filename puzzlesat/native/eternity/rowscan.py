@@ -1,0 +1,195 @@
+"""``native-rowscan``: a numba row-scan backtracker for edge matching with seeded restarts.
+
+The search (the candidate lookup, the kernel's slices) is in native/eternity/search.py.  Each
+restart shuffles the order within every candidate list with the run's seed, so different
+seeds (and different restarts) explore differently; the node budget of a restart grows by
+half each time, so the last restart always runs to the end and an exhausted search is a
+proof that no solution exists.  With ``--workers N`` one tree is shared by N processes
+instead (native/eternity/split.py).
+
+A search starts in plain Python (native/eternity/plain.py) for its first :data:`PLAIN_NODES`
+nodes, and goes on in the numba kernel only when they were not enough: a small board is
+answered before numba is imported (about half a second warm, seconds to compile on a fresh
+install).  With the kernel built ahead of time (``puzzlesat kernels build``: native/aot.py),
+the kernel runs from the first node and numba is not imported at all.
+
+Counting (``--count``): one search, no restarts, runs to the end in the kernel, which adds up
+the completed boards; with the corner fixed, that is one board per class of rotations.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from puzzlesat.core import Limits, Option, PuzzlesatError, Result, Status, Strategy
+from puzzlesat.core.kernel_status import EXHAUSTED, FOUND, decision_status
+from puzzlesat.core.options import defaults
+from puzzlesat.domains.eternity import Instance, Solution
+
+if TYPE_CHECKING:
+    from puzzlesat.native.eternity.search import Search
+
+ROWSCAN_OPTIONS = (
+    Option(
+        "colour_check",
+        bool,
+        False,
+        "refuse a tile that leaves more cells needing a (class, north colour) than tiles left to fill them",
+    ),
+    Option("twins", bool, True, "identical pieces tried once per cell (counts multiplied back)"),
+)
+STRATEGY = Strategy(
+    "native-rowscan",
+    "puzzlesat.native.eternity.rowscan:solve",
+    "numba row-scan backtracker, (west, north) lookup of pre-rotated tiles, seeded restarts; "
+    "--workers N shares one tree between N processes",
+    options=ROWSCAN_OPTIONS,
+    modes=("count", "score", "checkpoint", "resume"),
+    puzzle="eternity",
+)
+
+# restarts from 10 M nodes, doubling: at the hardness peak (about one solution) a restart mostly
+# throws away the tree searched so far, and on generated 7x7 boards (seeds 200-239 and 300-339,
+# three orders each: benchmarks/eternity_restarts.py) these cut the median nodes to a first
+# solution by 8-17% against restarts from 200 K growing 1.5 times, as one search without any
+# restart does, while still reshuffling the rare search that runs long
+FIRST_RESTART_NODES = 10_000_000
+RESTART_GROWTH = 2.0
+SLICE_NODES = 20_000_000  # nodes between two looks at the clock (well under a second)
+COUNT_SLICE_NODES = 1_000_000  # a count's first slice, then sized to take COUNT_SLICE_SECONDS
+COUNT_SLICE_SECONDS = 0.2
+DEFAULTS = defaults(ROWSCAN_OPTIONS)
+# nodes searched in plain Python before the kernel takes over: about 0.03 s at ~2 M nodes/s,
+# a tenth of what the kernel's import and load cost when its cache is warm (the kernel runs
+# ~35 M nodes/s, so a larger budget would slow every board the kernel has to finish)
+PLAIN_NODES = 50_000
+
+
+def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
+    """Search with restarts until solved, exhausted, or out of time (or count: :func:`count`;
+    score: :func:`~puzzlesat.native.eternity.score.solve_score`).
+
+    With ``limits.workers`` above 1, one search tree shared by that many processes instead
+    (:mod:`puzzlesat.native.eternity.split`).
+    """
+    if limits.options.get("score"):
+        from puzzlesat.native.eternity.score import solve_score
+
+        return solve_score(instance, limits)
+    for name in ("checkpoint", "resume"):
+        if limits.options.get(name):
+            raise PuzzlesatError(f"--{name} keeps the best board of a --score run: add --score")
+    from puzzlesat.native import aot  # here, not at the top: listing the strategies imports this module
+    from puzzlesat.native.eternity.search import Draws, Lookup, Search
+
+    compile_start = time.perf_counter()
+    compile_time = 0.0
+    opts = {**DEFAULTS, **limits.options}
+    check = bool(opts["colour_check"])
+    lookup = Lookup(instance, bool(opts["twins"]))
+    if limits.workers > 1:
+        from puzzlesat.native.eternity import split as eternity_split
+
+        compile_time = _compile()
+        return eternity_split.solve(instance, lookup, limits, check, compile_start, compile_time)
+    start = time.perf_counter()
+    rng = Draws(limits.seed)
+    if limits.options.get("count"):
+        return count(Search(instance, lookup, rng, check), limits, compile_start, _compile())
+    nodes = 0
+    # plain-Python nodes left: none with the check (which runs in the kernel only) or a kernel built ahead of time
+    plain = 0 if check or aot.load("eternity") else PLAIN_NODES
+    pruned = 0  # placements the colour-count check refused, over the finished restarts
+    restarts = 0
+    restart_budget = float(FIRST_RESTART_NODES)
+    while True:
+        search = Search(instance, lookup, rng, check)
+        spent = 0
+        while True:
+            step = int(min(SLICE_NODES, restart_budget - spent))
+            if plain > 0:
+                status, done = search.run(min(step, plain), plain=True)
+                plain -= done
+            else:
+                if not compile_time:
+                    compile_time = _compile()
+                    start += compile_time  # the search's own time leaves the compilation out
+                status, done = search.run(step)
+            spent += done
+            nodes += done
+            stats = {"nodes": nodes, "restarts": restarts, "compile_time": round(compile_time, 3)}
+            if check:
+                stats["pruned"] = pruned + search.pruned
+            outcome = decision_status(status)
+            if outcome is Status.SOLVED:
+                return Result(outcome, search.board(), wall_time=time.perf_counter() - start, stats=stats)
+            if outcome is Status.INFEASIBLE:
+                return Result(outcome, wall_time=time.perf_counter() - start, stats=stats)
+            remaining = limits.remaining(compile_start)  # the limit holds for the compilation too
+            if remaining is not None and remaining <= 0:
+                return Result(Status.UNKNOWN, wall_time=time.perf_counter() - start, stats=stats, message="time limit")
+            if spent >= restart_budget:
+                pruned += search.pruned
+                break
+        restarts += 1
+        restart_budget *= RESTART_GROWTH
+
+
+def _compile() -> float:
+    """Load the search kernel built ahead of time, else import and compile it (or load it from
+    numba's cache); the seconds it took."""
+    from puzzlesat.native import aot
+
+    began = time.perf_counter()
+    if aot.load("eternity") is None:
+        from puzzlesat.native.eternity import kernel as eternity_kernel
+        from puzzlesat.native.first_dispatch import without_blas_probe
+
+        with without_blas_probe():
+            eternity_kernel.warm_up()
+    return max(time.perf_counter() - began, 1e-9)
+
+
+def count(search: Search, limits: Limits, compile_start: float, compile_time: float) -> Result:
+    """Count every board: one search to the end, in slices between looks at the clock.
+
+    What is counted: the boards (a tile id and a turn that looks different per cell) with the
+    first corner tile top-left on a square, in the top row on a rectangle, which is one per
+    class of the board's rotations (a solution is never its own rotation: see
+    :func:`~puzzlesat.domains.eternity.board_rotations`).  The count is proved only when the
+    search is exhausted: SOLVED with the count and the first board (which the verifier
+    checks), INFEASIBLE for 0; at the time limit UNKNOWN, with the boards found so far in
+    ``stats["solutions"]``.  With twins (see :class:`Lookup`) each board found counts
+    ``labelings`` times.
+    """
+    from puzzlesat.native.eternity.search import COUNT_LIMIT
+
+    first: Solution | None = None
+    nodes = 0
+    slice_nodes = COUNT_SLICE_NODES
+    while True:
+        began = time.perf_counter()
+        status, done = search.run(slice_nodes, limit=1 if first is None else COUNT_LIMIT)
+        took = time.perf_counter() - began
+        if done >= slice_nodes:  # a slice of about COUNT_SLICE_SECONDS: a node's cost varies with the board
+            slice_nodes = int(
+                min(SLICE_NODES, max(COUNT_SLICE_NODES, slice_nodes * COUNT_SLICE_SECONDS / max(took, 1e-3)))
+            )
+        nodes += done
+        found = search.found * search.labelings
+        stats = {"nodes": nodes, "solutions": found, "compile_time": round(compile_time, 3)}
+        if search.check:
+            stats["pruned"] = search.pruned
+        if status == FOUND:  # the first board; the search goes on from it
+            first = search.board()
+            continue
+        elapsed = time.perf_counter() - compile_start - compile_time
+        if status == EXHAUSTED:
+            if first is None:
+                return Result(Status.INFEASIBLE, wall_time=elapsed, stats=stats, count=0)
+            return Result(Status.SOLVED, first, wall_time=elapsed, stats=stats, count=found)
+        remaining = limits.remaining(compile_start)
+        if remaining is not None and remaining <= 0:
+            message = f"time limit; {found} solutions found before it"
+            return Result(Status.UNKNOWN, wall_time=elapsed, stats=stats, message=message)

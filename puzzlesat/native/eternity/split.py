@@ -1,0 +1,195 @@
+"""``native-rowscan --workers N``: one row-scan search tree shared by N processes in even shares.
+
+The tree is the one a single search walks (one candidate order, drawn from the seed; no
+restarts), cut into tasks: a task is a partial board (the candidates placed on cells
+0..p-1) and the first candidate to try on cell p (:data:`~puzzlesat.native.eternity.search.Task`).
+
+1. This process searches alone for :data:`ALONE_FIRST` seconds (most boards end there), then
+   starts ``workers`` processes, a :class:`~puzzlesat.core.processes.TaskPool` (they die with
+   it; forked on Linux, so that they start at once with the compiled kernel, spawned
+   elsewhere), searches on until one of them is ready, hands them what is left of its search
+   (:meth:`~puzzlesat.native.eternity.search.Search.remaining`, as tasks) and watches them.
+2. Work stealing keeps the shares even however lopsided the tree: between two slices of its
+   search, a worker that sees the pool :func:`~puzzlesat.core.processes.hungry` (more workers
+   idle than tasks queued) gives away the untried candidates of the shallowest cell of its
+   own task (:meth:`~puzzlesat.native.eternity.search.Search.split`), the biggest piece it holds.
+3. The pieces go through this process, which counts the tasks handed out: the tree is
+   exhausted when every one of them is reported done.
+
+To exhaustion (a proof that there is no solution, or a count) the workers place exactly the
+nodes the one-process search places, between them.  A decision search stops at the first
+board any worker finds; a count adds up the boards of every task.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any
+
+from puzzlesat.core import Limits, Result, Status, processes
+from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
+from puzzlesat.domains.eternity import Instance, Solution
+from puzzlesat.native import aot
+from puzzlesat.native.eternity.arrays import Table
+from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search, Task
+from puzzlesat.native.first_dispatch import without_blas_probe
+
+START_METHOD = "fork" if sys.platform.startswith("linux") else "spawn"
+ALONE_FIRST = 0.2  # seconds this process searches before it starts the others (easy boards end sooner)
+SLICE_NODES = 1_000_000  # nodes between a worker's looks at the others (tens of milliseconds)
+WAIT = 0.05  # seconds between the coordinator's looks at the clock
+
+
+def solve(
+    instance: Instance, lookup: Lookup, limits: Limits, check: bool, compile_start: float, compile_time: float
+) -> Result:
+    """Search (or count, with the ``count`` option) here, then in ``limits.workers`` processes.
+
+    The workers are stopped with their process trees before this returns, whatever happens.
+    """
+    began = time.perf_counter()
+    _load_kernels()  # the task kernel too, here: forked workers start with it loaded
+    start = time.perf_counter()
+    compile_time += start - began
+    counting = bool(limits.options.get("count"))
+    search = Search(instance, lookup, Draws(limits.seed), check)
+    stats: dict[str, Any] = {"workers": limits.workers, "compile_time": round(compile_time, 3)}
+    tally = _Tally()
+
+    def finish(status: Status, message: str = "") -> Result:
+        stats.update(nodes=tally.alone + sum(tally.nodes.values()), tasks=tally.handed)
+        if tally.nodes:
+            stats["worker_nodes"] = "/".join(map(str, tally.nodes.values()))
+        if check:
+            stats["pruned"] = tally.pruned
+        if counting:
+            stats["solutions"] = tally.found * lookup.labelings
+        done = status in (Status.SOLVED, Status.INFEASIBLE)
+        wall = time.perf_counter() - start
+        count = stats.get("solutions") if done else None
+        if counting and status is Status.UNKNOWN:
+            message += f"; {stats['solutions']} solutions found before it"
+        return Result(status, tally.first if done else None, wall_time=wall, stats=stats, count=count, message=message)
+
+    def alone() -> Result | None:
+        """A slice of this process's search; the answer when it ends the search."""
+        status, done = search.run(SLICE_NODES, limit=COUNT_LIMIT if tally.first and counting else 1)
+        tally.alone += done
+        if status == FOUND:
+            tally.first = search.board()
+            if not counting:
+                return finish(Status.SOLVED)
+        elif status == EXHAUSTED:
+            tally.task_done(search.found, search.pruned)
+            return finish(Status.INFEASIBLE if tally.first is None else Status.SOLVED)
+        left = limits.remaining(compile_start)
+        if left is not None and left <= 0:
+            tally.task_done(search.found, search.pruned)
+            return finish(Status.UNKNOWN, "time limit")
+        return None
+
+    while time.perf_counter() - start < ALONE_FIRST:  # 1. alone
+        if (answer := alone()) is not None:
+            return answer
+    initargs = (instance, lookup, search.table, check, counting)
+    pool = processes.TaskPool(limits.workers, _start_worker, initargs, method=START_METHOD, name="puzzlesat-eternity")
+    with pool:
+        while not pool.hungry():  # on alone while the workers start and load their kernels
+            if (answer := alone()) is not None:
+                return answer
+            if not all(process.is_alive() for process in pool.processes):
+                return finish(Status.ERROR, "a worker ended before its first task")
+        tally.task_done(search.found, search.pruned)
+        tasks = search.remaining()
+        tally.nodes = {process.pid or 0: 0 for process in pool.processes}
+        pool.submit(_search_task, tasks)
+        outstanding = tally.handed = len(tasks)
+        while outstanding:
+            left = limits.remaining(compile_start)
+            if left is not None and left <= 0:
+                return finish(Status.UNKNOWN, "time limit")
+            try:
+                kind, worker, payload, worker_nodes = pool.next(timeout=WAIT if left is None else min(WAIT, left))
+            except TimeoutError:
+                continue
+            except processes.WorkerDied:
+                return finish(Status.ERROR, "a worker ended with its task unfinished")
+            tally.nodes[worker] += worker_nodes
+            if kind == "split":
+                pool.extend(_search_task, [payload])
+                outstanding += 1
+                tally.handed += 1
+            elif kind == "board":
+                tally.first = tally.first or Solution(tuple(map(tuple, payload)))
+                if not counting:
+                    return finish(Status.SOLVED)
+            elif kind == "done":  # the boards and refusals of a finished task
+                outstanding -= 1
+                tally.task_done(*payload)
+    return finish(Status.INFEASIBLE if tally.first is None else Status.SOLVED)
+
+
+class _Tally:
+    """What the searches have reported: nodes (alone here, and per worker), boards, refusals, tasks."""
+
+    def __init__(self) -> None:
+        self.alone = 0
+        self.nodes: dict[int, int] = {}  # per worker process id
+        self.found = 0
+        self.pruned = 0
+        self.handed = 0
+        self.first: Solution | None = None
+
+    def task_done(self, found: int, pruned: int) -> None:
+        self.found += found
+        self.pruned += pruned
+
+
+_WORKER: dict[str, Any] = {}  # in a worker: its search, and whether it has sent a board
+
+
+def _load_kernels() -> None:
+    """The search and task kernels: built ahead of time (native/aot.py), else compiled or loaded
+    from numba's cache now."""
+    if aot.load("eternity") is None:
+        from puzzlesat.native.eternity import kernel as eternity_kernel
+
+        with without_blas_probe():
+            eternity_kernel.warm_up(replay_too=True)
+
+
+def _start_worker(instance: Instance, lookup: Lookup, table: Table, check: bool, counting: bool) -> None:
+    """A worker's start: the kernels, and one search on the shared candidate order for every task."""
+    _load_kernels()
+    _WORKER.update(search=Search(instance, lookup, None, check, table), counting=counting, board_sent=False)
+
+
+def _search_task(task: Task) -> tuple[str, int, Any, int]:
+    """A pool task: search ``task`` in slices, giving a piece away when the pool is hungry.
+
+    Every message is ``(kind, worker, payload, nodes since the last message)``, reported once
+    a slice at least, so the coordinator's node count stays current; the last is the task's
+    result: ``done`` with its boards and refusals, or ``board`` (a decision search's answer).
+    """
+    search: Search = _WORKER["search"]
+    counting = _WORKER["counting"]
+    worker = os.getpid()
+    search.start(task)
+    nodes = 0
+    while True:
+        status, done = search.run(SLICE_NODES, limit=COUNT_LIMIT if _WORKER["board_sent"] and counting else 1)
+        nodes += done
+        if status == FOUND:
+            board = ("board", worker, search.board().placements, nodes)
+            if not counting:
+                return board
+            processes.report(board)
+            nodes, _WORKER["board_sent"] = 0, True
+        elif status == EXHAUSTED:
+            return "done", worker, (search.found, search.pruned), nodes
+        else:  # a piece for an idle worker, or only the nodes so far
+            piece = search.split() if processes.hungry() else None
+            processes.report(("nodes", worker, None, nodes) if piece is None else ("split", worker, piece, nodes))
+            nodes = 0

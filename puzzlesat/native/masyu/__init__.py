@@ -1,0 +1,1 @@
+"""Masyu's depth-first search with rule propagation (dfs) and its kernel."""

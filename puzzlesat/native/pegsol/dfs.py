@@ -1,0 +1,450 @@
+"""``native-dfs``: bitboard depth-first search with a table of dead positions (numba).
+
+The wrapper lays the board out in its bounding box (:mod:`.layout`), runs the
+resumable kernel (:mod:`.kernel`) in slices of nodes so that the timeout is honoured,
+restarts it in other jump orders, adds pagoda cuts learned from the dead positions that cost
+the most, and turns the kernel's jump codes back into moves.  Boards whose bounding box has
+at most 120 cells fit the two-word bitboard (with 8 bits to spare for the table's bookkeeping).
+The first :data:`PLAIN_NODES` nodes run the same search in plain Python
+(:mod:`.plain`), so that a board solved in that many never loads numba.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from typing import TYPE_CHECKING, Any
+
+from puzzlesat.core import TIME_LIMIT, BackendUnavailable, Limits, Option, Result, Status, Strategy
+from puzzlesat.core.kernel_status import BUDGET, FOUND, MEET, decision_status
+from puzzlesat.domains.pegsol import Instance, Move, Solution
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from puzzlesat.native.pegsol.layout import Layout
+
+STRATEGY = Strategy(
+    "native-dfs",
+    "puzzlesat.native.pegsol.dfs:solve",
+    "numba bitboard DFS: dead-position table up to symmetry, pagoda cuts, endgame search back from the goal; "
+    "proves impossibility by exhaustion",
+    options=(
+        Option("order", str, None, "one fixed move order and no restarts: symK or randomN"),
+        Option("table_bits", int, None, "log2 of the dead-position table's slots (default 24)", low=4, high=30),
+        Option("no_restarts", bool, False, "one search, no restarts with other move orders"),
+        Option("no_meet", bool, False, "no endgame search back from the goal (meet in the middle)"),
+        Option("endgame_size", int, None, "most positions in the endgame's last layer (default 2**21)", low=1),
+        Option("no_pagoda", bool, False, "no pagoda cuts learned from the dead positions"),
+        Option("no_symmetry", bool, False, "key dead positions as they are, not up to the goal's symmetries"),
+        Option("sym_depth", int, None, "positions at most this many jumps deep are keyed up to symmetry", low=0),
+        Option(
+            "plain_nodes",
+            int,
+            None,
+            "nodes searched in plain Python before the numba kernel loads (default 2**15; 0: none)",
+            low=0,
+        ),
+    ),
+    puzzle="pegsol",
+)
+
+KEY_BITS = 120  # the kernel's KEY_BITS, repeated so that a refusal needs no numba import
+SLICE = 1 << 17
+RESTART_BASE = 1 << 13
+ENDGAME_SIZE = 1 << 21  # positions in the meet in the middle's last layer, at most
+ENDGAME_SECONDS = 20.0
+# (nodes searched, positions in the last layer at most): the endgame grows with the effort
+# spent, so that a board solved in a second does not wait seconds for it
+ENDGAME_STAGES = ((1 << 18, 1 << 15), (1 << 21, 1 << 18), (1 << 23, ENDGAME_SIZE))
+ENDGAME_AT = ENDGAME_STAGES[0][0]  # the first stage (tests set 0 to start with it)
+FIRST_TABLE_BITS = 16
+TABLE_BITS = 24
+HARVEST_AT = (1 << 20, 1 << 23)  # node counts at which pagoda cuts are sought
+# nodes searched in plain Python (native/pegsol/plain.py, 50-130k nodes/s) before the kernel
+# loads, in a process that has not loaded it yet: the English central game takes 17,208 of
+# them, a fraction of loading the kernel
+PLAIN_NODES = 1 << 15
+ORDERS = 8
+
+
+def jump_order(order: str, layout: Layout) -> np.ndarray:
+    """The kernel's ``[scan, d0, d1, d2, d3, rank of each of the 128 cells]`` for an order name.
+
+    ``symK`` (K = 0..7) scans the cells from the first (K < 4) or the last board cell and
+    tries the directions N, E, S, W rotated by K: from each corner of the board, with a
+    different direction first.  ``outerK`` takes the jumps from the cells farthest from the
+    board's centre first (Manhattan distance; ties as in ``symK``): it clears the arms of
+    the cross boards before the middle, which solves the German central game in thousands
+    of nodes instead of millions, but slows the English complements.  The search is very
+    sensitive to the order, so restarts alternate ``symK`` and ``outerK`` through all
+    sixteen.  ``randomN`` draws the scan and the direction priority with seed N.
+    """
+    import numpy as np
+
+    name = order.rstrip("0123456789")
+    number = order[len(name) :]
+    if name == "random" and number.isdigit():
+        rng = random.Random(int(number))
+        directions = [0, 1, 2, 3]
+        rng.shuffle(directions)
+        head = [rng.randrange(2), *directions]
+    elif name in ("sym", "outer") and number.isdigit() and int(number) < ORDERS:
+        k = int(number)
+        head = [int(k >= 4), *((k + i) % 4 for i in range(4))]
+    else:
+        raise BackendUnavailable(f"unknown jump order {order!r}; expected sym0..sym7, outer0..outer7 or randomN")
+    rank = np.zeros(128, dtype=np.int64)
+    if name == "outer":
+        middle_r, middle_c = layout.height - 1, layout.width - 1  # twice the centre's coordinates
+        for i in range(layout.size):
+            r, c = divmod(i, layout.width)
+            scan = i if head[0] == 0 else 127 - i
+            rank[i] = -(abs(2 * r - middle_r) + abs(2 * c - middle_c)) * 256 + scan
+        head[0] = 2
+    return np.array([*head, *rank], dtype=np.int64)
+
+
+def restart_order(run: int) -> str:
+    """The order of the ``run``-th search (0-based): sym0, outer0, sym1, outer1, ..."""
+    return f"{('sym', 'outer')[run % 2]}{run // 2 % ORDERS}"
+
+
+def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
+    """Search for the jumps; INFEASIBLE once the whole tree is exhausted.
+
+    Options (``limits.options``): ``order`` (one fixed order, no restarts: symK, outerK,
+    randomN; see :func:`jump_order`),
+    ``table_bits`` (log2 of the dead-position table's slots, default 24 = 16M entries,
+    256 MB; it starts at 2**16 and doubles when half full), ``no_restarts``, ``no_meet``
+    (no endgame search from the goal), ``endgame_size`` (positions in its last layer, at
+    most), ``no_pagoda``, ``no_symmetry``, ``sym_depth`` (positions at most this deep are
+    keyed by their canonical form; default two thirds of the jumps).
+    """
+    start_time = time.perf_counter()
+    if limits.workers > 1 and "share" not in limits.options:
+        return _split(instance, limits, start_time)
+    rows = [r for r, _ in instance.cells]
+    cols = [c for _, c in instance.cells]
+    box = (max(rows) - min(rows) + 1) * (max(cols) - min(cols) + 1)
+    if box > KEY_BITS:
+        return Result(
+            Status.UNKNOWN,
+            message=f"native-dfs handles boards whose bounding box has at most {KEY_BITS} cells, this one has {box}",
+        )
+    # numpy and numba load only now: a board the proofs settle never pays for them
+    setup_start = time.perf_counter()
+    import numpy as np
+
+    from puzzlesat.native.first_dispatch import without_blas_probe
+    from puzzlesat.native.pegsol.endgame import build as build_endgame
+    from puzzlesat.native.pegsol.endgame import tail
+    from puzzlesat.native.pegsol.layout import MAX_PAGODAS, Layout, harvest_pagodas
+    from puzzlesat.native.pegsol.plain import Search as PlainSearch
+
+    options = limits.options
+    layout = Layout.of(instance)
+    goal = layout.pegs(instance.target)
+    maps = layout.symmetries(goal)[: 1 if options.get("no_symmetry") else None]
+    fixed_order = options.get("order")
+    restarts = not options.get("no_restarts") and not fixed_order
+    order = jump_order(str(fixed_order or restart_order(limits.seed)), layout)
+    depth = instance.moves_needed
+    # the table starts small and doubles while it is more than half full: touching memory
+    # is slow here (fresh pages cost microseconds each), so an easy board stays cheap
+    max_bits = int(options.get("table_bits") or min(TABLE_BITS, len(instance.cells) + 2))
+    bits = min(max_bits, FIRST_TABLE_BITS)
+    given_depth = options.get("sym_depth")
+    sym_depth = depth * 2 // 3 if given_depth is None else int(given_depth)
+    runner = _Runner(layout, instance, depth, bits, maps, sym_depth)
+    runner.cuts.share[:] = options.get("share") or (0, 1)
+    runner.reset()
+    given_plain = options.get("plain_nodes")
+    plain_nodes = int(given_plain) if given_plain is not None else 0 if _kernel_loaded() else PLAIN_NODES
+    if plain_nodes > 0:
+        runner.plain = PlainSearch(runner.game, runner.cuts.share, runner.tree.table)
+    compile_time = 0.0
+    import_time = time.perf_counter() - setup_start
+    search_start = start_time + import_time
+    stats: dict[str, Any] = {}
+
+    def load_kernel() -> None:
+        """Hand the search over to the kernel: its table, then a zero budget that only loads
+        (or compiles) it.  numba's import and this call are compile_time, outside wall_time;
+        the table's growth and the endgame compile their kernels when a board first needs
+        them (seconds on a fresh install, which an easy board never pays)."""
+        nonlocal compile_time, search_start
+        began = time.perf_counter()
+        if runner.plain is not None:
+            stats["plain_nodes"] = nodes
+            runner.plain.flush(runner.tree.table)
+            runner.plain = None
+        with without_blas_probe():
+            runner.run(order, 0)
+        spent = time.perf_counter() - began
+        compile_time += spent
+        search_start += spent
+
+    if runner.plain is None:
+        load_kernel()
+    endgame = None
+    meeting = depth >= 2 and not options.get("no_meet")
+    stage = 0
+    spent_endgame = 0.0
+    nodes = 0
+    run = 1
+    run_budget = RESTART_BASE if restarts else -1
+    run_nodes = 0
+    harvests = 0
+    harvest_lps = 0.0
+    while True:
+        grow = runner.tree.state[1] > (1 << bits) // 2 and bits < max_bits
+        if runner.plain is not None and (
+            grow
+            or nodes >= plain_nodes
+            or meeting
+            and nodes >= ENDGAME_AT
+            or nodes >= HARVEST_AT[0]
+            and not options.get("no_pagoda")
+        ):
+            load_kernel()
+        if grow:
+            from puzzlesat.native.pegsol.kernel import rehash
+
+            bits += 1
+            bigger = np.zeros(2 << bits, dtype=np.uint64)
+            rehash(runner.tree.table, bigger)
+            runner.grow(bigger)
+            runner.tree.state[1] = int(np.count_nonzero(bigger[1::2]))
+        if stage < len(ENDGAME_STAGES) and nodes >= (ENDGAME_STAGES[stage][0] if stage else ENDGAME_AT) and meeting:
+            # a board not solved quickly gets the meet in the middle, deeper at each stage
+            limit = min(ENDGAME_STAGES[stage][1], int(options.get("endgame_size") or ENDGAME_SIZE))
+            stage += 1
+            remaining = limits.remaining(search_start)
+            seconds = ENDGAME_SECONDS if remaining is None else min(ENDGAME_SECONDS, remaining / 4)
+            deeper = build_endgame(layout, goal, depth, limit, seconds, runner.game)
+            spent_endgame += deeper.seconds
+            if deeper.depth > (endgame.depth if endgame else 0):
+                endgame = deeper
+                runner.meet(depth - endgame.depth, endgame.sets[-1])
+                runner.reset()
+        if harvests < len(HARVEST_AT) and nodes >= HARVEST_AT[harvests] and not options.get("no_pagoda"):
+            harvests += 1
+            began = time.perf_counter()
+            found = harvest_pagodas(layout, instance, runner.tree.table, runner.cuts.weights, goal)
+            harvest_lps += time.perf_counter() - began
+            if found:
+                from puzzlesat.native.pegsol.kernel import pagoda_values
+
+                runner.add_pagodas(
+                    np.array(found, dtype=np.int64)[: MAX_PAGODAS - len(runner.cuts.weights)], pagoda_values
+                )
+        budget = min(SLICE, max(1024, (1 << bits) // 4))
+        if run_budget >= 0:
+            budget = min(budget, run_budget - run_nodes)
+        status, done = runner.run(order, budget)
+        nodes += done
+        run_nodes += done
+        remaining = limits.remaining(search_start)
+        if status != BUDGET or remaining is not None and remaining <= 0:
+            break
+        if 0 <= run_budget <= run_nodes:
+            # restart in the next order, doubling the budget after each round of sixteen; the
+            # dead positions found so far stay in the table
+            run += 1
+            run_budget = RESTART_BASE << ((run - 1) // (2 * ORDERS))
+            run_nodes = 0
+            order = jump_order(restart_order(run - 1 + limits.seed), layout)
+            runner.reset()
+    elapsed = time.perf_counter() - search_start
+    if runner.plain is not None:
+        stats["plain_nodes"] = nodes
+    stats |= {
+        "nodes": nodes,
+        "nodes_per_second": round(nodes / max(elapsed - harvest_lps, 1e-9)),
+        "runs": run,
+        "table_entries": int(runner.tree.state[1]),
+        "table_bits": bits,
+        "symmetries": len(maps),
+        "pagodas": len(runner.cuts.weights),
+    }
+    if harvests:
+        stats["pagoda_seconds"] = round(harvest_lps, 3)
+    if endgame is not None:
+        stats["endgame_jumps"] = endgame.depth
+        stats["endgame_positions"] = endgame.sizes[-1]
+        stats["endgame_seconds"] = round(spent_endgame, 3)
+    moves: tuple[Move, ...] = ()
+    if status == FOUND:
+        moves = tuple(layout.move(int(code)) for code in runner.tree.chosen[:depth])
+    elif status == MEET:
+        assert endgame is not None
+        reached = int(runner.tree.state[0])
+        head = [layout.move(int(code)) for code in runner.tree.chosen[:reached]]
+        position = (int(runner.tree.board[reached, 0]), int(runner.tree.board[reached, 1]))
+        moves = (*head, *tail(layout, endgame, position, runner.game))
+        stats["met_at"] = reached
+        status = FOUND
+    stats["compile_time"] = round(compile_time + import_time, 3)
+    outcome = decision_status(status)
+    if outcome is Status.SOLVED:
+        return Result(outcome, Solution(moves), wall_time=elapsed, stats=stats)
+    if outcome is Status.INFEASIBLE:
+        return Result(
+            outcome,
+            None,
+            wall_time=elapsed,
+            stats=stats,
+            message="exhaustive search: every line of play fails",
+        )
+    return Result(outcome, None, wall_time=elapsed, stats=stats, message=TIME_LIMIT)
+
+
+def _kernel_loaded() -> bool:
+    """Whether this process has the search kernel already (an earlier solve loaded it): then
+    the plain start would only slow the search down."""
+    kernel = sys.modules.get("puzzlesat.native.pegsol.kernel")
+    return kernel is not None and bool(kernel.search.overloads)
+
+
+def _split(instance: Instance, limits: Limits, start_time: float) -> Result:
+    """``--workers N``: N shares on a :class:`~puzzlesat.core.processes.TaskPool`, share k the
+    first jumps whose code is k mod N (each with its own tables, restarts and endgame).  A
+    solution from any share ends the search; the board is impossible once every share is exhausted."""
+    from dataclasses import replace
+
+    from puzzlesat.core.processes import TaskPool, WorkerDied
+
+    workers = limits.workers
+    shares = [
+        (instance, replace(limits, seed=limits.seed + k, workers=1, options={**limits.options, "share": (k, workers)}))
+        for k in range(workers)
+    ]
+    results: list[Result] = []
+    with TaskPool(workers, name="puzzlesat-pegsol") as pool:
+        pool.submit(_solve_share, shares)
+        while len(results) < workers:
+            left = limits.remaining(start_time)
+            if left is not None and left <= -2.0:  # each share stops itself at the limit
+                break
+            try:
+                result = pool.next(timeout=0.1)
+            except TimeoutError:
+                continue
+            except WorkerDied:  # its share is lost; wait for the others' unless none is left
+                if len(results) + sum(not p.is_alive() for p in pool.processes) >= workers:
+                    break
+                continue
+            results.append(result)
+            if result.status is Status.SOLVED:
+                break
+    stats: dict[str, Any] = {"workers": workers, "nodes": sum(int(r.stats.get("nodes", 0)) for r in results)}
+    elapsed = time.perf_counter() - start_time
+    solved = next((r for r in results if r.status is Status.SOLVED), None)
+    if solved is not None:
+        return Result(Status.SOLVED, solved.solution, wall_time=elapsed, stats={**solved.stats, **stats})
+    if len(results) == workers and all(r.status is Status.INFEASIBLE for r in results):
+        return Result(
+            Status.INFEASIBLE,
+            None,
+            wall_time=elapsed,
+            stats=stats,
+            message=f"exhaustive search: every line of play fails (in all {workers} shares)",
+        )
+    return Result(Status.UNKNOWN, None, wall_time=elapsed, stats=stats, message=TIME_LIMIT)
+
+
+def _solve_share(task: tuple[Instance, Limits]) -> Result:
+    """One share of :func:`_split`, run by a pool worker."""
+    return solve(*task)
+
+
+class _Runner:
+    """The kernel's arrays between calls (native/pegsol/arrays.py): the game, the search's
+    state and tables (``tree``), the cuts."""
+
+    def __init__(
+        self,
+        layout: Layout,
+        instance: Instance,
+        depth: int,
+        bits: int,
+        maps: list[Any],
+        sym_depth: int,
+    ) -> None:
+        import numpy as np
+
+        from puzzlesat.native.pegsol.arrays import Cuts, Game, Tree
+
+        self.np = np
+        self.layout = layout
+        self.instance = instance
+        self.depth = depth
+        full = layout.words(layout.cells)
+        self.start = layout.words(layout.pegs(instance.start))
+        goal = layout.words(layout.pegs(instance.target))
+        self.game = Game(
+            layout.chunks(),
+            np.array(full, dtype=np.uint64),
+            layout.steps(),
+            layout.from_masks(),
+            layout.jump_masks(),
+            np.uint64(goal[0]),
+            np.uint64(goal[1]),
+            depth,
+            layout.symmetry_tables(maps),
+            sym_depth,
+        )
+        self.tree = Tree(
+            board=np.zeros((depth + 1, 2), dtype=np.uint64),
+            moves=np.zeros((depth + 1, 8), dtype=np.uint64),
+            pagoda=np.zeros((depth + 1, 0), dtype=np.int64),
+            entered=np.zeros(depth + 1, dtype=np.int64),
+            chosen=np.zeros(max(1, depth), dtype=np.int64),
+            state=np.zeros(3, dtype=np.int64),
+            table=np.zeros(2 << bits, dtype=np.uint64),
+        )
+        self.cuts = Cuts(
+            weights=np.zeros((0, 128), dtype=np.int64),
+            goal_values=np.zeros(0, dtype=np.int64),
+            meet_depth=-1,
+            endgame=np.zeros(4, dtype=np.uint64),
+            share=np.array([0, 1], dtype=np.int64),
+        )
+        self.plain: Any = None  # a plain-Python search (native/pegsol/plain.py) until the kernel loads
+
+    def meet(self, depth: int, endgame: np.ndarray) -> None:
+        """Stop at ``depth``: the positions there are decided by the endgame set."""
+        self.cuts = self.cuts._replace(meet_depth=depth, endgame=endgame)
+
+    def reset(self) -> None:
+        """Start again from the root (the tables keep their entries)."""
+        self.tree.board[0] = self.start
+        self.tree.state[0] = -1
+
+    def grow(self, table: np.ndarray) -> None:
+        """Go on with a larger table (holding the entries of the last one)."""
+        self.tree = self.tree._replace(table=table)
+
+    def add_pagodas(self, weights: np.ndarray, values: Any) -> None:
+        """Add pagoda cuts; the values along the current line of play are computed here."""
+        np = self.np
+        weights = np.concatenate([self.cuts.weights, weights])
+        goal_bits = np.zeros(128, dtype=np.int64)
+        goal_bits[[self.layout.index(x) for x in self.layout.pegs(self.instance.target)]] = 1
+        self.cuts = self.cuts._replace(weights=weights, goal_values=weights @ goal_bits)
+        pagoda = np.zeros((self.depth + 1, len(weights)), dtype=np.int64)
+        board = self.tree.board
+        for d in range(max(0, int(self.tree.state[0])) + 1):
+            values(board[d, 0], board[d, 1], weights, pagoda[d])
+        self.tree = self.tree._replace(pagoda=pagoda)
+
+    def run(self, order: np.ndarray, budget: int) -> tuple[int, int]:
+        """One slice of search in ``order``; returns (status, new nodes)."""
+        if self.plain is not None:
+            return self.plain.run(self.tree, budget, order)
+        from puzzlesat.native.pegsol.kernel import search
+
+        status, nodes = search(self.game, self.tree, self.cuts, budget, order)
+        return int(status), int(nodes)

@@ -1,0 +1,942 @@
+"""Coordinates, symmetries and pruning tables for the phase-1 optimal solver (Reid, Kociemba).
+
+Coordinates of a cube (Kociemba's cubie model, see :mod:`puzzlesat.domains.rubik`):
+
+- ``twist`` (3^7 = 2187): the corner orientations;
+- ``flip`` (2^11 = 2048): the edge orientations;
+- ``slice`` (12*11*10*9 = 11880): where the four UD-slice edges FR FL BL BR are, in order;
+- ``corners`` (8! = 40320): the corner permutation.
+
+A move changes each coordinate through a move table.  The *phase-1x24 distance* of a cube
+is the number of moves that bring twist, flip and slice all home (every edge and corner
+oriented, the slice edges home and in order).  It is unchanged by the 16 symmetries that
+keep the UD axis (rotations about it, the half turn about FB and the left-right mirror),
+so the table is indexed by the symmetry class of ``flipslice = slice * 2048 + flip``
+(1,523,864 classes of 24,330,240) and the twist as seen from the class representative:
+1,523,864 * 2187 exact distances, 4 bits each (1.67 GB).  Looking the same table up on the
+cube conjugated by the URF diagonal rotation (the RL and FB axes) gives three bounds for
+one table, and looking it up on the inverse cube three more (a cube and its inverse are
+equally far from solved; :func:`inverse_tables`).  A distance of the inverse is not within
+one of its parent's, which is why the table holds exact values rather than the values mod 3
+of Kociemba's solver.  A second table gives the exact distance of the corners (permutation
+and twist, 88,179,840 entries, one byte each).
+
+The ``phase1x12`` set stores its table in 2 bits per entry, a window of three distances
+above a base (:func:`pack2`, :func:`distance`): 0.42 GB for 1.67 G entries.
+
+Tables are built when first needed, or ahead by ``puzzlesat tables build``, with every core
+(progress and the time left reported, :mod:`puzzlesat.core.progress`), in a work folder that lets a stopped build resume
+(:mod:`table_build`); then stored in the cache folder of :mod:`.tables` with a JSON note
+holding their digests (:func:`rubik_tables.file_digest`), checked when loaded and rebuilt
+when damaged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from puzzlesat.core import PuzzlesatError, progress
+from puzzlesat.core.cache import cache_dir
+from puzzlesat.domains.rubik import SOLVED, Cube, move_cubes
+from puzzlesat.native.memory import compare_and_swap, huge_page_copy
+from puzzlesat.native.rubik.symmetry import axis_symmetries, edge_maps, move_index, symmetry_inverses, ud_symmetries
+from puzzlesat.native.rubik.tables import file_digest, file_stamp, move_set
+from puzzlesat.native.table_build import BuildStopped, Progress, Workspace
+
+VERSION = 2  # 1: distances mod 3 in 2 bits
+N_TWIST, N_FLIP, N_SLICE, N_CORNERS = 2187, 2048, 11880, 40320
+N_FLIPSLICE = N_SLICE * N_FLIP
+# table set -> how many orders of the four slice edges its slice coordinate tells apart
+TABLE_SETS = {"phase1": 24, "phase1x6": 6, "phase1x12": 12}
+TWO_BITS = ("phase1x12",)  # the sets whose table is packed by pack2
+WINDOW = 5  # a 2-bit table's base: its largest distance minus this
+ROW = 2188  # entries per class row (2187 twists + 1 pad: a row is 1094 whole bytes)
+ROW_BYTES = ROW // 2
+EMPTY = 15
+
+
+# ----------------------------------------------------------------------------- coordinates
+
+
+@njit(cache=True)
+def orientation_of(o: np.ndarray, n: int, mod: int) -> int:
+    """The orientations of the first ``n`` pieces as a base-``mod`` number (the last
+    piece's orientation follows from the others)."""
+    x = 0
+    for i in range(n):
+        x = mod * x + o[i]
+    return x
+
+
+@njit(cache=True)
+def set_orientation(x: int, o: np.ndarray, n: int, mod: int) -> None:
+    """The inverse of :func:`orientation_of`, completing piece ``n`` so the sum is 0 mod ``mod``."""
+    total = 0
+    for i in range(n - 1, -1, -1):
+        o[i] = x % mod
+        total += o[i]
+        x //= mod
+    o[n] = (mod - total % mod) % mod
+
+
+@njit(cache=True)
+def twist_of(co: np.ndarray) -> int:
+    return orientation_of(co, 7, 3)
+
+
+@njit(cache=True)
+def set_twist(t: int, co: np.ndarray) -> None:
+    set_orientation(t, co, 7, 3)
+
+
+@njit(cache=True)
+def flip_of(eo: np.ndarray) -> int:
+    return orientation_of(eo, 11, 2)
+
+
+@njit(cache=True)
+def set_flip(f: int, eo: np.ndarray) -> None:
+    set_orientation(f, eo, 11, 2)
+
+
+@njit(cache=True)
+def slice_of(ep: np.ndarray) -> int:
+    """Positions of edges 8, 9, 10, 11 in turn, each ranked among the positions still free."""
+    used = 0
+    s = 0
+    for e in range(8, 12):
+        p = 0
+        while ep[p] != e:
+            p += 1
+        rank = 0
+        for q in range(p):
+            if not (used >> q) & 1:
+                rank += 1
+        s = s * (20 - e) + rank
+        used |= 1 << p
+    return s
+
+
+@njit(cache=True)
+def set_slice(s: int, ep: np.ndarray) -> None:
+    """Edges 8..11 where ``s`` puts them; the other positions get edges 0..7 in order."""
+    ranks = np.empty(4, np.int64)
+    for k in range(3, -1, -1):
+        ranks[k] = s % (12 - k)
+        s //= 12 - k
+    for i in range(12):
+        ep[i] = -1
+    for k in range(4):
+        r = ranks[k]
+        p = 0
+        while True:
+            if ep[p] == -1:
+                if r == 0:
+                    break
+                r -= 1
+            p += 1
+        ep[p] = 8 + k
+    e = 0
+    for i in range(12):
+        if ep[i] == -1:
+            ep[i] = e
+            e += 1
+
+
+def slice_reduction(orders: int) -> tuple[np.ndarray, np.ndarray]:
+    """The slice coordinate of a table set: ``(reduced, reps)``, ``reduced[s]`` for each
+    ordered slice ``s`` and one ordered ``reps[r]`` for each reduced value ``r``.
+
+    With 24 orders it is the ordered slice itself.  With 6, two orders are the same when
+    they differ by a double swap of slice edges (FR<->FL with BL<->BR, and so on: the Klein
+    four-group, normal in the group of all 24 orders).  That relabelling commutes with the
+    moves (which move places, not names) and is kept by every symmetry of the UD axis
+    (which renames the slice edges among themselves and flips all four or none), so the
+    reduced coordinate has its own move tables and symmetry classes, and its goal, a
+    group that holds every U and D turn, keeps the search's rules valid.  With 12, two
+    orders are the same when they differ by the slice's half turn (FR<->BL with FL<->BR):
+    that subgroup is not normal, but the relabelling is still of names only, and every
+    symmetry of the UD axis maps the two diagonal pairs to themselves or to each other,
+    so it maps the half turn to itself and the same holds.
+    """
+    if orders == 24:
+        return np.arange(N_SLICE, dtype=np.int16), np.arange(N_SLICE, dtype=np.int64)
+    if orders not in (6, 12):
+        raise ValueError(f"no slice reduction keeping {orders} orders")
+    swaps = ((0, 1, 2, 3), (1, 0, 3, 2), (2, 3, 0, 1), (3, 2, 1, 0)) if orders == 6 else ((0, 1, 2, 3), (2, 3, 0, 1))
+    ep = np.empty(12, np.int64)
+    canonical = np.empty(N_SLICE, np.int64)
+    for x in range(N_SLICE):
+        set_slice(x, ep)
+        places = [int(np.flatnonzero(ep == 8 + k)[0]) for k in range(4)]
+        best = N_SLICE
+        for perm in swaps:
+            ep[:] = 0
+            for k in range(4):
+                ep[places[perm[k]]] = 8 + k
+            best = min(best, int(slice_of(ep)))
+        canonical[x] = best
+    reps, reduced = np.unique(canonical, return_inverse=True)
+    return reduced.astype(np.int16), reps.astype(np.int64)
+
+
+@njit(cache=True)
+def corners_of(cp: np.ndarray) -> int:
+    c = 0
+    for i in range(8):
+        smaller = 0
+        for j in range(i + 1, 8):
+            if cp[j] < cp[i]:
+                smaller += 1
+        c = c * (8 - i) + smaller
+    return c
+
+
+@njit(cache=True)
+def set_corners(c: int, cp: np.ndarray) -> None:
+    digits = np.empty(8, np.int64)
+    for i in range(7, -1, -1):
+        digits[i] = c % (8 - i)
+        c //= 8 - i
+    used = 0
+    for i in range(8):
+        r = digits[i]
+        v = 0
+        while True:
+            if not (used >> v) & 1:
+                if r == 0:
+                    break
+                r -= 1
+            v += 1
+        cp[i] = v
+        used |= 1 << v
+
+
+def coordinates(cube: Cube) -> tuple[int, int, int, int]:
+    """``(twist, flip, slice, corners)`` of a cube, in plain Python: the root's coordinates are
+    known before numba has loaded anything (its first use costs a second or more)."""
+    twist = 0
+    for o in cube.co[:7]:
+        twist = 3 * twist + o
+    flip = 0
+    for o in cube.eo[:11]:
+        flip = 2 * flip + o
+    slc, used = 0, 0
+    for e in range(8, 12):
+        p = cube.ep.index(e)
+        slc = slc * (20 - e) + sum(1 for q in range(p) if not (used >> q) & 1)
+        used |= 1 << p
+    corners = 0
+    for i in range(8):
+        corners = corners * (8 - i) + sum(1 for j in range(i + 1, 8) if cube.cp[j] < cube.cp[i])
+    return twist, flip, slc, corners
+
+
+@njit(cache=True)
+def _move_tables(mcp: np.ndarray, mco: np.ndarray, mep: np.ndarray, meo: np.ndarray):  # noqa: ANN202
+    nm = mcp.shape[0]
+    twist = np.empty((N_TWIST, nm), np.int16)
+    flip = np.empty((N_FLIP, nm), np.int16)
+    slc = np.empty((N_SLICE, nm), np.int16)
+    corners = np.empty((N_CORNERS, nm), np.uint16)
+    a = np.empty(12, np.int64)
+    b = np.empty(12, np.int64)
+    for m in range(nm):
+        for t in range(N_TWIST):
+            set_twist(t, a)
+            for i in range(8):
+                b[i] = (a[mcp[m, i]] + mco[m, i]) % 3
+            twist[t, m] = twist_of(b)
+        for f in range(N_FLIP):
+            set_flip(f, a)
+            for i in range(12):
+                b[i] = a[mep[m, i]] ^ meo[m, i]
+            flip[f, m] = flip_of(b)
+        for s in range(N_SLICE):
+            set_slice(s, a)
+            for i in range(12):
+                b[i] = a[mep[m, i]]
+            slc[s, m] = slice_of(b)
+        for c in range(N_CORNERS):
+            set_corners(c, a)
+            for i in range(8):
+                b[i] = a[mcp[m, i]]
+            corners[c, m] = corners_of(b)
+    return twist, flip, slc, corners
+
+
+@njit(cache=True)
+def _classes(emaps: np.ndarray, inverse: np.ndarray, reduced: np.ndarray, slice_reps: np.ndarray):  # noqa: ANN202
+    """Symmetry classes of flipslice (``slice * 2048 + flip``, the slice reduced by
+    :func:`slice_reduction`): ``clsym[x] = class << 4 | s`` with ``sym_s(x)`` the class
+    representative (the smallest member), ``reps``, and each class's self-symmetries."""
+    n_flipslice = slice_reps.shape[0] * N_FLIP
+    clsym = np.full(n_flipslice, 0xFFFFFFFF, np.uint32)
+    reps = np.empty(n_flipslice // 8, np.int64)
+    selfsym = np.zeros(n_flipslice // 8, np.uint16)
+    ep = np.empty(12, np.int64)
+    eo = np.empty(12, np.int64)
+    ep2 = np.empty(12, np.int64)
+    eo2 = np.empty(12, np.int64)
+    ncls = 0
+    for x in range(n_flipslice):
+        if clsym[x] != 0xFFFFFFFF:
+            continue
+        set_slice(slice_reps[x // N_FLIP], ep)
+        set_flip(x % N_FLIP, eo)
+        for s in range(emaps.shape[0]):
+            for i in range(12):
+                q = emaps[s, 1, i]
+                ep2[i] = emaps[s, 0, ep[q]]
+                eo2[i] = eo[q] ^ emaps[s, 2, i] ^ emaps[s, 3, ep[q]]
+            y = reduced[slice_of(ep2)] * N_FLIP + flip_of(eo2)
+            if y == x:
+                selfsym[ncls] |= 1 << s
+            if clsym[y] == 0xFFFFFFFF:
+                clsym[y] = (ncls << 4) | inverse[s]
+        reps[ncls] = x
+        ncls += 1
+    return clsym, reps[:ncls].copy(), selfsym[:ncls].copy()
+
+
+# ----------------------------------------------------------------------------- pruning tables
+
+
+@njit(cache=True, inline="always")
+def get4(table: np.ndarray, i: int) -> int:
+    return (table[i >> 1] >> ((i & 1) << 2)) & 15
+
+
+@njit(cache=True, inline="always")
+def entry_byte(i: int, base: int) -> int:
+    """The byte that holds entry ``i`` of a phase-1 table (4 bits an entry when ``base`` < 0,
+    else 2): what to prefetch."""
+    return i >> 1 if base < 0 else i >> 2
+
+
+@njit(cache=True, inline="always")
+def distance(table: np.ndarray, i: int, base: int) -> int:
+    """Entry ``i`` of a phase-1 table as a lower bound: exact in a 4-bit table (``base`` < 0);
+    in a 2-bit one (:func:`pack2`) ``base + code`` for codes 1 to 3, and 0 for code 0."""
+    if base < 0:
+        return get4(table, i)
+    code = (table[entry_byte(i, base)] >> ((i & 3) << 1)) & 3
+    return base + code if code else 0
+
+
+@njit(cache=True)
+def pack2(table: np.ndarray, base: int) -> np.ndarray:
+    """A 4-bit table in 2 bits per entry: code 0 for a distance up to ``base``, ``d - base``
+    above it, 3 for ``base + 3`` and more (a lower bound again).
+
+    nxopt's and H48's idea, without their fallback.  The search reads the code as a lower
+    bound (:func:`distance`), and on the cube's own axes also takes its parent's distance
+    minus one, so what the window loses shows only deep in the tree, where few nodes are.
+    """
+    out = np.zeros(table.size // 2, np.uint8)
+    for i in range(table.size * 2):
+        v = get4(table, i)
+        code = 0 if v <= base else min(v - base, 3)
+        out[i >> 2] |= code << ((i & 3) << 1)
+    return out
+
+
+@njit(cache=True, inline="always")
+def phase1_index(clsym: np.ndarray, twist_conj: np.ndarray, flipslice: int, twist: int) -> int:
+    """The phase-1 table index of a cube's ``flipslice`` (``slice * 2048 + flip``) and twist:
+    its class row, at the twist as seen from the class representative."""
+    cs = clsym[flipslice]
+    return (cs >> 4) * ROW + twist_conj[twist, cs & 15]
+
+
+@njit(cache=True, inline="always")
+def _set4(table: np.ndarray, i: int, v: int) -> None:
+    sh = (i & 1) << 2
+    table[i >> 1] = (table[i >> 1] & ~(15 << sh)) | (v << sh)
+
+
+@njit(cache=True, inline="always")
+def _claim4(table: np.ndarray, i: int, v: int) -> bool:
+    """Set entry ``i`` to ``v`` if it is empty, atomically (other threads write the other half
+    of the byte); whether it was empty."""
+    at = i >> 1
+    sh = (i & 1) << 2
+    while True:
+        old = table[at]
+        if (old >> sh) & 15 != EMPTY:
+            return False
+        if compare_and_swap(table, at, old, (old & ~(15 << sh)) | (v << sh)):
+            return True
+
+
+FORWARD_CHUNKS = 512  # class rows per parallel task: 1/512 of them, one scratch row each
+
+
+@njit(cache=True, parallel=True)
+def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj, first, last):  # noqa: ANN001, ANN202
+    """Fill every empty neighbour of the entries at ``depth`` in chunks ``first`` to ``last - 1``
+    of the class rows with ``depth + 1``; in parallel over the chunks.  A neighbour may be in
+    any row, so each is claimed with a compare-and-swap (:func:`_claim4`): the table comes out
+    the same in any order, and a chunk run again only claims what is still empty."""
+    nd = depth + 1
+    nm = flip_mv.shape[1]
+    ncls = reps.shape[0]
+    found = np.zeros(last - first, np.int64)
+    for q in prange(last - first):
+        chunk = first + q
+        rows = np.empty(N_TWIST, np.int64)
+        new = 0
+        for c in range(chunk * ncls // FORWARD_CHUNKS, (chunk + 1) * ncls // FORWARD_CHUNKS):
+            n = 0
+            for b in range(ROW_BYTES):
+                byte = table[c * ROW_BYTES + b]
+                if byte == 0xFF:
+                    continue
+                for k in range(2):
+                    t = 2 * b + k
+                    if t < N_TWIST and (byte >> (4 * k)) & 15 == depth:
+                        rows[n] = t
+                        n += 1
+            if n == 0:
+                continue
+            flip = reps[c] % N_FLIP
+            slc = reps[c] // N_FLIP
+            for m in range(nm):
+                cs = clsym[slice_mv[slc, m] * N_FLIP + flip_mv[flip, m]]
+                c1 = cs >> 4
+                s1 = cs & 15
+                mask = selfsym[c1]
+                for j in range(n):
+                    t1 = twist_conj[twist_mv[rows[j], m], s1]
+                    if _claim4(table, c1 * ROW + t1, nd):
+                        new += 1
+                        if mask != 1:
+                            for k in range(1, 16):
+                                if (mask >> k) & 1 and _claim4(table, c1 * ROW + twist_conj[t1, k], nd):
+                                    new += 1
+        found[q] = new
+    return found.sum()
+
+
+@njit(cache=True, parallel=True)
+def _phase1_backward(table, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twist_conj, lo, hi):  # noqa: ANN001, ANN202
+    """Give ``depth + 1`` to every empty entry of class rows ``lo`` to ``hi - 1`` with a
+    neighbour at ``depth``; in parallel over the rows (each writes only its own row's bytes,
+    which no other entry shares)."""
+    nd = depth + 1
+    nm = flip_mv.shape[1]
+    found = np.zeros(hi - lo, np.int64)
+    for r in prange(hi - lo):
+        c = lo + r
+        todo = np.empty(N_TWIST, np.int64)
+        n = 0
+        for t in range(N_TWIST):
+            if get4(table, c * ROW + t) == EMPTY:
+                todo[n] = t
+                n += 1
+        if n == 0:
+            continue
+        flip = reps[c] % N_FLIP
+        slc = reps[c] // N_FLIP
+        hits = 0
+        for m in range(nm):
+            if n == 0:
+                break
+            cs = clsym[slice_mv[slc, m] * N_FLIP + flip_mv[flip, m]]
+            row1 = (cs >> 4) * ROW
+            s1 = cs & 15
+            kept = 0
+            for j in range(n):
+                t = todo[j]
+                if get4(table, row1 + twist_conj[twist_mv[t, m], s1]) == depth:
+                    _set4(table, c * ROW + t, nd)
+                    hits += 1
+                else:
+                    todo[kept] = t
+                    kept += 1
+            n = kept
+        found[r] = hits
+    return found.sum()
+
+
+@njit(cache=True, parallel=True)
+def _corner_level(table, depth, corner_mv, twist_mv, backward):  # noqa: ANN001, ANN202
+    """One breadth-first level of the corner table (one byte per entry, 255 = empty)."""
+    nm = corner_mv.shape[1]
+    new = 0
+    if backward:
+        found = np.zeros(N_CORNERS, np.int64)
+        for c in prange(N_CORNERS):
+            hits = 0
+            for t in range(N_TWIST):
+                if table[c * N_TWIST + t] != 255:
+                    continue
+                for m in range(nm):
+                    if table[corner_mv[c, m] * N_TWIST + twist_mv[t, m]] == depth:
+                        table[c * N_TWIST + t] = depth + 1
+                        hits += 1
+                        break
+            found[c] = hits
+        return found.sum()
+    for c in range(N_CORNERS):
+        for t in range(N_TWIST):
+            if table[c * N_TWIST + t] != depth:
+                continue
+            for m in range(nm):
+                i = corner_mv[c, m] * N_TWIST + twist_mv[t, m]
+                if table[i] == 255:
+                    table[i] = depth + 1
+                    new += 1
+    return new
+
+
+# ----------------------------------------------------------------------------- the table set
+
+
+@dataclass
+class Phase1Tables:
+    """Everything the phase-1 search reads (see the module docstring).
+
+    Attributes:
+        metric: ``htm`` or ``qtm``; ``moves`` and the move tables follow its move order.
+        name: the table set (:data:`TABLE_SETS`).
+        twist_mv, flip_mv, slice_mv, corner_mv: ``(N, M)`` move tables.
+        clsym: flipslice -> ``class << 4 | symmetry``; twist_conj: ``(2187, 16)``.
+        phase1: exact distances, 4 bits each, row ``class`` of 2188 entries; or 2 bits each
+            above ``base`` (:func:`pack2`).
+        corners: exact corner distances, index ``corners * 2187 + twist``.
+        axis_moves: ``(3, M)`` the move as seen on each axis.
+        inverse: :func:`inverse_tables`; max_depth: the largest distance in ``phase1``.
+        base: the 2-bit table's base, -1 for a 4-bit table (:func:`distance`).
+        slice_reduced: the ordered slice coordinate -> the set's (:func:`slice_reduction`).
+    """
+
+    metric: str
+    name: str
+    twist_mv: np.ndarray
+    flip_mv: np.ndarray
+    slice_mv: np.ndarray
+    corner_mv: np.ndarray
+    clsym: np.ndarray
+    twist_conj: np.ndarray
+    phase1: np.ndarray
+    corners: np.ndarray
+    axis_moves: np.ndarray
+    inverse: np.ndarray
+    slice_reduced: np.ndarray
+    max_depth: int
+    base: int
+    build_seconds: float = 0.0
+    loaded_from: str = ""
+
+    @property
+    def nbytes(self) -> int:
+        return int(self.phase1.nbytes + self.corners.nbytes + self.clsym.nbytes)
+
+    def in_huge_pages(self) -> Phase1Tables:
+        """The same tables with the big ones copied into huge pages (private to this process,
+        1.9 GB more memory; the search reads about 1.3x faster, see docs/rubik.md)."""
+        return replace(
+            self,
+            phase1=huge_page_copy(self.phase1),
+            clsym=huge_page_copy(self.clsym),
+            corners=huge_page_copy(self.corners),
+        )
+
+    def axis_coordinates(self, cube: Cube) -> np.ndarray:
+        """``(3, 4)``: twist, flip, slice and phase-1 distance (:func:`distance`) on each axis."""
+        out = np.zeros((3, 4), np.int64)
+        for k, sym in enumerate(axis_symmetries()):
+            t, f, s, _ = coordinates(sym(cube))
+            s = int(self.slice_reduced[s])
+            out[k, :3] = t, f, s
+            out[k, 3] = self.entry(t, f, s)
+        return out
+
+    def entry(self, twist: int, flip: int, slc: int) -> int:
+        """The table's :func:`distance` at the set's coordinates (``slc`` already reduced).
+
+        The functions' Python forms: no numba start-up here."""
+        index = phase1_index.py_func(self.clsym, self.twist_conj, slc * N_FLIP + flip, twist)
+        return int(distance.py_func(self.phase1, index, self.base))
+
+
+def _small_tables(metric: str, orders: int = 24) -> dict[str, np.ndarray]:
+    """Move tables, symmetry maps, the axis move maps and the slice reduction (seconds to
+    compute) of a metric, for a slice coordinate keeping ``orders`` orders."""
+    moves = move_set(metric).moves
+    cubes = [move_cubes()[f * 3 + t - 1] for f, t in moves]
+    mcp, mco, mep, meo = (np.array([getattr(c, a) for c in cubes], np.int64) for a in ("cp", "co", "ep", "eo"))
+    twist_mv, flip_mv, ordered_mv, corner_mv = _move_tables(mcp, mco, mep, meo)
+    reduced, slice_reps = slice_reduction(orders)
+    slice_mv = reduced[ordered_mv[slice_reps]]
+    syms = ud_symmetries()
+    twist_conj = np.zeros((N_TWIST, 16), np.int16)
+    co = np.zeros(8, np.int64)
+    for t in range(N_TWIST):
+        set_twist(t, co)
+        cube = Cube(SOLVED.cp, tuple(int(x) for x in co), SOLVED.ep, SOLVED.eo)
+        for k, s in enumerate(syms):
+            twist_conj[t, k] = twist_of(np.array(s(cube).co))
+    axis_moves = np.array([[move_index(s(c), moves) for c in cubes] for s in axis_symmetries()], np.int64)
+    return {
+        "twist_mv": twist_mv,
+        "flip_mv": flip_mv,
+        "slice_mv": slice_mv,
+        "corner_mv": corner_mv,
+        "twist_conj": twist_conj,
+        "axis_moves": axis_moves,
+        "slice_reduced": reduced,
+        "slice_reps": slice_reps,
+        "inverse": inverse_tables(metric, reduced),
+    }
+
+
+# The inverse-cube tables, one int64 array; where each part starts:
+INV_TWIST = 0  # [corner * 24 + code]: the three views' twist digits, 12 bits per view
+INV_FLIP = INV_TWIST + 8 * 24  # [edge * 24 + code]: the three views' flip bits, 11 bits per view
+INV_WHERE = INV_FLIP + 12 * 24  # [edge * 24 + code]: a slice edge's place, base 12, 15 bits per view
+INV_SLICE = INV_WHERE + 12 * 24  # [where]: slice * 2048
+INV_CMOVE = INV_SLICE + 12**4  # [move * 24 + code]: a corner's code after the move
+INV_EMOVE = INV_CMOVE + 18 * 24  # [move * 24 + code]: an edge's code after the move
+INV_SIZE = INV_EMOVE + 18 * 24
+
+
+def inverse_tables(metric: str, reduced: np.ndarray | None = None) -> np.ndarray:
+    """Tables that give the phase-1 coordinates of the inverse cube on the three axes.
+
+    The search carries each cubie's code (``position * 3 + twist``, ``position * 2 + flip``;
+    :func:`rubik.cube_arrays`), which a move changes one cubie at a time (``INV_CMOVE``,
+    ``INV_EMOVE``).  If cubie ``c`` of the cube is at position ``p`` with twist ``o``, the
+    inverse has cubie ``p`` at position ``c`` with twist ``-o``; its view ``R Y R^-1`` along
+    an axis has at position ``i`` what the inverse has at ``R^-1.cp[i]``.  So every digit of
+    every view's twist and flip comes from one cubie's code: tables per cubie give them,
+    shifted to their place, and the sum over the cubies is the coordinate.  For the slice,
+    each slice edge adds its position times ``12**(3 - k)`` (``k`` = which slice edge), and
+    ``INV_SLICE`` turns that base-12 number into the slice coordinate (``reduced`` by
+    :func:`slice_reduction`, if given).  The three views are packed side by side in one sum.
+    """
+    out = np.zeros(INV_SIZE, np.int64)
+    for k, sym in enumerate(axis_symmetries()):
+        r, ri = sym.rotation, sym.rotation.inverse()
+        for i in range(7):  # the eighth corner's twist follows from the others
+            for code in range(24):
+                pos, tw = divmod(code, 3)  # the inverse has corner pos at ri.cp[i], twisted by -tw
+                digit = (r.co[pos] + (-tw) % 3 + ri.co[i]) % 3
+                out[INV_TWIST + ri.cp[i] * 24 + code] += (digit * 3 ** (6 - i)) << (12 * k)
+        for i in range(12):
+            for code in range(24):
+                pos, fl = divmod(code, 2)
+                edge = r.ep[pos]
+                if i < 11:
+                    out[INV_FLIP + ri.ep[i] * 24 + code] += ((r.eo[pos] + fl + ri.eo[i]) % 2 << (10 - i)) << (11 * k)
+                if edge >= 8:
+                    out[INV_WHERE + ri.ep[i] * 24 + code] += (i * 12 ** (11 - edge)) << (15 * k)
+    ep = np.zeros(12, np.int64)
+    for w in range(12**4):
+        places = [w // 12**3, w // 144 % 12, w // 12 % 12, w % 12]
+        if len(set(places)) == 4:
+            ep[:] = 0
+            for e, q in enumerate(places):
+                ep[q] = 8 + e
+            s = slice_of(ep)
+            out[INV_SLICE + w] = (s if reduced is None else int(reduced[s])) * N_FLIP
+    ms = move_set(metric)
+    out[INV_CMOVE : INV_CMOVE + ms.ctab.size] = ms.ctab.ravel()
+    out[INV_EMOVE : INV_EMOVE + ms.etab.size] = ms.etab.ravel()
+    return out
+
+
+LEVEL_GROUPS = 16  # steps of a breadth-first level: its work can be kept after each 1/16 of it
+# Where a build's time goes (the phase1 HTM build of docs/rubik.md): the share of the time done
+# once the phase-1 table holds a share of its entries.  The progress bar shows this share, and
+# its estimate of the time left scales the share still to do by this run's own speed.
+TIME_PROFILE = ((0.0, 0.08), (0.0092, 0.12), (0.0986, 0.24), (0.591, 0.65), (0.997, 0.91), (1.0, 0.945))
+CLASSES_SHARE = 0.08  # the move tables and the symmetry classes
+CORNERS_SHARE = 0.965  # the corner table (and the 2-bit packing); then the files are written and checked
+
+
+@njit(cache=True, parallel=True)
+def _count4(table: np.ndarray) -> np.ndarray:
+    """How many entries of a 4-bit table hold each value (a stopped build's counts)."""
+    parts = 64
+    counts = np.zeros((parts, 16), np.int64)
+    n = table.size
+    for p in prange(parts):
+        for b in range(p * n // parts, (p + 1) * n // parts):
+            counts[p, table[b] & 15] += 1
+            counts[p, table[b] >> 4] += 1
+    return counts.sum(axis=0)
+
+
+def _time_share(filled: float) -> float:
+    """:data:`TIME_PROFILE` read at a share of the phase-1 entries filled."""
+    xs, ys = zip(*TIME_PROFILE, strict=True)
+    return float(np.interp(filled, xs, ys))
+
+
+def build(
+    metric: str, name: str, ws: Workspace, quiet: bool = False, stop_at: float | None = None
+) -> tuple[dict[str, np.ndarray], dict[str, int]]:
+    """Build the big tables of a table set (:data:`TABLE_SETS`) by breadth-first search from
+    the solved cube, in the work folder ``ws``, continuing where a stopped build left it.
+
+    Returns every array of the set, and the table's largest distance and base.  Raises
+    :class:`BuildStopped` once ``stop_at`` (a :func:`time.monotonic` time) has passed, after
+    keeping the work done; Ctrl-C keeps it too.
+    """
+    small = _small_tables(metric, TABLE_SETS[name])
+    label = f"c building rubik {metric} {name} tables"
+    bar = Progress(label, quiet, float(ws.state.get("share", 0.0)))
+
+    def step(share: float, what: str, **state: Any) -> None:
+        ws.state.update(share=share, **state)
+        bar.update(share, what)
+        if stop_at is not None and time.monotonic() >= stop_at:
+            ws.keep()
+            bar.close()
+            raise BuildStopped(f"the rubik {name} tables", share)
+        if ws.due():
+            ws.keep()
+
+    if not quiet:
+        again = "resuming the build of" if ws.resumed else "building"
+        progress.line(f"c {again} the rubik {metric} {name} tables (once; kept in {cache_dir()})")
+    if "classes" not in ws.state:
+        bar.update(0.0, "symmetry classes", force=True)
+        syms = ud_symmetries()
+        classes = _classes(edge_maps(syms), symmetry_inverses(syms), small["slice_reduced"], small["slice_reps"])
+        for key, data in zip(("clsym", "reps", "selfsym"), classes, strict=True):
+            ws.save(key, data)
+        ws.keep(classes=True, share=CLASSES_SHARE)
+        step(CLASSES_SHARE, "symmetry classes")
+    clsym, reps, selfsym = (ws.load(k) for k in ("clsym", "reps", "selfsym"))
+    flip_mv, slice_mv, twist_mv, twist_conj = (small[k] for k in ("flip_mv", "slice_mv", "twist_mv", "twist_conj"))
+    ncls = reps.shape[0]
+    total = ncls * N_TWIST
+    phase1 = ws.array("phase1", ncls * ROW_BYTES, np.uint8, 0xFF)
+    if "level" not in ws.state:
+        goal = int(small["slice_reduced"][slice_of(np.arange(12, dtype=np.int64))])
+        _set4(phase1, (int(clsym[goal * N_FLIP]) >> 4) * ROW, 0)
+        ws.state["level"] = (0, False, 0)
+    # the level in progress (from depth to depth + 1), its direction and its next group of rows
+    depth, backward, group = ws.state["level"]
+    counts = _count4(phase1)  # every entry the kept table holds, some maybe past its note
+    done = total - int(counts[EMPTY] - ncls)  # (each row's pad entry stays empty)
+    new = int(counts[depth + 1])
+    deepest = max(v for v in range(EMPTY) if counts[v])
+    try:
+        while done < total:
+            for g in range(group, LEVEL_GROUPS):
+                if backward:
+                    lo, hi = g * ncls // LEVEL_GROUPS, (g + 1) * ncls // LEVEL_GROUPS
+                    found = _phase1_backward(
+                        phase1, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twist_conj, lo, hi
+                    )
+                else:
+                    lo, hi = g * FORWARD_CHUNKS // LEVEL_GROUPS, (g + 1) * FORWARD_CHUNKS // LEVEL_GROUPS
+                    found = _phase1_forward(
+                        phase1, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj, lo, hi
+                    )
+                new += int(found)
+                done += int(found)
+                step(_time_share(done / total), f"phase 1 depth {depth + 1}", level=(depth, backward, g + 1))
+            if new == 0:
+                raise RuntimeError("phase-1 table: breadth-first search stopped early")
+            depth, group, deepest = depth + 1, 0, max(deepest, depth + 1)  # (a kept table may be ahead)
+            backward, new = new * 4 >= total - done, 0  # backward once few entries are left
+            ws.state["level"] = (depth, backward, 0)
+    except KeyboardInterrupt:
+        ws.keep()  # what the levels did up to the last group (the interrupted one is done again)
+        raise
+    if deepest >= EMPTY:
+        raise RuntimeError("phase-1 table: a distance does not fit in 4 bits")
+    base = deepest - WINDOW if name in TWO_BITS else -1
+    if base >= 0:
+        bar.update(_time_share(1.0), "2 bits an entry", force=True)
+        phase1 = pack2(phase1, base)
+    corners = _corner_table(small, lambda d: bar.update(_time_share(1.0), f"corners depth {d}"))
+    bar.update(CORNERS_SHARE, "writing the files", force=True)
+    bar.close()
+    return small | {"clsym": clsym, "phase1": phase1, "corners": corners}, {"max_depth": deepest, "base": base}
+
+
+def _corner_table(small: dict[str, np.ndarray], shown: Callable[[int], None]) -> np.ndarray:
+    """The exact corner distances (seconds to build: a stopped build starts them again)."""
+    corners = np.full(N_CORNERS * N_TWIST, 255, np.uint8)
+    corners[0] = 0
+    done, depth, frontier = 1, 0, 1
+    while done < corners.size:
+        backward = frontier * 4 >= corners.size - done
+        frontier = int(_corner_level(corners, depth, small["corner_mv"], small["twist_mv"], backward))
+        if frontier == 0:
+            raise RuntimeError("corner table: breadth-first search stopped early")
+        done += frontier
+        depth += 1
+        shown(depth)
+    return corners
+
+
+BIG = ("clsym", "phase1", "corners")  # mapped from the cache files; the rest is read whole
+SMALL = ("twist_mv", "flip_mv", "slice_mv", "corner_mv", "twist_conj", "axis_moves", "inverse")
+
+
+def table_paths(metric: str, name: str) -> tuple[dict[str, Path], Path]:
+    """The files of a table set and its note; a reduced slice coordinate has its map too."""
+    base = cache_dir() / f"rubik-{metric}-{name}-v{VERSION}"
+    keys = BIG + SMALL + (("slice_reduced",) if TABLE_SETS[name] != 24 else ())
+    return {k: base.with_name(f"{base.name}-{k}.npy") for k in keys}, base.with_suffix(".json")
+
+
+def work_folder(metric: str, name: str) -> Path:
+    """Where a build of a set keeps its work until it is done (:mod:`table_build`)."""
+    return cache_dir() / f"rubik-{metric}-{name}-v{VERSION}.partial"
+
+
+def _write_stamps(note: Path, meta: dict[str, object], files: dict[str, Path]) -> None:
+    """Note each file's stamp beside its digest (raises OSError when the note cannot be written)."""
+    meta["stamps"] = {k: file_stamp(p) for k, p in files.items()}
+    tmp = note.with_suffix(".tmp")
+    tmp.write_text(json.dumps(meta))
+    os.replace(tmp, note)
+
+
+def _remove_other_versions(note: Path) -> None:
+    """Delete the files of the same table set written by other versions (a new build replaces
+    them); a file that cannot be deleted is left, as it only costs disk space."""
+    family = note.stem[: note.stem.rindex("-v") + 2]
+    for old in note.parent.glob(family + "*"):
+        if not old.name.startswith((note.stem + "-", note.stem + ".")):
+            try:
+                old.unlink()
+            except OSError:
+                pass
+
+
+def _stamps_match(meta: dict[str, object], files: dict[str, Path]) -> bool:
+    """Whether every file still has the stamp noted when its digest was last checked."""
+    stamps = meta.get("stamps")
+    return isinstance(stamps, dict) and all(stamps.get(k) == file_stamp(p) for k, p in files.items())
+
+
+def is_built(metric: str, name: str) -> bool:
+    """Whether the cache holds a finished set (its files and its note; :func:`load` checks them)."""
+    files, note = table_paths(metric, name)
+    try:
+        meta = json.loads(note.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(meta, dict) and "max_depth" in meta and all(p.exists() for p in files.values())
+
+
+def _cached(metric: str, name: str, quiet: bool) -> tuple[str, dict[str, object]]:
+    """How a finished set in the cache was checked, and its note; ``""`` if it must be built."""
+    files, note = table_paths(metric, name)
+    start = time.perf_counter()
+    if not (all(p.exists() for p in files.values()) and note.exists()):
+        return "", {}
+    status = ""
+    try:
+        meta = json.loads(note.read_text())
+        if "max_depth" in meta and _stamps_match(meta, files):
+            status = f"cache (stamps checked in {time.perf_counter() - start:.3f}s)"
+        elif "max_depth" in meta and all(meta.get(k) == file_digest(p) for k, p in files.items()):
+            status = f"cache ({time.perf_counter() - start:.2f}s to check the digests)"
+            with contextlib.suppress(OSError):  # a read-only cache: the digests next time too
+                _write_stamps(note, meta, files)
+    except (OSError, ValueError):
+        pass
+    if not status and not quiet:
+        progress.line(f"c rubik {name} tables in {note.parent} are damaged or outdated: rebuilding")
+    return status, meta if status else {}
+
+
+def load(metric: str = "htm", quiet: bool = False, name: str = "phase1", stop_at: float | None = None) -> Phase1Tables:
+    """The tables of a set (:data:`TABLE_SETS`) and metric, from the cache or built (and saved) now.
+
+    The files' digests (:func:`rubik_tables.file_digest`, which reads every byte) are
+    checked once, after the build or on the first load of older notes; each load then
+    compares a stamp (:func:`rubik_tables.file_stamp`: size, time, sampled blocks), so
+    loading costs milliseconds and touches no page of the big tables.  The big arrays are
+    mapped read-only from the cache files, so processes share their pages.  A build goes on
+    where a stopped one left off; ``stop_at`` (a :func:`time.monotonic` time) stops it
+    with :class:`BuildStopped`.
+    """
+    files, note = table_paths(metric, name)
+    status, meta = _cached(metric, name, quiet)
+    if not status:
+        status, meta = _build_and_save(metric, name, quiet, stop_at)
+    a = {k: np.load(p, mmap_mode="r" if k in BIG else None) for k, p in files.items()}
+    return Phase1Tables(
+        metric,
+        name,
+        a["twist_mv"],
+        a["flip_mv"],
+        a["slice_mv"],
+        a["corner_mv"],
+        a["clsym"],
+        a["twist_conj"],
+        a["phase1"],
+        a["corners"],
+        a["axis_moves"],
+        a["inverse"],
+        a.get("slice_reduced", np.arange(N_SLICE, dtype=np.int16)),
+        int(meta["max_depth"]),  # type: ignore[call-overload]
+        int(meta.get("base", -1)),  # type: ignore[call-overload]  # notes before 2-bit tables: -1
+        float(meta["build_seconds"]),  # type: ignore[arg-type]
+        status,
+    )
+
+
+def _build_and_save(metric: str, name: str, quiet: bool, stop_at: float | None) -> tuple[str, dict[str, object]]:
+    """Build a set in its work folder (one process at a time), move its files into the cache
+    and note their digests and stamps."""
+    files, note = table_paths(metric, name)
+
+    def waiting() -> None:
+        if not quiet:
+            progress.line(f"c waiting for another process that builds the rubik {name} tables in {note.parent}")
+
+    try:
+        ws = Workspace(work_folder(metric, name), {"metric": metric, "set": name, "version": VERSION}, waiting)
+        ws.lock()  # fails before the build, not after it
+    except OSError as exc:
+        raise PuzzlesatError(
+            f"cannot write rubik tables to {note.parent} ({exc.strerror}); "
+            "set PUZZLESAT_CACHE to a writable folder with 2 GB free"
+        ) from None
+    with ws:
+        status, meta = _cached(metric, name, True)  # the process waited for may have built it
+        if status:
+            return status, meta
+        try:
+            ws.open()
+            arrays, info = build(metric, name, ws, quiet, stop_at)
+            meta = {"build_seconds": round(ws.seconds, 1), "version": VERSION, "metric": metric, **info}
+            for k, p in files.items():
+                tmp = p.with_suffix(".tmp.npy")
+                np.save(tmp, arrays[k])
+                os.replace(tmp, p)
+                meta[k] = file_digest(p)
+            _write_stamps(note, meta, files)
+        except OSError as exc:
+            raise PuzzlesatError(
+                f"could not save rubik tables to {note.parent} ({exc.strerror}); "
+                "set PUZZLESAT_CACHE to a folder with 2 GB free"
+            ) from None
+        ws.clear()
+    _remove_other_versions(note)
+    if not quiet:
+        took = meta["build_seconds"]
+        progress.line(f"c built the rubik {metric} {name} tables in {took:.0f}s (this run and any before it)")
+    return "built", meta
