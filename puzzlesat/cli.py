@@ -188,6 +188,7 @@ def cmd_list(args: argparse.Namespace) -> int:
             note = f"  [{', '.join(extra)}]" if extra else ""
             print(f"  {label}\n      {strat.summary}{note}")
             if args.verbose:
+                print(f"      engine: {strat.engine}" + (", splits over --workers" if strat.parallel else ""))
                 if puzzle.modes:
                     print(f"      modes: {served_modes(puzzle, strat)}")
                 for opt in strat.options:

@@ -7,6 +7,7 @@ The checker cases run once per checker at hand (drat-trim on PATH, dratify from
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
@@ -216,9 +217,24 @@ def test_pegsol_argument_written_and_rechecked(tmp_path: Path) -> None:
 
 
 def test_basis_without_certify() -> None:
-    assert certify.basis("native-dfs", {"nodes": 3}) == "exhausted search, 3 nodes"
-    assert certify.basis("cpsat-plan", {}) == "claimed by CP-SAT"
-    assert "no proof" in certify.basis("cnf-heule:kissat404", {})
+    assert certify.basis("native", None, {"nodes": 3}) == "exhausted search, 3 nodes"
+    assert certify.basis("cpsat", None, {}) == "claimed by CP-SAT"
+    assert "no proof" in certify.basis("sat", "kissat404", {})
+    assert certify.basis("other", None, {}) == "claimed by the strategy"
+
+
+def test_basis_reads_the_declared_engine_not_the_name() -> None:
+    """A CP-SAT strategy named otherwise is labelled by its declaration."""
+    from puzzlesat.core import Strategy
+
+    oddly_named = Strategy("mine", "x:y", "CP-SAT under another name", engine="cpsat")
+    eternity = puzzlesat.core.get_puzzle("eternity")
+    puzzle = dataclasses.replace(eternity, strategies=(*eternity.strategies, oddly_named))
+    assert certify.engine_of(puzzle, "mine") == ("cpsat", None)
+    assert certify.engine_of(puzzle, "cnf-heule:kissat404") == ("sat", "kissat404")
+    assert certify.engine_of(puzzle, "no-such") == ("other", None)
+    with pytest.raises(ValueError, match="engine 'z3'"):
+        Strategy("bad", "x:y", "", engine="z3")
     assert certify.claims("OPTIMAL", {"unique": True}, True) == ["optimal", "unique"]
 
 

@@ -239,30 +239,42 @@ def claims(status: str, stats: dict[str, Any], optimisation: bool, objective: in
     return found
 
 
-def basis(strategy: str, stats: dict[str, Any], message: str = "") -> str:
-    """What a claim rests on when no certificate was asked for (``compare``'s column).
+def basis(engine: str, variant: str | None, stats: dict[str, Any], message: str = "") -> str:
+    """What a claim rests on when no certificate was asked for (``compare``'s column), by the
+    strategy's declared engine (:attr:`~puzzlesat.core.types.Strategy.engine`).
 
-    >>> basis("native-dfs", {"nodes": 812})
+    >>> basis("native", None, {"nodes": 812})
     'exhausted search, 812 nodes'
-    >>> basis("cnf-heule:cadical195", {})
+    >>> basis("sat", "cadical195", {})
     'claimed by cadical195 (certifiable: --certify)'
     """
-    method, _, variant = strategy.partition("@")[0].partition(":")
     if message.startswith(("position-class parity", "pagoda function", "peg count")):
         return f"argument: {message.split(':')[0]} (checked in exact arithmetic)"
-    if method.startswith("native") or method == "bfs":
+    if engine in ("native", "plain"):
         nodes = stats.get("nodes")
         return f"exhausted search, {nodes} nodes" if nodes is not None else "exhausted search"
-    if method.startswith("cpsat"):
+    if engine == "cpsat":
         return "claimed by CP-SAT"
-    if method.startswith("maxsat"):
+    if engine == "maxsat":
         return "claimed by RC2 (MaxSAT)"
-    if method.startswith("cnf"):
+    if engine == "sat":
         solver = variant or "cadical195"
         if solver in PROOF_SOLVERS:
             return f"claimed by {solver} (certifiable: --certify)"
         return f"claimed by {solver} (no proof in pysat)"
-    return f"claimed by {method}"
+    return "claimed by the strategy"
+
+
+def engine_of(puzzle: Any, strategy: str) -> tuple[str, str | None]:
+    """``(engine, variant)`` of a strategy named in a result; ``("other", None)`` for a name the
+    puzzle no longer knows (a results file written with a plugin that is not loaded now)."""
+    from puzzlesat.core.errors import PuzzlesatError
+
+    try:
+        strat, variant = puzzle.strategy(strategy)
+    except PuzzlesatError:
+        return "other", None
+    return strat.engine, variant
 
 
 def block(certificates: list[Certificate]) -> dict[str, Any]:
@@ -314,7 +326,8 @@ def run(
                 continue
             if kind == "no solution" and _argument(puzzle, instance, current):
                 continue
-            how = basis(result.strategy, result.stats, result.message).replace(" (certifiable: --certify)", "")
+            how = basis(*engine_of(puzzle, result.strategy), result.stats, result.message)
+            how = how.replace(" (certifiable: --certify)", "")
             current.note(kind, kind, "uncertified", how, _why_not(how))
     result.certificates = current.certificates
     rejected = [cert for cert in current.certificates if cert.status == "rejected"]

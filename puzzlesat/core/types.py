@@ -124,6 +124,7 @@ class Result:
 TIME_LIMIT = "time limit"
 
 SolveFn = Callable[[Any, Limits, "str | None"], Result]
+ENGINES = ("cpsat", "sat", "maxsat", "native", "plain", "other")  # :attr:`Strategy.engine`
 Target = str | Callable[..., Any]  # ``module:function``, imported when used, or the function itself
 
 
@@ -146,6 +147,12 @@ class Strategy:
             cannot count); a run asking for another is refused.
         puzzle: the puzzle it solves; needed by a plugin's strategy, optional for a
             puzzle's own (those sit in its :attr:`Puzzle.strategies`).
+        engine: what searches (:data:`ENGINES`): ``cpsat`` (OR-Tools CP-SAT), ``sat`` (a
+            pysat SAT solver), ``maxsat`` (RC2), ``native`` (a numba backtracker), ``plain``
+            (plain Python) or ``other``.  Core sharing, certification labels and refusals read
+            it, never the strategy's name.
+        parallel: its one search splits over several workers (``--workers N``; CP-SAT's
+            ``num_workers``), so a run may give it more than one core.
     """
 
     name: str
@@ -158,6 +165,12 @@ class Strategy:
     options: tuple[Option, ...] = ()
     modes: tuple[str, ...] = ()
     puzzle: str = ""
+    engine: str = "other"
+    parallel: bool = False
+
+    def __post_init__(self) -> None:
+        if self.engine not in ENGINES:
+            raise ValueError(f"strategy {self.name!r}: engine {self.engine!r} is not one of {', '.join(ENGINES)}")
 
     def load(self) -> SolveFn:
         """Import and return the solve function."""

@@ -42,6 +42,7 @@ STRATEGY = Strategy(
     encoder="puzzlesat.encoders.blacken:encode",
     options=(HORIZON,),
     puzzle="blacken",
+    engine="sat",
 )
 
 

@@ -74,6 +74,7 @@ STRATEGY = Strategy(
     # counting adds a blocking clause per board: Kissat takes no clauses between calls
     modes=tuple(f"count:{v}" for v in SAT_SOLVERS if "kissat" not in v),
     puzzle="eternity",
+    engine="sat",
 )
 DEFAULTS = defaults(HEULE_OPTIONS)
 

@@ -37,6 +37,7 @@ STRATEGY = Strategy(
     encoder="puzzlesat.encoders.eternity_maxsat:encode",
     modes=("score",),
     puzzle="eternity",
+    engine="maxsat",
 )
 
 

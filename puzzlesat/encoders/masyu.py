@@ -52,6 +52,7 @@ STRATEGIES = (
         default_variant="cadical195",
         modes=("unique",),
         puzzle="masyu",
+        engine="sat",
     ),
     Strategy(
         "cnf-rank",
@@ -66,6 +67,7 @@ STRATEGIES = (
         ),
         modes=("unique",),
         puzzle="masyu",
+        engine="sat",
     ),
 )
 

@@ -116,6 +116,7 @@ STRATEGY = Strategy(
     encoder="puzzlesat.encoders.pegsol:encode",
     options=CNF_PLAN_OPTIONS,
     puzzle="pegsol",
+    engine="sat",
 )
 # the encoder's options by name, with their declared defaults
 DEFAULTS = defaults(CNF_PLAN_OPTIONS)

@@ -50,6 +50,7 @@ STRATEGY = Strategy(
     encoder="puzzlesat.encoders.rubik:encode",
     options=(HORIZON,),
     puzzle="rubik",
+    engine="sat",
 )
 
 

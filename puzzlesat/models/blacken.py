@@ -25,6 +25,8 @@ STRATEGY = Strategy(
     model="puzzlesat.models.blacken:build_model",
     options=(HORIZON,),
     puzzle="blacken",
+    engine="cpsat",
+    parallel=True,
 )
 
 

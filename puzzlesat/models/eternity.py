@@ -47,6 +47,8 @@ STRATEGY = Strategy(
     options=TABLE_OPTIONS,
     modes=("score",),
     puzzle="eternity",
+    engine="cpsat",
+    parallel=True,
 )
 DEFAULTS = defaults(TABLE_OPTIONS)
 

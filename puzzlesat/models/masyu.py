@@ -29,6 +29,8 @@ STRATEGIES = (
         model="puzzlesat.models.masyu:build_model",
         modes=("unique",),
         puzzle="masyu",
+        engine="cpsat",
+        parallel=True,
     ),
     Strategy(
         "cpsat-circuit",
@@ -37,6 +39,8 @@ STRATEGIES = (
         model="puzzlesat.models.masyu:build_circuit_model",
         modes=("unique",),
         puzzle="masyu",
+        engine="cpsat",
+        parallel=True,
     ),
 )
 

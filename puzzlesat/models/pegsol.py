@@ -37,6 +37,8 @@ STRATEGY = Strategy(
     model="puzzlesat.models.pegsol:build_model",
     options=CPSAT_PLAN_OPTIONS,
     puzzle="pegsol",
+    engine="cpsat",
+    parallel=True,
 )
 DEFAULTS = defaults(CPSAT_PLAN_OPTIONS)
 

@@ -40,6 +40,8 @@ STRATEGY = Strategy(
     model="puzzlesat.models.rubik:build_model",
     options=BMC_OPTIONS,
     puzzle="rubik",
+    engine="cpsat",
+    parallel=True,
 )
 DEFAULTS = defaults((*BMC_OPTIONS, METRIC))
 

@@ -35,6 +35,7 @@ from puzzlesat.core import (
     Result,
     Status,
     certify,
+    get_puzzle,
     progress,
 )
 from puzzlesat.core.arguments import TABLE_FORMATS
@@ -92,7 +93,11 @@ class Record:
         """What this run's "no solution", "optimal" or "unique" rests on ("" when it claims none)."""
         if not certify.claims(self.status, self.stats, optimisation, self.objective):
             return ""
-        return certify.basis(self.strategy, self.stats, self.message)
+        try:
+            engine = certify.engine_of(get_puzzle(self.puzzle), self.strategy)
+        except PuzzlesatError:
+            engine = ("other", None)
+        return certify.basis(*engine, self.stats, self.message)
 
     @classmethod
     def from_json(cls, data: Any) -> Record:

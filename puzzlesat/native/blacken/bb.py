@@ -39,18 +39,22 @@ BRANCH_AND_BOUND = Strategy(
     "numba depth-first branch and bound: moves ordered by flips, transposition table, "
     "partial order of commuting moves, exact per-component lower bound; proves optimality",
     puzzle="blacken",
+    engine="native",
 )
 PARALLEL = Strategy(
     "native-bb-par",
     "puzzlesat.native.blacken.bb:solve_parallel",
     "the native search split into subtrees over --workers processes, best bound shared",
     puzzle="blacken",
+    engine="native",
+    parallel=True,
 )
 BFS = Strategy(
     "bfs",
     "puzzlesat.native.blacken.bb:solve_bfs",
     "breadth-first search over positions in pure Python: the reference for small boards",
     puzzle="blacken",
+    engine="plain",
 )
 
 CHUNK = 100_000

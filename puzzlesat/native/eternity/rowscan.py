@@ -47,6 +47,8 @@ STRATEGY = Strategy(
     options=ROWSCAN_OPTIONS,
     modes=("count", "score", "checkpoint", "resume"),
     puzzle="eternity",
+    engine="native",
+    parallel=True,
 )
 
 # restarts from 10 M nodes, doubling: at the hardness peak (about one solution) a restart mostly

@@ -29,6 +29,7 @@ STRATEGY = Strategy(
     "numba: propagate circle and degree rules, close no early loop, branch on path ends",
     modes=("unique",),
     puzzle="masyu",
+    engine="native",
 )
 CELL_NODES_PER_SECOND = 5_000_000  # nodes/s times cells, measured: ~10k nodes/s on 16x33
 MAX_DEPTH = 4096

@@ -48,6 +48,8 @@ STRATEGY = Strategy(
         ),
     ),
     puzzle="pegsol",
+    engine="native",
+    parallel=True,
 )
 
 KEY_BITS = 120  # the kernel's KEY_BITS, repeated so that a refusal needs no numba import

@@ -60,6 +60,8 @@ STRATEGY = Strategy(
     ),
     modes=("all", "extra"),
     puzzle="rubik",
+    engine="native",
+    parallel=True,
 )
 
 ESCALATE_SECONDS = 10.0  # tables=auto: search on the small set up to this long, then build the large one
