@@ -189,12 +189,12 @@ def solve(
         if not default:
             raise core.BackendUnavailable(f"{puzzle.name} has no strategy")
         strategy = default[0].name
-    name = strategy_name(puzzle, strategy)
+    choice = puzzle.choose(strategy_name(puzzle, strategy))  # resolved once for the whole run
     limits = Limits(
         timeout=check_arg.timeout(timeout),
         seed=check_arg.declared(check_arg.SEED, seed),
         workers=check_arg.declared(check_arg.WORKERS, workers),
-        options=for_strategies(puzzle, [name], options),
+        options=for_strategies(puzzle, [choice], options),
     )
     backend = check_arg.declared(check_arg.BACKEND, backend)
     if check_arg.declared(check_arg.ADDRESS, address) and backend == "local":
@@ -205,9 +205,9 @@ def solve(
     if backend == "ray":
         from puzzlesat.native.eternity import ray as eternity_ray
 
-        run = partial(eternity_ray.solve, puzzle, instance.data, name, limits, address)
+        run = partial(eternity_ray.solve, puzzle, instance.data, choice.name, limits, address)
     else:
-        run = partial(core.run_strategy, puzzle, instance.data, name, limits)
+        run = partial(core.run_strategy, puzzle, instance.data, choice, limits)
     with progress.reporting(on_progress):
         if certify is not None:
             from puzzlesat.core import certify as certifying

@@ -187,3 +187,22 @@ def test_declared_defaults_are_the_formulations_own(puzzle: str, strategy: str) 
         build = core.load_target(strat.model)
         plain, full = build(data, {})[0], build(data, spelled)[0]
         assert str(plain.proto) == str(full.proto) and len(str(plain.proto)) > 100
+
+
+def test_a_run_resolves_its_strategy_name_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``solve`` turns the name into a Choice once; the options, the refusal check, the run and
+    the result's name all read that one object."""
+    looked_up: list[str] = []
+    choose = core.Puzzle.choose
+
+    def counting(self: core.Puzzle, name: str | core.Choice) -> core.Choice:
+        if isinstance(name, str):
+            looked_up.append(name)
+        return choose(self, name)
+
+    monkeypatch.setattr(core.Puzzle, "choose", counting)
+    board = puzzlesat.load("eternity", ROOT / "instances" / "eternity" / "seed_4x4.txt")
+    result = puzzlesat.solve(board, "cnf-heule@amo=0", timeout=60)
+    assert result.status is core.Status.SOLVED
+    assert result.strategy == "cnf-heule:cadical195@amo=0"
+    assert looked_up == ["cnf-heule@amo=0"]

@@ -37,6 +37,7 @@ from puzzlesat.core.run_options import for_run
 from puzzlesat.core.text import check_length, content_lines, int_tokens, is_int, read_text
 from puzzlesat.core.types import (
     TIME_LIMIT,
+    Choice,
     Limits,
     Puzzle,
     Result,
@@ -49,6 +50,7 @@ from puzzlesat.core.types import (
 )
 
 __all__ = [
+    "Choice",
     "ArgumentError",
     "ArgumentTypeError",
     "BackendUnavailable",
@@ -98,7 +100,9 @@ SAT_SOLVERS = (
 )
 
 
-def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, overrun_stop: bool = True) -> Result:
+def run_strategy(
+    puzzle: Puzzle, instance: Any, name: str | Choice, limits: Limits, *, overrun_stop: bool = True
+) -> Result:
     """Run one strategy and pass its answer through the puzzle's verifier.
 
     The puzzle's :attr:`~Puzzle.presolve` answers first when it can (a trivial board, an
@@ -112,8 +116,8 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, ov
     Args:
         puzzle: the puzzle.
         instance: a parsed instance.
-        name: ``method[:variant][@key=value,...]``; options in the name override those of
-            ``limits``.
+        name: ``method[:variant][@key=value,...]`` (or that name resolved once,
+            :meth:`Puzzle.choose`); options in the name override those of ``limits``.
         limits: time, seed, workers and options; an option that this strategy does not
             declare is left out (a race hands the same options to every member), one it
             declares is converted to its type, and the others get their defaults.
@@ -125,13 +129,14 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, ov
     Raises:
         UnsupportedRequest: the options ask for a mode the strategy does not serve.
     """
-    strat, variant = puzzle.strategy(name)
-    refused = puzzle.refusal(name, limits.options)
+    choice = puzzle.choose(name)
+    strat, variant, name = choice.strategy, choice.variant, choice.name
+    refused = puzzle.refusal(choice, limits.options)
     if refused:
         raise UnsupportedRequest(refused)
     plugin = registry.origin(puzzle.name, strat.name)
     solve = strat.load()
-    limits = replace(limits, options=for_run(puzzle, name, limits.options))
+    limits = replace(limits, options=for_run(puzzle, choice, limits.options))
     start = time.perf_counter()
     try:
         overrun = None if limits.timeout is None or not overrun_stop else limits.timeout * 1.05 + 1.0
@@ -148,7 +153,7 @@ def run_strategy(puzzle: Puzzle, instance: Any, name: str, limits: Limits, *, ov
         result = Result(Status.ERROR, message=f"returned {type(result).__name__}, not a puzzlesat.Result")
     if not result.wall_time:
         result.wall_time = time.perf_counter() - start
-    result.strategy = strat.name + (f":{variant}" if variant else "") + name[len(split_strategy(name)[0]) :]
+    result.strategy = name
     result = check_result(puzzle, instance, result, limits.options)
     if plugin is not None and result.status is Status.ERROR:
         result.message = f"{plugin}: {result.message}"

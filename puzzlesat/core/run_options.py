@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from puzzlesat.core.options import Option, resolve
-from puzzlesat.core.types import Puzzle, Strategy, split_strategy
+from puzzlesat.core.types import Choice, Puzzle, Strategy, split_strategy
 
 
 def served(puzzle: Puzzle, strategy: Strategy, variant: str | None) -> tuple[Option, ...]:
@@ -21,7 +21,7 @@ def served(puzzle: Puzzle, strategy: Strategy, variant: str | None) -> tuple[Opt
     return strategy.options + tuple(modes)
 
 
-def for_strategies(puzzle: Puzzle, names: Sequence[str], given: Mapping[str, Any]) -> dict[str, Any]:
+def for_strategies(puzzle: Puzzle, names: Sequence[str | Choice], given: Mapping[str, Any]) -> dict[str, Any]:
     """Check the options given for a run of these strategies; each must be declared by one of
     them or be one of the puzzle's solve options.  An unknown one is refused naming those
     they serve (:func:`served`); a mode none of them serves is not unknown: the engine
@@ -37,11 +37,11 @@ def for_strategies(puzzle: Puzzle, names: Sequence[str], given: Mapping[str, Any
         BackendUnavailable: an unknown strategy or variant.
         OptionError: a key none of them declares (naming the valid keys), or a bad value.
     """
-    picked = [puzzle.strategy(name) for name in names]
-    strats = [strat for strat, _ in picked]
+    picked = [puzzle.choose(name) for name in names]
+    strats = [choice.strategy for choice in picked]
     declared = {opt.name: opt for s in strats for opt in s.options} | {o.name: o for o in puzzle.solve_options}
-    label = f"{puzzle.name} {', '.join(split_strategy(name)[0] for name in names)}"
-    listed = {opt.name for strat, variant in picked for opt in served(puzzle, strat, variant)}
+    label = f"{puzzle.name} {', '.join(split_strategy(choice.name)[0] for choice in picked)}"
+    listed = {opt.name for c in picked for opt in served(puzzle, c.strategy, c.variant)}
     resolved = resolve(declared.values(), given, label, listed)
     if len(strats) == 1:
         return resolved
@@ -49,7 +49,7 @@ def for_strategies(puzzle: Puzzle, names: Sequence[str], given: Mapping[str, Any
     return {k: v for k, v in resolved.items() if k in shared or k in given}
 
 
-def for_run(puzzle: Puzzle, name: str, given: Mapping[str, Any]) -> dict[str, Any]:
+def for_run(puzzle: Puzzle, name: str | Choice, given: Mapping[str, Any]) -> dict[str, Any]:
     """Every option one run of strategy ``name`` reads, defaults filled in: of the options
     given, those it or the puzzle declares (a race hands the same options to every member),
     then those its name sets (``method@key=value``), which override them.
@@ -58,6 +58,6 @@ def for_run(puzzle: Puzzle, name: str, given: Mapping[str, Any]) -> dict[str, An
         BackendUnavailable: an unknown strategy or variant.
         OptionError: a bad value, or an option in the name that the strategy does not declare.
     """
-    strat, _ = puzzle.strategy(name)
-    own = {opt.name for opt in strat.options + puzzle.solve_options}
-    return for_strategies(puzzle, [name], {k: v for k, v in given.items() if k in own} | split_strategy(name)[1])
+    choice = puzzle.choose(name)
+    own = {opt.name for opt in choice.strategy.options + puzzle.solve_options}
+    return for_strategies(puzzle, [choice], {k: v for k, v in given.items() if k in own} | choice.overrides)

@@ -333,11 +333,24 @@ class Puzzle:
         return self.strategies + _plugin_strategies(self)
 
     def strategy(self, name: str) -> tuple[Strategy, str | None]:
-        """Look up ``method[:variant][@options]``; raises BackendUnavailable for unknown names.
+        """Look up ``method[:variant][@options]``: the Strategy and its variant; raises
+        BackendUnavailable for unknown names (:meth:`choose` keeps the name's options too)."""
+        choice = self.choose(name)
+        return choice.strategy, choice.variant
+
+    def choose(self, name: str | Choice) -> Choice:
+        """Resolve ``method[:variant][@key=value...]`` once, into what a run reads.
 
         A name that is not the puzzle's own is looked up among the plugins' strategies.
+
+        Raises:
+            BackendUnavailable: an unknown strategy or variant.
+            OptionError: options in the name that are not ``key=value``.
         """
-        method, _, variant = split_strategy(name)[0].partition(":")
+        if isinstance(name, Choice):
+            return name
+        base, overrides = split_strategy(name)
+        method, _, variant = base.partition(":")
         own = any(strat.name == method for strat in self.strategies)
         for strat in self.strategies if own else self.all_strategies():
             if strat.name == method:
@@ -347,7 +360,7 @@ class Puzzle:
                     )
                 if not variant and strat.variants and strat.default_variant is None:
                     raise BackendUnavailable(f"strategy {method!r} needs a variant")
-                return strat, variant or strat.default_variant
+                return Choice(strat, variant or strat.default_variant, overrides, name[len(base) :])
         names = ", ".join(s.name for s in self.all_strategies())
         raise BackendUnavailable(f"unknown strategy {name!r} for {self.name}; expected one of: {names}")
 
@@ -356,9 +369,10 @@ class Puzzle:
         declared = {opt.name: opt for opt in self.solve_options}
         return [m for m in self.modes if options.get(m) and options.get(m) != getattr(declared.get(m), "default", None)]
 
-    def refusal(self, name: str, options: dict[str, Any]) -> str | None:
+    def refusal(self, name: str | Choice, options: dict[str, Any]) -> str | None:
         """Why strategy ``name`` cannot serve a run with these options, or None when it can."""
-        strat, variant = self.strategy(name)
+        choice = self.choose(name)
+        strat, variant = choice.strategy, choice.variant
         missing = [m for m in self.requested_modes(options) if not strat.serves(m, variant)]
         if not missing:
             return None
@@ -372,6 +386,28 @@ class Puzzle:
         """The names that serve these options, and the others (a race or comparison leaves them out)."""
         kept = [n for n in names if self.refusal(n, options) is None]
         return kept, [n for n in names if n not in kept]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A strategy name resolved once (:meth:`Puzzle.choose`): what one run reads.
+
+    Attributes:
+        strategy: the declaration.
+        variant: the variant run (the default one when the name gives none).
+        overrides: the options the name sets (``method@key=value``).
+        suffix: the name's ``@key=value...`` part as written, for the result's name.
+    """
+
+    strategy: Strategy
+    variant: str | None
+    overrides: dict[str, str]
+    suffix: str = ""
+
+    @property
+    def name(self) -> str:
+        """The full name a result carries: ``method[:variant][@key=value...]``."""
+        return self.strategy.name + (f":{self.variant}" if self.variant else "") + self.suffix
 
 
 def split_strategy(name: str) -> tuple[str, dict[str, str]]:
