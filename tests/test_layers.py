@@ -47,7 +47,7 @@ MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
 def group(module: str) -> str:
     """The layer group a module belongs to: a subpackage name, or ``top`` for API and CLI."""
     parts = module.split(".")
-    if len(parts) == 1 or parts[1] == "cli" or parts[1].startswith("api"):
+    if len(parts) == 1 or parts[1] in ("cli", "cli_parser") or parts[1].startswith("api"):
         return "top"
     return parts[1]
 
