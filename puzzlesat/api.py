@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, TextIO
 
 from puzzlesat import core
-from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy, progress
+from puzzlesat.core import Limits, Puzzle, PuzzlesatError, Result, Status, Strategy, progress, registry
 from puzzlesat.core import arguments as check_arg
 from puzzlesat.core.deadline import hard_deadline
 from puzzlesat.core.errors import ArgumentError
@@ -182,6 +182,8 @@ def solve(
         ArgumentTypeError, ArgumentError: an argument of the wrong type or value (the CLI's limits).
         ArgumentError: a backend other than ``local`` or ``ray``, or an address without ``ray``.
         PuzzlesatError: a backend the strategy cannot run on.
+        PluginError: a plugin's strategy or puzzle failed (one line naming the plugin, the hook
+            and the exception, or what its answer got wrong).
     """
     puzzle = instance_puzzle(instance)
     if strategy is None:
@@ -214,8 +216,23 @@ def solve(
 
             prefix = "claim" if instance.source.startswith(("<", "generated")) else Path(instance.source).stem
             done = certifying.run(puzzle, instance.data, run, certify, prefix=prefix, timeout=limits.timeout)
-            return _knows(done, instance)
-        return _knows(run(), instance)
+            return _knows(plugin_checked(puzzle, done), instance)
+        return _knows(plugin_checked(puzzle, run()), instance)
+
+
+def plugin_checked(puzzle: Puzzle, result: Result) -> Result:
+    """The result of one run, unless a plugin's strategy failed: then its error, raised.
+
+    Raises:
+        PluginError: the ERROR a plugin's strategy ended with (its hook raised, exited or
+            returned something else than a Result, or its answer was rejected), its message
+            naming the plugin.
+    """
+    if result.status is Status.ERROR:
+        method = core.split_strategy(result.strategy)[0].partition(":")[0]
+        if registry.origin(puzzle.name, method) is not None:
+            raise core.PluginError(result.message)
+    return result
 
 
 def _knows(result: Result, instance: Instance) -> Result:
@@ -956,7 +973,7 @@ def _names_a_file(text: str) -> bool:
 def get_puzzle(puzzle: Any) -> Puzzle:
     """The puzzle of a ``puzzle`` argument: a Puzzle is itself, a name is looked up."""
     if isinstance(puzzle, Puzzle):
-        return puzzle
+        return registry.registered(puzzle)
     check_arg.text("puzzle", puzzle)
     return core.get_puzzle(puzzle)
 

@@ -18,6 +18,7 @@ from dataclasses import replace
 from typing import Any
 
 from puzzlesat.core import registry
+from puzzlesat.core.arguments import declared_types
 from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
 from puzzlesat.core.errors import (
     ArgumentError,
@@ -134,7 +135,7 @@ def run_strategy(
     refused = puzzle.refusal(choice, limits.options)
     if refused:
         raise UnsupportedRequest(refused)
-    plugin = registry.origin(puzzle.name, strat.name)
+    plugin = registry.label(puzzle.name, strat.name)
     solve = strat.load()
     limits = replace(limits, options=for_run(puzzle, choice, limits.options))
     start = time.perf_counter()
@@ -145,12 +146,15 @@ def run_strategy(
             result = early if early is not None else solve(instance, limits, variant)
     except DeadlineExceeded as exc:
         result = Result(Status.UNKNOWN, message=str(exc))
+    except PluginError as exc:  # a plugin's hook failed: the message names the plugin and the hook
+        result = Result(Status.ERROR, message=str(exc))
+        plugin = None
     except Exception as exc:
         if plugin is None:
             raise  # a bug of puzzlesat's own: its traceback is wanted
         result = Result(Status.ERROR, message=f"crashed: {type(exc).__name__}: {exc}")
     if not isinstance(result, Result):
-        result = Result(Status.ERROR, message=f"returned {type(result).__name__}, not a puzzlesat.Result")
+        result = Result(Status.ERROR, message=f"solve returned {type(result).__name__}, not a puzzlesat.Result")
     if not result.wall_time:
         result.wall_time = time.perf_counter() - start
     result.strategy = name
@@ -176,15 +180,21 @@ def check_result(puzzle: Puzzle, instance: Any, result: Result, options: dict[st
             return rejected("strategy claimed a solution but returned none")
         return result
 
-    def verify(solution: Any) -> list[str]:
-        if puzzle.verify_run is not None and options is not None:
-            return puzzle.verify_run(instance, solution, options)
-        return puzzle.verify(instance, solution)
+    def verify(solution: Any, what: str) -> list[str]:
+        if expected is not None and not isinstance(solution, expected):
+            return [f"{what} is {type(solution).__name__}, not {expected.__module__}.{expected.__name__}"]
+        try:
+            if puzzle.verify_run is not None and options is not None:
+                return puzzle.verify_run(instance, solution, options)
+            return puzzle.verify(instance, solution)
+        except PluginError as exc:  # the verifier is a plugin's, and it failed
+            return [str(exc)]
 
-    problems = verify(result.solution)
+    expected = declared_types(puzzle.verify)[1]  # the solution class the verifier is annotated with
+    problems = verify(result.solution, "the answer")
     what = "the answer"
     if not problems and result.second_solution is not None:
-        problems = verify(result.second_solution)
+        problems = verify(result.second_solution, "the second solution")
         what = "the second solution"
     if problems:
         return rejected(f"verifier rejected {what}: " + "; ".join(problems[:3]))

@@ -19,14 +19,16 @@ nonsense is left out and leaves one line in :func:`problems`; everything else ke
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import replace
+from functools import partial
 from typing import Any, NamedTuple
 
-from puzzlesat.core import types
+from puzzlesat.core import hooks, types
 from puzzlesat.core.errors import BackendUnavailable, PluginError
 from puzzlesat.core.types import Puzzle, Strategy
 
@@ -58,6 +60,39 @@ class Named(NamedTuple):
     def load(self) -> Any:
         """The object, imported already."""
         return self.obj
+
+
+# the functions of a Puzzle that are the plugin's code, called through hooks.Hook
+PUZZLE_HOOKS = (
+    "parse",
+    "format",
+    "parse_solution",
+    "verify",
+    "generator",
+    "write_instance",
+    "notes",
+    "draw",
+    "amend",
+    "check",
+    "verify_run",
+    "presolve",
+    "write_argument",
+    "check_argument",
+)
+STRATEGY_HOOKS = (("target", "solve"), ("encoder", "encoder"), ("model", "model builder"))
+
+
+def contain_puzzle(puzzle: Puzzle, label: str) -> Puzzle:
+    """The plugin's puzzle with each of its functions, and its strategies', in a :class:`hooks.Hook`
+    naming ``label``: what they raise, print or exit with stays contained."""
+    wrapped = {name: hooks.wrap(label, name, getattr(puzzle, name)) for name in PUZZLE_HOOKS}
+    return replace(puzzle, strategies=tuple(contain_strategy(s, label) for s in puzzle.strategies), **wrapped)
+
+
+def contain_strategy(strategy: Strategy, label: str) -> Strategy:
+    """The plugin's strategy with its solve function, encoder and model builder in hooks."""
+    wrapped = {field: hooks.wrap(label, hook, getattr(strategy, field)) for field, hook in STRATEGY_HOOKS}
+    return replace(strategy, **wrapped)
 
 
 def problems() -> list[str]:
@@ -120,7 +155,7 @@ def _from_environment() -> list[Named]:
             try:
                 if not colon:
                     raise ValueError("expected module:attribute")
-                obj = getattr(importlib.import_module(module), attr)
+                obj = _imported(partial(types.load_target, value))
             except Exception as exc:  # noqa: BLE001 - one line, the others still load
                 _problem(label, f"cannot be imported: {type(exc).__name__}: {exc}")
                 continue
@@ -131,6 +166,16 @@ def _from_environment() -> list[Named]:
             else:
                 _problem(label, "is not a puzzlesat.Puzzle, Strategy or sequence of Strategies")
     return _named
+
+
+def _imported(load: Callable[[], Any]) -> Any:
+    """A plugin's import: what it prints goes to stderr, and its ``sys.exit`` is a failure to
+    import like any other (one line naming it), never the end of puzzlesat."""
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            return load()
+    except SystemExit as exc:
+        raise ImportError(f"the module called sys.exit({exc.code!r})") from None
 
 
 def _label(ep: Any) -> str:
@@ -177,7 +222,7 @@ def get_puzzle(name: str) -> Puzzle:
         raise BackendUnavailable(f"unknown puzzle {name!r}; expected one of: {', '.join(puzzle_names())}")
     label = _label(ep)
     try:
-        puzzle = ep.load()
+        puzzle = _imported(ep.load)
     except Exception as exc:  # noqa: BLE001 - a plugin's failure is one line, never a traceback
         raise PluginError(_problem(label, f"cannot be imported: {type(exc).__name__}: {exc}", ep)) from None
     if not isinstance(puzzle, Puzzle) or puzzle.name != name:
@@ -186,7 +231,7 @@ def get_puzzle(name: str) -> Puzzle:
         puzzle.strategies  # noqa: B018 - the strategies it names by module:attr, imported now
     except PluginError as exc:
         raise PluginError(_problem(label, str(exc), ep)) from None
-    _plugin_puzzles[name] = puzzle
+    _plugin_puzzles[name] = puzzle = contain_puzzle(puzzle, label)
     _origins[name, ""] = label
     return puzzle
 
@@ -210,7 +255,7 @@ def _load_plugin_strategies() -> list[tuple[Strategy, str, Any]]:
         for ep in _entry_points(STRATEGIES_GROUP):
             label = _label(ep)
             try:
-                value = ep.load()
+                value = _imported(ep.load)
             except Exception as exc:  # noqa: BLE001 - one line, the others still load
                 _problem(label, f"cannot be imported: {type(exc).__name__}: {exc}", ep)
                 continue
@@ -218,7 +263,7 @@ def _load_plugin_strategies() -> list[tuple[Strategy, str, Any]]:
             if not isinstance(items, Iterable) or not all(isinstance(s, Strategy) and s.puzzle for s in items):
                 _problem(label, "is not a puzzlesat.Strategy (or a sequence of them) naming its puzzle", ep)
                 continue
-            _plugin_strategies += [(s, label, ep) for s in items]
+            _plugin_strategies += [(contain_strategy(s, label), label, ep) for s in items]
     return _plugin_strategies
 
 
@@ -255,6 +300,15 @@ def origin(puzzle: str, method: str = "") -> str | None:
     return _origins.get((puzzle, ""))
 
 
+def label(puzzle: str, method: str = "") -> str | None:
+    """How messages name who added a strategy (or a puzzle): ``plugin DIST``, ``script strategy
+    NAME``, ``script puzzle NAME``; None for puzzlesat's own."""
+    found = origin(puzzle, method)
+    if found != "script":
+        return found
+    return script_label(puzzle, method if method in _script_strategies.get(puzzle, {}) else "")
+
+
 def register_puzzle(puzzle: Puzzle) -> Puzzle:
     """Add a puzzle defined in a script; registering an equal one again does nothing.
 
@@ -264,13 +318,28 @@ def register_puzzle(puzzle: Puzzle) -> Puzzle:
     """
     if not isinstance(puzzle, Puzzle):
         raise PluginError(f"register_puzzle: expected a puzzlesat.Puzzle, got {type(puzzle).__name__}")
+    puzzle.strategies  # noqa: B018 - the strategies it names by module:attr: a PluginError now, not later
+    puzzle = contain_puzzle(puzzle, script_label(puzzle.name))
     if _script_puzzles.get(puzzle.name) == puzzle:
-        return puzzle
+        return _script_puzzles[puzzle.name]
     if puzzle.name in BUILTIN or puzzle.name in _script_puzzles or puzzle.name in _puzzle_entry_points():
         raise PluginError(f"register_puzzle: puzzle name {puzzle.name!r} is taken")
-    puzzle.strategies  # noqa: B018 - the strategies it names by module:attr: a PluginError now, not later
     _script_puzzles[puzzle.name] = puzzle
     return puzzle
+
+
+def registered(puzzle: Puzzle) -> Puzzle:
+    """The puzzle a script registered, its functions contained, when ``puzzle`` is that one;
+    else ``puzzle`` itself (a built-in's, an installed plugin's as loaded, or one never registered)."""
+    known = _script_puzzles.get(puzzle.name)
+    if known is not None and known is not puzzle and known == contain_puzzle(puzzle, script_label(puzzle.name)):
+        return known
+    return puzzle
+
+
+def script_label(puzzle: str, method: str = "") -> str:
+    """How messages name what a script registered: ``script puzzle NAME``, ``script strategy NAME``."""
+    return f"script strategy {method}" if method else f"script puzzle {puzzle}"
 
 
 def register_strategy(strategy: Strategy, puzzle: str | None = None) -> Strategy:
@@ -289,10 +358,10 @@ def register_strategy(strategy: Strategy, puzzle: str | None = None) -> Strategy
     if not name:
         raise PluginError(f"register_strategy: strategy {strategy.name!r} names no puzzle")
     target = get_puzzle(name)
-    strategy = replace(strategy, puzzle=target.name)
+    strategy = contain_strategy(replace(strategy, puzzle=target.name), script_label(target.name, strategy.name))
     own = _script_strategies.setdefault(target.name, {})
     if own.get(strategy.name) == strategy:
-        return strategy
+        return own[strategy.name]
     if strategy.name in own or any(s.name == strategy.name for s in target.all_strategies()):
         raise PluginError(f"register_strategy: strategy name {strategy.name!r} is taken for {target.name}")
     own[strategy.name] = strategy
@@ -329,6 +398,12 @@ def check_portable(obj: Any, what: str) -> None:
         raise PluginError(f"{what}: cannot be sent to a child process: {exc}") from None
 
 
+def defined_in_main(obj: Puzzle | Strategy) -> bool:
+    """True when a function of ``obj`` lives in the ``__main__`` module (a script run as
+    ``python script.py``): a child process finds it only by running that script again."""
+    return any(getattr(fn, "__module__", None) == "__main__" for fn in _functions(obj))
+
+
 def _functions(obj: Any) -> list[Callable[..., Any]]:
     """The functions a Puzzle or Strategy holds, its strategies' included."""
     found: list[Callable[..., Any]] = []
@@ -337,7 +412,7 @@ def _functions(obj: Any) -> list[Callable[..., Any]]:
             if isinstance(item, Strategy):
                 found += _functions(item)
             elif callable(item) and not isinstance(item, type):
-                found.append(item)
+                found.append(hooks.unwrap(item))
     return found
 
 

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, overload
 
-from puzzlesat.core.errors import BackendUnavailable, PluginError, PuzzlesatError
+from puzzlesat.core.errors import ArgumentError, ArgumentTypeError, BackendUnavailable, PluginError, PuzzlesatError
 from puzzlesat.core.options import Option, OptionError
 
 
@@ -169,8 +169,13 @@ class Strategy:
     parallel: bool = False
 
     def __post_init__(self) -> None:
+        check_name("strategy", self.name)
+        what = f"strategy {self.name!r}"
+        check_target(what, "target", self.target)
+        check_target(what, "encoder", self.encoder, optional=True)
+        check_target(what, "model", self.model, optional=True)
         if self.engine not in ENGINES:
-            raise ValueError(f"strategy {self.name!r}: engine {self.engine!r} is not one of {', '.join(ENGINES)}")
+            raise ArgumentError(f"{what}: engine {self.engine!r} is not one of {', '.join(ENGINES)}")
 
     def load(self) -> SolveFn:
         """Import and return the solve function."""
@@ -229,7 +234,7 @@ def _declared(puzzle: str, item: Strategy | str) -> tuple[Strategy, ...]:
         return (item,)
     try:
         value = load_target(item)
-    except Exception as exc:  # noqa: BLE001 - one line naming the declaration
+    except (Exception, SystemExit) as exc:  # noqa: BLE001 - one line naming the declaration
         raise PluginError(f"{puzzle}: strategies {item!r} cannot be imported: {type(exc).__name__}: {exc}") from None
     found = (value,) if isinstance(value, Strategy) else tuple(value) if isinstance(value, list | tuple) else ()
     if not found or not all(isinstance(s, Strategy) and s.puzzle in ("", puzzle) for s in found):
@@ -311,6 +316,16 @@ class Puzzle:
     modes: tuple[str, ...] = ()
     write_argument: Target | None = None
     check_argument: Target | None = None
+
+    def __post_init__(self) -> None:
+        check_name("puzzle", self.name)
+        what = f"puzzle {self.name!r}"
+        for name in ("parse", "format", "parse_solution", "verify", "write_instance"):
+            check_target(what, name, getattr(self, name), functions_only=True)
+        for name in ("notes", "amend", "check", "verify_run", "presolve"):
+            check_target(what, name, getattr(self, name), optional=True, functions_only=True)
+        for name in ("generator", "draw", "write_argument", "check_argument"):
+            check_target(what, name, getattr(self, name), optional=True)
 
     def draw_svg(self, instance: Any, solution: Any = None) -> str:
         """An SVG picture of the instance and, when given, a solution of it.
@@ -408,6 +423,40 @@ class Choice:
     def name(self) -> str:
         """The full name a result carries: ``method[:variant][@key=value...]``."""
         return self.strategy.name + (f":{self.variant}" if self.variant else "") + self.suffix
+
+
+NAME_BREAKERS = ":@,"  # what a name cannot hold: the command line splits strategy names at them
+
+
+def check_name(kind: str, name: Any) -> None:
+    """Refuse a puzzle's or strategy's name that the command line could not name.
+
+    Raises:
+        ArgumentTypeError, ArgumentError: not a str; empty, with a space or one of ``:@,``, or
+            starting with ``-``.
+    """
+    if not isinstance(name, str):
+        raise ArgumentTypeError(f"{kind} name: expected a str, got {type(name).__name__}")
+    if not name or name.startswith("-") or any(c.isspace() or c in NAME_BREAKERS for c in name):
+        raise ArgumentError(
+            f"{kind} name {name!r}: expected a non-empty name without spaces or {', '.join(NAME_BREAKERS)}, "
+            "not starting with -"
+        )
+
+
+def check_target(what: str, field: str, value: Any, optional: bool = False, functions_only: bool = False) -> None:
+    """Refuse a declaration's function that is neither a function nor ``module:function`` (or None when optional).
+
+    Raises:
+        ArgumentTypeError: naming the declaration and the field.
+    """
+    if (value is None and optional) or callable(value):
+        return
+    named = isinstance(value, str) and all(value.partition(":")[::2]) and not functions_only
+    if not named:
+        expected = "a function" if functions_only else "a function or 'module:function'"
+        expected += " or None" if optional else ""
+        raise ArgumentTypeError(f"{what}: {field} must be {expected}, got {value!r}")
 
 
 def split_strategy(name: str) -> tuple[str, dict[str, str]]:

@@ -19,7 +19,17 @@ import traceback
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from puzzlesat.core import Limits, Puzzle, Result, Status, Strategy, get_puzzle, registry, split_strategy
+from puzzlesat.core import (
+    Limits,
+    Puzzle,
+    PuzzlesatError,
+    Result,
+    Status,
+    Strategy,
+    get_puzzle,
+    registry,
+    split_strategy,
+)
 
 
 @dataclass(frozen=True)
@@ -124,6 +134,8 @@ def failure(spec: ChildSpec, exc: BaseException) -> Result:
     """The ERROR Result for an exception raised while loading or running a strategy."""
     if isinstance(exc, MemoryError):
         return Result(Status.ERROR, strategy=spec.name, message=f"out of memory (cap {spec.memory_mb} MiB)")
+    if isinstance(exc, PuzzlesatError):  # a plugin's hook failed, or it cannot load: the message says which
+        return Result(Status.ERROR, strategy=spec.name, message=str(exc))
     last = traceback.format_exception_only(type(exc), exc)[-1].strip()
     return Result(Status.ERROR, strategy=spec.name, message=f"crashed: {last}")
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import psutil
 
-from puzzlesat.core import Puzzle, Result, Status, processes
+from puzzlesat.core import Puzzle, Result, Status, Strategy, processes, registry
 from puzzlesat.portfolio.child import ChildSpec, child_main
 from puzzlesat.portfolio.runs import Run, verified
 
@@ -294,5 +294,8 @@ class Supervisor:
 
 
 def _needs_main(spec: ChildSpec) -> bool:
-    """True when the puzzle travels pickled and its functions live in the parent's ``__main__``."""
-    return isinstance(spec.puzzle, Puzzle) and getattr(spec.puzzle.parse, "__module__", "") == "__main__"
+    """True when the puzzle or the strategy travels pickled and has functions in the parent's
+    ``__main__`` (a script's top-level ``solve``): the child then runs that script again,
+    as multiprocessing does, to find them."""
+    sent = [obj for obj in (spec.puzzle, spec.strategy) if isinstance(obj, Puzzle | Strategy)]
+    return any(registry.defined_in_main(obj) for obj in sent)
