@@ -235,6 +235,23 @@ def plugin_checked(puzzle: Puzzle, result: Result) -> Result:
     return result
 
 
+def unproved_claim(instance: Instance, result: Result) -> str | None:
+    """The words for a "no solution" that only a plugin says, or None for an answer that stands.
+
+    puzzlesat's own strategies claim INFEASIBLE from a proof (an exhausted search, a solver's
+    refutation); a plugin's INFEASIBLE is its word, as an external solver's UNSATISFIABLE is
+    for :func:`decode`, unless ``certify`` checked a proof of it.
+    """
+    puzzle = instance_puzzle(instance)
+    if result.status is not Status.INFEASIBLE or (result.certificates and all(c.checked for c in result.certificates)):
+        return None
+    method = core.split_strategy(result.strategy)[0].partition(":")[0]
+    who = registry.label(puzzle.name, method)
+    if who is None:
+        return None
+    return f"INFEASIBLE claimed by {who}, not proved (solve --certify checks a proof the strategy records)"
+
+
 def _knows(result: Result, instance: Instance) -> Result:
     """The result, told its instance so that it can draw itself (``Result._repr_svg_``)."""
     result.puzzle, result.instance = instance.puzzle, instance.data
@@ -571,7 +588,10 @@ def check(instance: Instance, answer: Any, source: str = "<solution>", **options
         return core.load_target(puzzle.check_argument)(instance.data, certify.read_argument(answer, source))  # type: ignore[no-any-return]
     solution = puzzle.parse_solution(instance.data, answer, source) if isinstance(answer, str) else answer
     if solution is None:
-        return ["claims no solution; only a solver's proof can check that"]
+        return [
+            "the answer says there is no solution: check verifies solutions, not that none exists "
+            "(solve --certify writes and checks a proof of that)"
+        ]
     if puzzle.check is not None:
         return puzzle.check(instance.data, solution, resolved)
     return puzzle.verify(instance.data, solution)

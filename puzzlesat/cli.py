@@ -160,7 +160,8 @@ def cmd_list(args: argparse.Namespace) -> int:
         )
         for strat in puzzle.all_strategies():
             label = strat.name + (f":<{'|'.join(strat.variants)}>" if strat.variants else "")
-            extra = [flag for flag, on in (("export dimacs/wcnf", strat.encoder), ("export cpsat", strat.model)) if on]
+            formula = "export wcnf" if strat.engine == "maxsat" else "export dimacs"  # RC2 reads weighted CNF
+            extra = [flag for flag, on in ((formula, strat.encoder), ("export cpsat", strat.model)) if on]
             added = registry.origin(puzzle.name, strat.name)
             if added and added != plugin:  # a plugin's strategy for another puzzle
                 extra.append(added)
@@ -213,6 +214,7 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
     ("The result is N.") has no room for it.
     """
     puzzle = instance.puzzle
+    claim = api.unproved_claim(instance, result)
     unproven = (puzzle.optimisation and result.status is Status.SOLVED) or result.status is Status.FEASIBLE
     if args.json:
         data = result.to_json(puzzle, instance.data)
@@ -223,6 +225,8 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
         import json
 
         write_output(json.dumps(data) + "\n", args.output)
+    elif claim is not None:  # said, not proved: printed as a claim, as decode prints an external solver's
+        write_output(f"c {claim}\n", args.output)
     elif result.status.is_final or result.status is Status.FEASIBLE:
         write_output(api.format(instance, result), args.output)
     stats = " ".join(f"{k}={v}" for k, v in result.stats.items())
@@ -235,7 +239,7 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
     if unproven:
         print("c the answer is not proven optimal (exit code 3)", file=sys.stderr)
         return NOT_PROVEN_OPTIMAL
-    return 0 if result.status.is_final else 1
+    return 0 if result.status.is_final and claim is None else 1
 
 
 def read_instance(args: argparse.Namespace) -> tuple[api.Instance, float | None]:
@@ -295,9 +299,10 @@ def cmd_solve(args: argparse.Namespace) -> int:
         )
     own = {opt.name for opt in instance.puzzle.solve_options}  # a strategy's options are not the notes'
     show(api.notes(instance, result, **{k: v for k, v in options.items() if k in own}))
-    if args.svg:
+    code = report(instance, result, args)
+    if args.svg:  # after the answer: a picture that fails (a plugin's draw) loses nothing
         write_output(api.draw(instance, result), args.svg)
-    return report(instance, result, args)
+    return code
 
 
 def picture_first(args: argparse.Namespace) -> None:
@@ -330,7 +335,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     text, name = api.read_source(source(args.solution))
     proof = puzzle.check_argument is not None and text.lstrip().startswith("{")  # solve --certify's NAME.json
     solution = None if proof else puzzle.parse_solution(instance.data, text, name)
-    problems = api.check(instance, text if proof else solution, name, **options)
+    problems = api.check(instance, text if proof or solution is None else solution, name, **options)
     if args.svg:  # drawn even when the check fails: the picture shows where
         write_output(api.draw(instance, solution), args.svg)
     for problem in problems:
@@ -440,7 +445,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     outputs(args, [("the instance", path) for path in args.files])
     if args.plot:
         api.plot_path(args.plot)  # a format matplotlib cannot draw is refused before the runs
-    instances = [api.load(args.puzzle, Path(path)) for path in args.files]
+    instances = [load(args, path) for path in args.files]
     runs = api.compare(
         args.puzzle,
         instances,
@@ -455,7 +460,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         address=args.address,
         stream=None,
         on_progress=DISPLAY,
-        **parse_pairs(args.option),
+        **given_options(args),
     )
     if args.plot:
         runs.plot(args.plot)

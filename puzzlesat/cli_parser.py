@@ -35,6 +35,8 @@ class Parser(argparse.ArgumentParser):
     """argparse with its errors on one line (``puzzlesat solve eternity: argument ...``), exit 2."""
 
     def error(self, message: str) -> NoReturn:
+        if "invalid choice" in message and registry.problems():  # a plugin's puzzle that did not load says why
+            message = "; ".join([message, *registry.problems()])
         self.exit(2, f"{self.prog}: {message}\n")
 
 
@@ -177,6 +179,12 @@ def puzzles_needed(argv: list[str], verb: str) -> list[core.Puzzle]:
     return core.available_puzzles()
 
 
+def puzzle_flags(puzzle: core.Puzzle) -> list[Option]:
+    """The puzzle's own flags of ``solve`` and ``compare``: what completes an instance (``--hints``)
+    and the solve options, modes included (``--unique``, ``--count``)."""
+    return [*puzzle.instance_options, *(mode_help(puzzle, o) for o in puzzle.solve_options)]
+
+
 def mode_help(puzzle: core.Puzzle, opt: Option) -> Option:
     """A mode's flag, its help naming the puzzle's own strategies that serve it."""
     if opt.name not in puzzle.modes:
@@ -229,35 +237,38 @@ def add_solve(verbs: Verbs, argv: list[str]) -> None:
                 JOBS,
                 MEMORY_LIMIT,
                 *BACKEND_FLAGS,
-                *puzzle.instance_options,
-                *(mode_help(puzzle, o) for o in puzzle.solve_options),
+                *puzzle_flags(puzzle),
             ],
         )
         s.set_defaults(puzzle=puzzle)
 
 
 def add_compare(verbs: Verbs, argv: list[str]) -> None:
-    """``compare PUZZLE FILE...``: strategies side by side."""
+    """``compare PUZZLE FILE...``: strategies side by side, with the puzzle's flags as ``solve`` has them."""
     p = verbs.add_parser("compare", help="run strategies side by side on instances; print a table")
-    p.add_argument("puzzle", type=puzzle_named)
-    p.add_argument("files", nargs="+", help="instance files")
-    add_flags(
-        p,
-        [
-            RUN_STRATEGIES,
-            PAIRS_FLAG._replace(option=RUN_PAIRS),
-            RUN_TIMEOUT,
-            SEED,
-            RUN_WORKERS,
-            Flag(RUNS_AT_ONCE, "-j"),
-            RUN_MEMORY,
-            TABLE_FORMAT,
-            RESULTS,
-            Flag(PLOT, metavar="FILE.png"),
-            output_flag("the table"),
-            *BACKEND_FLAGS,
-        ],
-    )
+    compare = p.add_subparsers(dest="puzzle", required=True)
+    for puzzle in puzzles_needed(argv, "compare"):
+        c = compare.add_parser(puzzle.name)
+        c.add_argument("files", nargs="+", help="instance files")
+        add_flags(
+            c,
+            [
+                RUN_STRATEGIES,
+                PAIRS_FLAG._replace(option=RUN_PAIRS),
+                RUN_TIMEOUT,
+                SEED,
+                RUN_WORKERS,
+                Flag(RUNS_AT_ONCE, "-j"),
+                RUN_MEMORY,
+                TABLE_FORMAT,
+                RESULTS,
+                Flag(PLOT, metavar="FILE.png"),
+                output_flag("the table"),
+                *BACKEND_FLAGS,
+                *puzzle_flags(puzzle),
+            ],
+        )
+        c.set_defaults(puzzle=puzzle)
 
 
 def add_catalog(verbs: Verbs, argv: list[str]) -> None:

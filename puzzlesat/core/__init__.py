@@ -159,9 +159,13 @@ def run_strategy(
         result.wall_time = time.perf_counter() - start
     result.strategy = name
     result = check_result(puzzle, instance, result, limits.options)
-    if plugin is not None and result.status is Status.ERROR:
+    if plugin is not None and result.status is Status.ERROR and not result.message.startswith(plugin):
         result.message = f"{plugin}: {result.message}"
     return result
+
+
+class VerifierFailed(PluginError):
+    """A plugin's verifier that raised on an answer (the answer is rejected with its message)."""
 
 
 def check_result(puzzle: Puzzle, instance: Any, result: Result, options: dict[str, Any] | None = None) -> Result:
@@ -188,14 +192,17 @@ def check_result(puzzle: Puzzle, instance: Any, result: Result, options: dict[st
                 return puzzle.verify_run(instance, solution, options)
             return puzzle.verify(instance, solution)
         except PluginError as exc:  # the verifier is a plugin's, and it failed
-            return [str(exc)]
+            raise VerifierFailed(str(exc)) from None
 
     expected = declared_types(puzzle.verify)[1]  # the solution class the verifier is annotated with
-    problems = verify(result.solution, "the answer")
-    what = "the answer"
-    if not problems and result.second_solution is not None:
-        problems = verify(result.second_solution, "the second solution")
-        what = "the second solution"
+    try:
+        problems = verify(result.solution, "the answer")
+        what = "the answer"
+        if not problems and result.second_solution is not None:
+            problems = verify(result.second_solution, "the second solution")
+            what = "the second solution"
+    except VerifierFailed as exc:
+        return rejected(str(exc))
     if problems:
         return rejected(f"verifier rejected {what}: " + "; ".join(problems[:3]))
     return result

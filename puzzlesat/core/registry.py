@@ -96,7 +96,13 @@ def contain_strategy(strategy: Strategy, label: str) -> Strategy:
 
 
 def problems() -> list[str]:
-    """One line per plugin left out so far (failed import, duplicate name, bad declaration)."""
+    """One line per plugin left out so far (failed import, duplicate name, bad declaration, a
+    strategy for a puzzle that does not exist)."""
+    if _plugin_strategies:  # read already: a strategy no puzzle of that name will ever list
+        names = set(puzzle_names())
+        for strat, label, ep in _plugin_strategies:
+            if strat.puzzle not in names:
+                _problem(label, f"strategy {strat.name!r} is for puzzle {strat.puzzle!r}, which does not exist", ep)
     return list(_problems.values())
 
 
