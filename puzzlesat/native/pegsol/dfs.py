@@ -123,184 +123,253 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     (no endgame search from the goal), ``endgame_size`` (positions in its last layer, at
     most), ``no_pagoda``, ``no_symmetry``, ``sym_depth`` (positions at most this deep are
     keyed by their canonical form; default two thirds of the jumps).
+
+    The stages are :class:`_Search`'s methods: set up, then slices of the kernel between which
+    the table grows, the endgame deepens, pagoda cuts are harvested and restarts change the
+    order; then the answer.
     """
     start_time = time.perf_counter()
     if limits.workers > 1 and "share" not in limits.options:
         return _split(instance, limits, start_time)
+    refused = _too_large(instance)
+    if refused is not None:
+        return refused
+    search = _Search(instance, limits, start_time)
+    return search.answer(search.run())
+
+
+def _too_large(instance: Instance) -> Result | None:
+    """The UNKNOWN answer for a board whose bounding box the two-word bitboard cannot hold."""
     rows = [r for r, _ in instance.cells]
     cols = [c for _, c in instance.cells]
     box = (max(rows) - min(rows) + 1) * (max(cols) - min(cols) + 1)
-    if box > KEY_BITS:
-        return Result(
-            Status.UNKNOWN,
-            message=f"native-dfs handles boards whose bounding box has at most {KEY_BITS} cells, this one has {box}",
+    if box <= KEY_BITS:
+        return None
+    return Result(
+        Status.UNKNOWN,
+        message=f"native-dfs handles boards whose bounding box has at most {KEY_BITS} cells, this one has {box}",
+    )
+
+
+class _Search:
+    """One search of a board by :func:`solve`, stage by stage.
+
+    Attributes beside the setup's: ``nodes`` searched so far, ``run`` (1-based) and its
+    ``run_budget`` and ``run_nodes`` (restarts), the table's ``bits``, the ``endgame`` met in
+    the middle and its ``stage``, the pagoda ``harvests``, and the time spent outside the
+    search (``compile_time``, ``harvest_seconds``, ``endgame_seconds``).
+    """
+
+    def __init__(self, instance: Instance, limits: Limits, start_time: float) -> None:
+        """Lay the board out and build the search; numpy and numba load only now: a board the
+        proofs settle never pays for them."""
+        setup_start = time.perf_counter()
+        import numpy  # noqa: F401 - loaded here, as the stages' modules are: setup time, not search time
+
+        import puzzlesat.native.first_dispatch
+        import puzzlesat.native.pegsol.endgame  # noqa: F401
+        from puzzlesat.native.pegsol.layout import Layout
+        from puzzlesat.native.pegsol.plain import Search as PlainSearch
+
+        self.instance, self.limits = instance, limits
+        options = self.options = limits.options
+        self.layout = layout = Layout.of(instance)
+        self.goal = layout.pegs(instance.target)
+        self.maps = layout.symmetries(self.goal)[: 1 if options.get("no_symmetry") else None]
+        fixed_order = options.get("order")
+        self.restarts = not options.get("no_restarts") and not fixed_order
+        self.order = jump_order(str(fixed_order or restart_order(limits.seed)), layout)
+        self.depth = instance.moves_needed
+        # the table starts small and doubles while it is more than half full: touching memory
+        # is slow here (fresh pages cost microseconds each), so an easy board stays cheap
+        self.max_bits = int(options.get("table_bits") or min(TABLE_BITS, len(instance.cells) + 2))
+        self.bits = min(self.max_bits, FIRST_TABLE_BITS)
+        given_depth = options.get("sym_depth")
+        sym_depth = self.depth * 2 // 3 if given_depth is None else int(given_depth)
+        self.runner = runner = _Runner(layout, instance, self.depth, self.bits, self.maps, sym_depth)
+        runner.cuts.share[:] = options.get("share") or (0, 1)
+        runner.reset()
+        given_plain = options.get("plain_nodes")
+        self.plain_nodes = int(given_plain) if given_plain is not None else 0 if _kernel_loaded() else PLAIN_NODES
+        if self.plain_nodes > 0:
+            runner.plain = PlainSearch(runner.game, runner.cuts.share, runner.tree.table)
+        self.stats: dict[str, Any] = {}
+        self.nodes = 0
+        self.compile_time = 0.0
+        self.import_time = time.perf_counter() - setup_start
+        self.search_start = start_time + self.import_time
+        if runner.plain is None:
+            self.load_kernel()
+        self.endgame: Any = None
+        self.meeting = self.depth >= 2 and not options.get("no_meet")
+        self.stage = 0
+        self.endgame_seconds = 0.0
+        self.run_number = 1
+        self.run_budget = RESTART_BASE if self.restarts else -1
+        self.run_nodes = 0
+        self.harvests = 0
+        self.harvest_seconds = 0.0
+
+    def run(self) -> int:
+        """Search in slices until the kernel answers or the time is up; the kernel's last status."""
+        while True:
+            grow = self.runner.tree.state[1] > (1 << self.bits) // 2 and self.bits < self.max_bits
+            if self.runner.plain is not None and self.kernel_wanted(grow):
+                self.load_kernel()
+            if grow:
+                self.grow_table()
+            if self.stage < len(ENDGAME_STAGES) and self.meeting and self.nodes >= self.endgame_due():
+                self.deepen_endgame()
+            if self.harvests < len(HARVEST_AT) and self.nodes >= HARVEST_AT[self.harvests]:
+                if not self.options.get("no_pagoda"):
+                    self.harvest()
+            status = self.search_slice()
+            remaining = self.limits.remaining(self.search_start)
+            if status != BUDGET or (remaining is not None and remaining <= 0):
+                return status
+            if 0 <= self.run_budget <= self.run_nodes:
+                self.restart()
+
+    def kernel_wanted(self, grow: bool) -> bool:
+        """Whether the plain start hands over to the kernel now: the table grows, the plain
+        share is spent, or the endgame or the pagoda cuts are due (they need the kernel)."""
+        return bool(
+            grow
+            or self.nodes >= self.plain_nodes
+            or (self.meeting and self.nodes >= ENDGAME_AT)
+            or (self.nodes >= HARVEST_AT[0] and not self.options.get("no_pagoda"))
         )
-    # numpy and numba load only now: a board the proofs settle never pays for them
-    setup_start = time.perf_counter()
-    import numpy as np
 
-    from puzzlesat.native.first_dispatch import without_blas_probe
-    from puzzlesat.native.pegsol.endgame import build as build_endgame
-    from puzzlesat.native.pegsol.endgame import tail
-    from puzzlesat.native.pegsol.layout import MAX_PAGODAS, Layout, harvest_pagodas
-    from puzzlesat.native.pegsol.plain import Search as PlainSearch
-
-    options = limits.options
-    layout = Layout.of(instance)
-    goal = layout.pegs(instance.target)
-    maps = layout.symmetries(goal)[: 1 if options.get("no_symmetry") else None]
-    fixed_order = options.get("order")
-    restarts = not options.get("no_restarts") and not fixed_order
-    order = jump_order(str(fixed_order or restart_order(limits.seed)), layout)
-    depth = instance.moves_needed
-    # the table starts small and doubles while it is more than half full: touching memory
-    # is slow here (fresh pages cost microseconds each), so an easy board stays cheap
-    max_bits = int(options.get("table_bits") or min(TABLE_BITS, len(instance.cells) + 2))
-    bits = min(max_bits, FIRST_TABLE_BITS)
-    given_depth = options.get("sym_depth")
-    sym_depth = depth * 2 // 3 if given_depth is None else int(given_depth)
-    runner = _Runner(layout, instance, depth, bits, maps, sym_depth)
-    runner.cuts.share[:] = options.get("share") or (0, 1)
-    runner.reset()
-    given_plain = options.get("plain_nodes")
-    plain_nodes = int(given_plain) if given_plain is not None else 0 if _kernel_loaded() else PLAIN_NODES
-    if plain_nodes > 0:
-        runner.plain = PlainSearch(runner.game, runner.cuts.share, runner.tree.table)
-    compile_time = 0.0
-    import_time = time.perf_counter() - setup_start
-    search_start = start_time + import_time
-    stats: dict[str, Any] = {}
-
-    def load_kernel() -> None:
+    def load_kernel(self) -> None:
         """Hand the search over to the kernel: its table, then a zero budget that only loads
         (or compiles) it.  numba's import and this call are compile_time, outside wall_time;
         the table's growth and the endgame compile their kernels when a board first needs
         them (seconds on a fresh install, which an easy board never pays)."""
-        nonlocal compile_time, search_start
+        from puzzlesat.native.first_dispatch import without_blas_probe
+
         began = time.perf_counter()
+        runner = self.runner
         if runner.plain is not None:
-            stats["plain_nodes"] = nodes
+            self.stats["plain_nodes"] = self.nodes
             runner.plain.flush(runner.tree.table)
             runner.plain = None
         with without_blas_probe():
-            runner.run(order, 0)
+            runner.run(self.order, 0)
         spent = time.perf_counter() - began
-        compile_time += spent
-        search_start += spent
+        self.compile_time += spent
+        self.search_start += spent
 
-    if runner.plain is None:
-        load_kernel()
-    endgame = None
-    meeting = depth >= 2 and not options.get("no_meet")
-    stage = 0
-    spent_endgame = 0.0
-    nodes = 0
-    run = 1
-    run_budget = RESTART_BASE if restarts else -1
-    run_nodes = 0
-    harvests = 0
-    harvest_lps = 0.0
-    while True:
-        grow = runner.tree.state[1] > (1 << bits) // 2 and bits < max_bits
-        if runner.plain is not None and (
-            grow
-            or nodes >= plain_nodes
-            or meeting
-            and nodes >= ENDGAME_AT
-            or nodes >= HARVEST_AT[0]
-            and not options.get("no_pagoda")
-        ):
-            load_kernel()
-        if grow:
-            from puzzlesat.native.pegsol.kernel import rehash
+    def grow_table(self) -> None:
+        """Double the dead-position table, its entries hashed again into the new one."""
+        import numpy as np
 
-            bits += 1
-            bigger = np.zeros(2 << bits, dtype=np.uint64)
-            rehash(runner.tree.table, bigger)
-            runner.grow(bigger)
-            runner.tree.state[1] = int(np.count_nonzero(bigger[1::2]))
-        if stage < len(ENDGAME_STAGES) and nodes >= (ENDGAME_STAGES[stage][0] if stage else ENDGAME_AT) and meeting:
-            # a board not solved quickly gets the meet in the middle, deeper at each stage
-            limit = min(ENDGAME_STAGES[stage][1], int(options.get("endgame_size") or ENDGAME_SIZE))
-            stage += 1
-            remaining = limits.remaining(search_start)
-            seconds = ENDGAME_SECONDS if remaining is None else min(ENDGAME_SECONDS, remaining / 4)
-            deeper = build_endgame(layout, goal, depth, limit, seconds, runner.game)
-            spent_endgame += deeper.seconds
-            if deeper.depth > (endgame.depth if endgame else 0):
-                endgame = deeper
-                runner.meet(depth - endgame.depth, endgame.sets[-1])
-                runner.reset()
-        if harvests < len(HARVEST_AT) and nodes >= HARVEST_AT[harvests] and not options.get("no_pagoda"):
-            harvests += 1
-            began = time.perf_counter()
-            found = harvest_pagodas(layout, instance, runner.tree.table, runner.cuts.weights, goal)
-            harvest_lps += time.perf_counter() - began
-            if found:
-                from puzzlesat.native.pegsol.kernel import pagoda_values
+        from puzzlesat.native.pegsol.kernel import rehash
 
-                runner.add_pagodas(
-                    np.array(found, dtype=np.int64)[: MAX_PAGODAS - len(runner.cuts.weights)], pagoda_values
-                )
-        budget = min(SLICE, max(1024, (1 << bits) // 4))
-        if run_budget >= 0:
-            budget = min(budget, run_budget - run_nodes)
-        status, done = runner.run(order, budget)
-        nodes += done
-        run_nodes += done
-        remaining = limits.remaining(search_start)
-        if status != BUDGET or remaining is not None and remaining <= 0:
-            break
-        if 0 <= run_budget <= run_nodes:
-            # restart in the next order, doubling the budget after each round of sixteen; the
-            # dead positions found so far stay in the table
-            run += 1
-            run_budget = RESTART_BASE << ((run - 1) // (2 * ORDERS))
-            run_nodes = 0
-            order = jump_order(restart_order(run - 1 + limits.seed), layout)
-            runner.reset()
-    elapsed = time.perf_counter() - search_start
-    if runner.plain is not None:
-        stats["plain_nodes"] = nodes
-    stats |= {
-        "nodes": nodes,
-        "nodes_per_second": round(nodes / max(elapsed - harvest_lps, 1e-9)),
-        "runs": run,
-        "table_entries": int(runner.tree.state[1]),
-        "table_bits": bits,
-        "symmetries": len(maps),
-        "pagodas": len(runner.cuts.weights),
-    }
-    if harvests:
-        stats["pagoda_seconds"] = round(harvest_lps, 3)
-    if endgame is not None:
-        stats["endgame_jumps"] = endgame.depth
-        stats["endgame_positions"] = endgame.sizes[-1]
-        stats["endgame_seconds"] = round(spent_endgame, 3)
-    moves: tuple[Move, ...] = ()
-    if status == FOUND:
-        moves = tuple(layout.move(int(code)) for code in runner.tree.chosen[:depth])
-    elif status == MEET:
-        assert endgame is not None
-        reached = int(runner.tree.state[0])
-        head = [layout.move(int(code)) for code in runner.tree.chosen[:reached]]
-        position = (int(runner.tree.board[reached, 0]), int(runner.tree.board[reached, 1]))
-        moves = (*head, *tail(layout, endgame, position, runner.game))
-        stats["met_at"] = reached
-        status = FOUND
-    stats["compile_time"] = round(compile_time + import_time, 3)
-    outcome = decision_status(status)
-    if outcome is Status.SOLVED:
-        return Result(outcome, Solution(moves), wall_time=elapsed, stats=stats)
-    if outcome is Status.INFEASIBLE:
-        return Result(
-            outcome,
-            None,
-            wall_time=elapsed,
-            stats=stats,
-            message="exhaustive search: every line of play fails",
-        )
-    return Result(outcome, None, wall_time=elapsed, stats=stats, message=TIME_LIMIT)
+        self.bits += 1
+        bigger = np.zeros(2 << self.bits, dtype=np.uint64)
+        rehash(self.runner.tree.table, bigger)
+        self.runner.grow(bigger)
+        self.runner.tree.state[1] = int(np.count_nonzero(bigger[1::2]))
+
+    def endgame_due(self) -> int:
+        """The nodes after which the next endgame stage is built."""
+        return ENDGAME_STAGES[self.stage][0] if self.stage else ENDGAME_AT
+
+    def deepen_endgame(self) -> None:
+        """A board not solved quickly gets the meet in the middle, deeper at each stage."""
+        from puzzlesat.native.pegsol.endgame import build as build_endgame
+
+        limit = min(ENDGAME_STAGES[self.stage][1], int(self.options.get("endgame_size") or ENDGAME_SIZE))
+        self.stage += 1
+        remaining = self.limits.remaining(self.search_start)
+        seconds = ENDGAME_SECONDS if remaining is None else min(ENDGAME_SECONDS, remaining / 4)
+        deeper = build_endgame(self.layout, self.goal, self.depth, limit, seconds, self.runner.game)
+        self.endgame_seconds += deeper.seconds
+        if deeper.depth > (self.endgame.depth if self.endgame else 0):
+            self.endgame = deeper
+            self.runner.meet(self.depth - deeper.depth, deeper.sets[-1])
+            self.runner.reset()
+
+    def harvest(self) -> None:
+        """Pagoda cuts learned from the dead positions that cost the most (an LP each)."""
+        import numpy as np
+
+        from puzzlesat.native.pegsol.layout import MAX_PAGODAS, harvest_pagodas
+
+        self.harvests += 1
+        began = time.perf_counter()
+        runner = self.runner
+        found = harvest_pagodas(self.layout, self.instance, runner.tree.table, runner.cuts.weights, self.goal)
+        self.harvest_seconds += time.perf_counter() - began
+        if found:
+            from puzzlesat.native.pegsol.kernel import pagoda_values
+
+            runner.add_pagodas(np.array(found, dtype=np.int64)[: MAX_PAGODAS - len(runner.cuts.weights)], pagoda_values)
+
+    def search_slice(self) -> int:
+        """One slice of the search (at most a quarter of the table's slots, and what is left
+        of the run's budget); the kernel's status."""
+        budget = min(SLICE, max(1024, (1 << self.bits) // 4))
+        if self.run_budget >= 0:
+            budget = min(budget, self.run_budget - self.run_nodes)
+        status, done = self.runner.run(self.order, budget)
+        self.nodes += done
+        self.run_nodes += done
+        return int(status)
+
+    def restart(self) -> None:
+        """The next order, doubling the budget after each round of sixteen; the dead positions
+        found so far stay in the table."""
+        self.run_number += 1
+        self.run_budget = RESTART_BASE << ((self.run_number - 1) // (2 * ORDERS))
+        self.run_nodes = 0
+        self.order = jump_order(restart_order(self.run_number - 1 + self.limits.seed), self.layout)
+        self.runner.reset()
+
+    def answer(self, status: int) -> Result:
+        """The Result of the kernel's last status: the jumps found (through the endgame when
+        the search met it), a proof by exhaustion, or the time limit; with the statistics."""
+        from puzzlesat.native.pegsol.endgame import tail
+
+        elapsed = time.perf_counter() - self.search_start
+        runner, layout, depth, stats = self.runner, self.layout, self.depth, self.stats
+        if runner.plain is not None:
+            stats["plain_nodes"] = self.nodes
+        stats |= {
+            "nodes": self.nodes,
+            "nodes_per_second": round(self.nodes / max(elapsed - self.harvest_seconds, 1e-9)),
+            "runs": self.run_number,
+            "table_entries": int(runner.tree.state[1]),
+            "table_bits": self.bits,
+            "symmetries": len(self.maps),
+            "pagodas": len(runner.cuts.weights),
+        }
+        if self.harvests:
+            stats["pagoda_seconds"] = round(self.harvest_seconds, 3)
+        if self.endgame is not None:
+            stats["endgame_jumps"] = self.endgame.depth
+            stats["endgame_positions"] = self.endgame.sizes[-1]
+            stats["endgame_seconds"] = round(self.endgame_seconds, 3)
+        moves: tuple[Move, ...] = ()
+        if status == FOUND:
+            moves = tuple(layout.move(int(code)) for code in runner.tree.chosen[:depth])
+        elif status == MEET:
+            assert self.endgame is not None
+            reached = int(runner.tree.state[0])
+            head = [layout.move(int(code)) for code in runner.tree.chosen[:reached]]
+            position = (int(runner.tree.board[reached, 0]), int(runner.tree.board[reached, 1]))
+            moves = (*head, *tail(layout, self.endgame, position, runner.game))
+            stats["met_at"] = reached
+            status = FOUND
+        stats["compile_time"] = round(self.compile_time + self.import_time, 3)
+        outcome = decision_status(status)
+        if outcome is Status.SOLVED:
+            return Result(outcome, Solution(moves), wall_time=elapsed, stats=stats)
+        if outcome is Status.INFEASIBLE:
+            return Result(
+                outcome, None, wall_time=elapsed, stats=stats, message="exhaustive search: every line of play fails"
+            )
+        return Result(outcome, None, wall_time=elapsed, stats=stats, message=TIME_LIMIT)
 
 
 def _kernel_loaded() -> bool:
