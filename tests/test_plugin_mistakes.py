@@ -191,3 +191,11 @@ def test_a_puzzle_declaration_checks_its_functions() -> None:
         replace(faulty_plugin.PUZZLE, verify=42)
     with pytest.raises(ArgumentError, match=r"^puzzle name ''"):
         replace(faulty_plugin.PUZZLE, name="")
+
+
+def test_register_strategy_checks_the_puzzle_it_names() -> None:
+    mine = Strategy("mine", faulty_plugin.solve, "a script's")
+    with pytest.raises(ArgumentTypeError, match=r"^puzzle name: expected a str, got int$"):
+        puzzlesat.register_strategy(mine, 42)  # type: ignore[arg-type]
+    with pytest.raises(puzzlesat.BackendUnavailable, match=r"^unknown puzzle 'nosuch'"):
+        puzzlesat.register_strategy(mine, "nosuch")

@@ -363,6 +363,7 @@ def register_strategy(strategy: Strategy, puzzle: str | None = None) -> Strategy
     name = puzzle or strategy.puzzle
     if not name:
         raise PluginError(f"register_strategy: strategy {strategy.name!r} names no puzzle")
+    types.check_name("puzzle", name)
     target = get_puzzle(name)
     strategy = contain_strategy(replace(strategy, puzzle=target.name), script_label(target.name, strategy.name))
     own = _script_strategies.setdefault(target.name, {})
