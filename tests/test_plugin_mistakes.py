@@ -199,3 +199,31 @@ def test_register_strategy_checks_the_puzzle_it_names() -> None:
         puzzlesat.register_strategy(mine, 42)  # type: ignore[arg-type]
     with pytest.raises(puzzlesat.BackendUnavailable, match=r"^unknown puzzle 'nosuch'"):
         puzzlesat.register_strategy(mine, "nosuch")
+
+
+SCRIPT = """
+import puzzlesat
+from puzzlesat import Result, Status, Strategy
+from faulty_plugin import PUZZLE, Root
+
+
+def mine(instance, limits, variant):
+    return Result(Status.SOLVED, Root(7))
+
+
+if __name__ == "__main__":
+    puzzlesat.register_puzzle(PUZZLE)
+    board = puzzlesat.load("faulty", "49\\n")
+    strategy = Strategy("mine", mine, "a top-level function of this script", puzzle="faulty")
+    print(puzzlesat.race(board, [strategy], timeout=60).strategy)
+    print([run.status for run in puzzlesat.compare("faulty", [board], [strategy], timeout=60)])
+"""
+
+
+def test_a_scripts_top_level_strategy_races_and_compares(tmp_path: Path) -> None:
+    (tmp_path / "script.py").write_text(SCRIPT)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])}
+    done = subprocess.run(
+        [sys.executable, "script.py"], capture_output=True, text=True, env=env, timeout=180, cwd=tmp_path
+    )
+    assert (done.returncode, done.stdout) == (0, "mine\n['SOLVED']\n"), done.stderr
