@@ -211,7 +211,9 @@ def report(instance: api.Instance, result: Result, args: argparse.Namespace) -> 
 
     An optimisation answer without a proof of optimality (SOLVED for an optimisation puzzle,
     FEASIBLE for a best-score board) exits with 3 and says so on stderr: the seed's format
-    ("The result is N.") has no room for it.
+    ("The result is N.") has no room for it.  A plugin's INFEASIBLE without a checked proof
+    is printed as a claim (``c INFEASIBLE claimed by ...``) and exits 1, as ``decode`` prints
+    an external solver's.
     """
     puzzle = instance.puzzle
     claim = api.unproved_claim(instance, result)

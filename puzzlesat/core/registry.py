@@ -28,7 +28,7 @@ from dataclasses import replace
 from functools import partial
 from typing import Any, NamedTuple
 
-from puzzlesat.core import hooks, types
+from puzzlesat.core import types
 from puzzlesat.core.errors import BackendUnavailable, PluginError
 from puzzlesat.core.types import Puzzle, Strategy
 
@@ -85,12 +85,16 @@ STRATEGY_HOOKS = (("target", "solve"), ("encoder", "encoder"), ("model", "model 
 def contain_puzzle(puzzle: Puzzle, label: str) -> Puzzle:
     """The plugin's puzzle with each of its functions, and its strategies', in a :class:`hooks.Hook`
     naming ``label``: what they raise, print or exit with stays contained."""
+    from puzzlesat.core import hooks  # only with a plugin: a built-in command never loads it
+
     wrapped = {name: hooks.wrap(label, name, getattr(puzzle, name)) for name in PUZZLE_HOOKS}
     return replace(puzzle, strategies=tuple(contain_strategy(s, label) for s in puzzle.strategies), **wrapped)
 
 
 def contain_strategy(strategy: Strategy, label: str) -> Strategy:
     """The plugin's strategy with its solve function, encoder and model builder in hooks."""
+    from puzzlesat.core import hooks
+
     wrapped = {field: hooks.wrap(label, hook, getattr(strategy, field)) for field, hook in STRATEGY_HOOKS}
     return replace(strategy, **wrapped)
 
@@ -413,6 +417,8 @@ def defined_in_main(obj: Puzzle | Strategy) -> bool:
 
 def _functions(obj: Any) -> list[Callable[..., Any]]:
     """The functions a Puzzle or Strategy holds, its strategies' included."""
+    from puzzlesat.core import hooks
+
     found: list[Callable[..., Any]] = []
     for value in vars(obj).values():
         for item in value if isinstance(value, tuple) else (value,):
