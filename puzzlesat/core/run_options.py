@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from puzzlesat.core.options import Option, resolve
-from puzzlesat.core.types import Choice, Puzzle, Strategy, split_strategy
+from puzzlesat.core.types import Choice, Puzzle, Strategy
 
 
 def served(puzzle: Puzzle, strategy: Strategy, variant: str | None) -> tuple[Option, ...]:
@@ -40,7 +40,7 @@ def for_strategies(puzzle: Puzzle, names: Sequence[str | Choice], given: Mapping
     picked = [puzzle.choose(name) for name in names]
     strats = [choice.strategy for choice in picked]
     declared = {opt.name: opt for s in strats for opt in s.options} | {o.name: o for o in puzzle.solve_options}
-    label = f"{puzzle.name} {', '.join(split_strategy(choice.name)[0] for choice in picked)}"
+    label = f"{puzzle.name} {', '.join(choice.asked for choice in picked)}"
     listed = {opt.name for c in picked for opt in served(puzzle, c.strategy, c.variant)}
     resolved = resolve(declared.values(), given, label, listed)
     if len(strats) == 1:

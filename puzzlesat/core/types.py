@@ -375,7 +375,7 @@ class Puzzle:
                     )
                 if not variant and strat.variants and strat.default_variant is None:
                     raise BackendUnavailable(f"strategy {method!r} needs a variant")
-                return Choice(strat, variant or strat.default_variant, overrides, name[len(base) :])
+                return Choice(strat, variant or strat.default_variant, overrides, name[len(base) :], base)
         names = ", ".join(s.name for s in self.all_strategies())
         raise BackendUnavailable(f"unknown strategy {name!r} for {self.name}; expected one of: {names}")
 
@@ -412,12 +412,14 @@ class Choice:
         variant: the variant run (the default one when the name gives none).
         overrides: the options the name sets (``method@key=value``).
         suffix: the name's ``@key=value...`` part as written, for the result's name.
+        asked: ``method[:variant]`` as written (messages name what the user asked for).
     """
 
     strategy: Strategy
     variant: str | None
     overrides: dict[str, str]
     suffix: str = ""
+    asked: str = ""
 
     @property
     def name(self) -> str:
