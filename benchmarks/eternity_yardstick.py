@@ -6,8 +6,8 @@ turns each into our answer format, fills the cells it left empty with the tiles 
 (the best completion, by a small branch and bound), checks it with the puzzle's verifier and
 scores it with ``eternity.score``, as ``check --score`` does.  It prints the ladder: for each
 level T from ``--from`` up, the boards of score T or more, all and distinct (by placement), and
-both per CPU-hour.  CPU time is the user and system time of the solver's process group, sampled
-from ``/proc`` (so a busy machine does not change the rate, only the wall time).
+both per CPU-hour.  CPU time is the user and system time of the solver's session and every
+process it started, sampled from ``/proc`` (so a busy machine does not change the rate, only the wall time).
 
 Formats of the solver's boards (``--format``):
 
@@ -174,23 +174,43 @@ def complete(instance: Instance, board: Partial) -> Solution:
 
 
 class Sampler:
-    """CPU seconds (user + system) of every process of a session, from ``/proc``."""
+    """CPU seconds (user + system) of a solver's processes, from ``/proc``: those of its session
+    and their descendants (a worker may start a session of its own)."""
 
     def __init__(self, session: int) -> None:
         self.session = session
         self.seen: dict[tuple[int, int], float] = {}  # (pid, start time) -> last CPU seconds
+        self.last: set[tuple[int, int]] = set()  # (pid, start time) of the last sample
         self.tick = os.sysconf("SC_CLK_TCK")
 
     def sample(self) -> None:
+        stats = {}
         for entry in os.scandir("/proc"):
-            if not entry.name.isdigit():
-                continue
+            if entry.name.isdigit():
+                try:
+                    stats[int(entry.name)] = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+        # fields[1] is the parent, fields[3] the session, 11 and 12 the CPU ticks, 19 the start
+        ours = {pid for pid, fields in stats.items() if int(fields[3]) == self.session}
+        grown = True
+        while grown:
+            more = {pid for pid, fields in stats.items() if int(fields[1]) in ours} - ours
+            ours |= more
+            grown = bool(more)
+        self.last = {(pid, int(stats[pid][19])) for pid in ours}
+        for pid, start in self.last:
+            fields = stats[pid]
+            self.seen[(pid, start)] = (int(fields[11]) + int(fields[12])) / self.tick
+
+    def kill_left(self) -> None:
+        """SIGKILL every process of the last sample still there (one that left the session)."""
+        for pid, start in self.last:
             try:
-                fields = Path(entry.path, "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
+                if int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]) == start:
+                    os.kill(pid, signal.SIGKILL)
+            except (OSError, ValueError):
                 continue
-            if int(fields[3]) == self.session:  # fields[3] is the session id (field 6 of stat)
-                self.seen[(int(entry.name), int(fields[19]))] = (int(fields[11]) + int(fields[12])) / self.tick
 
     @property
     def seconds(self) -> float:
@@ -233,6 +253,7 @@ def run(args: argparse.Namespace) -> tuple[float, float]:
                 proc.wait(wait)
             except subprocess.TimeoutExpired:
                 continue
+        sampler.kill_left()
         for s, handler in old.items():
             signal.signal(s, handler)
         if log is not subprocess.DEVNULL:
