@@ -263,7 +263,7 @@ def run(args: argparse.Namespace) -> tuple[float, float]:
 
 def board_files(args: argparse.Namespace) -> list[str]:
     base = args.cwd or "."
-    return sorted({p for pattern in args.boards for p in glob.glob(os.path.join(base, pattern))})
+    return sorted({p for pattern in args.boards for p in glob.glob(os.path.join(base, pattern), recursive=True)})
 
 
 def main() -> None:
@@ -292,6 +292,7 @@ def main() -> None:
         return {p: read_boards(Path(p).read_text(errors="replace"), args.format, instance) for p in board_files(args)}
 
     before = {} if args.read_only else snapshot()
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
     if args.read_only:
         wall, cpu = 0.0, args.cpu_seconds or 0.0
     else:
@@ -326,7 +327,7 @@ def main() -> None:
         print(f"c {path}: board {k}: {instance.cells - empty} placed, {empty} filled, score {s}", file=sys.stderr)
         if args.keep:
             Path(args.keep).mkdir(parents=True, exist_ok=True)
-            name = Path(args.keep, f"{s}-{k:05d}.txt")
+            name = Path(args.keep, f"{s}-{stamp}-{k:05d}.txt")  # a new file: no earlier run's board lost
             name.write_text(f"# {path} board {k}, {empty} cells filled here\n" + format_solution(instance, solution))
 
     hours = cpu / 3600.0
