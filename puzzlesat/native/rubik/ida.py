@@ -26,7 +26,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from puzzlesat.core import Limits, Option, Result, Status, Strategy, progress
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FULL
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 
     from puzzlesat.core.processes import TaskPool
     from puzzlesat.native.rubik.phase1 import Phase1Tables
+    from puzzlesat.native.rubik.plain import Outcome as PlainOutcome
     from puzzlesat.native.rubik.prefixes import PrefixReduction
     from puzzlesat.native.rubik.tables import MoveSet
 
@@ -358,217 +360,406 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     :data:`rubik_plain.DEPTH`; 0: none), ``tables`` (``auto``: the largest set under the
     memory cap, after the small one while that is quick enough; ``phase1``, ``phase1x12``,
     ``phase1x6``, ``full``, ``small``), ``progress`` (bool, default on: report the progress of long searches and
-    table builds, :mod:`puzzlesat.core.progress`)."""
-    import numpy as np
+    table builds, :mod:`puzzlesat.core.progress`).
 
+    The stages: what is asked (:meth:`Ask.of`); the short solutions by the plain search
+    (:func:`rubik_plain.first`), which may settle the answer; the tables to start on
+    (:func:`choose_tables`); the searcher on them, reduced by the cube's symmetries, and the
+    first bound (:class:`Iterations`); the IDA* iterations (:meth:`Iterations.run`), each
+    planned (:func:`plan_iteration`), searched chunk by chunk and settled; the answer and its
+    stats (:meth:`Iterations.result`)."""
     start = time.perf_counter()
     opts = limits.options
     metric = metric_of(opts)
     if metric not in METRICS:
         return Result(Status.ERROR, message=f"unknown metric {metric!r}; expected htm or qtm")
-    find_all = bool(opts.get("all")) or bool(opts.get("extra"))
-    extra = int(opts.get("extra") or 0)
-    max_depth = max_depth_of("native-ida", opts, metric)
-    step = 2 if metric == "qtm" else 1
-    # short solutions first, by the plain search (no numba, no tables: rubik_plain)
-    from puzzlesat.native.rubik import plain as rubik_plain
+    ask = Ask.of(opts, metric)
+    from puzzlesat.native.rubik import plain as rubik_plain  # no numba, no tables
 
     deadline = None if limits.timeout is None else start + limits.timeout
-    plain = rubik_plain.first(instance.cube, metric, opts, max_depth, extra if find_all else -1, deadline)
-    found, best = list(plain.found), plain.best
-    if plain.settles(extra, max_depth) or limits.remaining(start) == 0:
+    plain = rubik_plain.first(instance.cube, metric, opts, ask.max_depth, ask.extra if ask.find_all else -1, deadline)
+    if plain.settles(ask.extra, ask.max_depth) or limits.remaining(start) == 0:
         wall = time.perf_counter() - start
-        return _answer(found, best, plain.moves, metric, wall, plain.stats(), plain.message(extra, max_depth))
+        stats, message = plain.stats(), plain.message(ask.extra, ask.max_depth)
+        return _answer(list(plain.found), plain.best, plain.moves, metric, wall, stats, message)
+    table_set, deeper = choose_tables(opts.get("tables"), metric)
+    iterations = Iterations(instance.cube, ask, limits, start, plain, table_set, deeper)
+    iterations.run()
+    return iterations.result()
+
+
+@dataclass(frozen=True)
+class Ask:
+    """What a solve asks for, read from its options once.
+
+    Attributes:
+        metric: ``htm`` or ``qtm``.
+        find_all: collect every solution of the optimal length (``all``), or up to ``extra``
+            moves longer (``extra``), instead of stopping at the first.
+        extra: how much longer than optimal the collected solutions may be.
+        max_depth: the longest solution searched for.
+        step: how much a bound grows: 2 in QTM (every solution's length has the parity of
+            the position's corner permutation), 1 in HTM.
+        quiet: no progress lines.
+    """
+
+    metric: str
+    find_all: bool
+    extra: int
+    max_depth: int
+    step: int
+    quiet: bool
+
+    @classmethod
+    def of(cls, opts: dict[str, Any], metric: str) -> Ask:
+        """The request of the options ``opts`` in ``metric``."""
+        return cls(
+            metric=metric,
+            find_all=bool(opts.get("all")) or bool(opts.get("extra")),
+            extra=int(opts.get("extra") or 0),
+            max_depth=max_depth_of("native-ida", opts, metric),
+            step=2 if metric == "qtm" else 1,
+            quiet=not opts.get("progress", True),
+        )
+
+
+def choose_tables(asked: str | None, metric: str) -> tuple[str, str | None]:
+    """The table set to search on first, and the deeper set to build once that one is too slow (or None).
+
+    A set named by ``asked`` is used as asked.  ``auto`` (or None) takes the largest set under
+    the memory cap (:func:`tables_for`), or starts on the small set while that one is not built.
+    """
     from puzzlesat.native.rubik import cache as rubik_cache
-    from puzzlesat.native.table_build import BuildStopped
 
-    table_set = opts.get("tables") or "auto"
-    deeper: str | None = None  # auto: the set to build once the small one is too slow
-    if table_set == "auto":
-        table_set = tables_for(memory_cap_mb())
-        if table_set != "small" and not rubik_cache.is_built(table_set, metric):
-            table_set, deeper = "small", table_set
-    quiet = not opts.get("progress", True)
-    from puzzlesat.native.rubik.prefixes import PrefixReduction
+    table_set = asked or "auto"
+    if table_set != "auto":
+        return table_set, None
+    table_set = tables_for(memory_cap_mb())
+    if table_set != "small" and not rubik_cache.is_built(table_set, metric):
+        return "small", table_set
+    return table_set, None
 
-    searcher = make_searcher(instance.cube, metric, table_set, quiet=quiet)
-    table_time = time.perf_counter() - start - plain.seconds
-    # a symmetric cube needs one prefix per symmetry class (not with --all)
-    reduction = None if find_all else PrefixReduction.of(instance.cube, searcher.moves)
-    searcher.reduction = reduction
-    bound = _first_bound(searcher, instance.cube, metric, plain.next_length)
-    stats: dict[str, Any] = {
-        "nodes": 0,
-        "workers": max(1, limits.workers),
-        "lower_bound": bound,
-        "tables_s": round(table_time - searcher.compile_seconds, 2),
-        "compile_s": round(searcher.compile_seconds, 2),
-        "plain_s": round(plain.seconds, 3),
-    }
-    pool: TaskPool | None = None
-    last_nodes: np.ndarray | None = None
-    iteration_nodes: list[int] = []  # of the iterations searched to the end on these tables
-    over_budget = False  # an iteration on the small set ran out of its budget
-    search_start = time.perf_counter()
-    rate = float(RATE_GUESS)
-    kernel_nodes, kernel_secs = 0, 0.0
-    # wall time of the parallel iterations searched to the end, and the workers' kernel time in them (in an
-    # iteration cut short, the chunks still running report nothing)
-    pool_wall, pool_secs = 0.0, 0.0
-    parallel = limits.workers > 1
-    message = ""
-    try:
-        while bound <= max_depth:
-            if best is not None and bound > best + extra:
-                break
-            use_pool = parallel and bound >= searcher.parallel_from
-            escalate_at = None  # on the small set: a chunk's node budget before the deeper set is built
-            if deeper is not None:
-                spent = time.perf_counter() - search_start
-                speed = rate * (limits.workers if use_pool else 1)
-                if over_budget or spent + _predicted_nodes(iteration_nodes, metric) / speed > ESCALATE_SECONDS:
-                    if pool is not None:
-                        pool.close()
-                        pool = None
-                    stats["deeper_from"] = bound
-                    searcher, bound, secs = _escalate(
-                        instance.cube, metric, deeper, bound, quiet, limits.remaining(start)
-                    )
-                    searcher.reduction = reduction
-                    stats["tables_s"] = round(stats["tables_s"] + secs, 2)
-                    table_set, deeper, last_nodes, iteration_nodes = deeper, None, None, []
-                    continue
-                escalate_at = _small_budget(spent, rate)
-            # (not one bound earlier for the weights: in this process, on the mapped files, its
-            # 43,254 prefix walks would fault in most of the table's pages)
-            depth = POOL_PREFIX_DEPTH if use_pool else PREFIX_DEPTH
-            rows = prefixes(searcher.moves.next_state, min(depth, bound))
-            if searcher.reduction is not None:
-                rows = searcher.reduction.representatives(rows)
-            show = not quiet and bound >= 12
-            last_shown = time.perf_counter()  # the first line after half a second
-            printed = False
-            weights = np.ones(len(rows))
-            if last_nodes is not None and len(last_nodes) == len(rows):
-                weights = last_nodes + 1.0
-            # the busiest subtrees of the last bound first: likelier to hold a solution (H48
-            # found the same), and the largest jobs first balance the workers
-            busiest = np.argsort(-weights, kind="stable")
-            rows, weights = rows[busiest], weights[busiest]
-            chunks = plan_chunks(weights, limits.workers if use_pool else 1)
-            total_weight = float(weights.sum()) or 1.0
-            this_nodes = np.zeros(len(rows), np.int64)
-            done_weight = 0.0
-            iteration_status = EXHAUSTED
-            solutions: list[np.ndarray] = []
-            if use_pool and pool is None:
-                # forked once the tables are in place: the workers share their pages
-                from puzzlesat.core.processes import TaskPool
 
-                searcher.prepare(bound)
-                pool = TaskPool(limits.workers, _worker_adopt, (searcher,), method="fork")
-            iteration_start = time.perf_counter()
-            iteration_secs = 0.0
-            if use_pool and pool is not None:
-                left = limits.remaining(start)
-                cap = 2**62 if left is None else max(1000, int(left * rate * 2))
-                cap = cap if escalate_at is None else min(cap, escalate_at)
-                pool.submit(_worker_run, [(i, rows[c], bound, find_all, cap) for i, c in enumerate(chunks)])
-            for i in range(len(chunks)):
-                left = limits.remaining(start)
-                if left is not None and left <= 0:
-                    iteration_status = BUDGET
+class Plan(NamedTuple):
+    """One iteration's subtrees, busiest first, and their chunks (:func:`plan_iteration`)."""
+
+    rows: np.ndarray  # the prefixes, one a row, busiest first
+    weights: np.ndarray  # each row's predicted work
+    busiest: np.ndarray  # row i is prefix busiest[i] in the prefixes' own order
+    chunks: list[np.ndarray]  # indices into rows, handed out in order
+
+    @property
+    def total_weight(self) -> float:
+        """The iteration's predicted work (1 when there is none)."""
+        return float(self.weights.sum()) or 1.0
+
+
+def plan_iteration(
+    searcher: Searcher | Phase1Searcher, bound: int, depth: int, last_nodes: np.ndarray | None, workers: int
+) -> Plan:
+    """The subtrees of the iteration at ``bound`` below every canonical prefix of ``depth`` moves (one
+    per symmetry class under the searcher's reduction), weighted by the nodes the last iteration
+    searched below each (``last_nodes``, in the prefixes' own order; None: equal weights), and cut
+    into chunks for ``workers`` (:func:`plan_chunks`).
+
+    The busiest subtrees of the last bound go first: they are likelier to hold a solution (H48
+    found the same), and the largest jobs first balance the workers."""
+    import numpy as np
+
+    rows = prefixes(searcher.moves.next_state, min(depth, bound))
+    if searcher.reduction is not None:
+        rows = searcher.reduction.representatives(rows)
+    weights = np.ones(len(rows))
+    if last_nodes is not None and len(last_nodes) == len(rows):
+        weights = last_nodes + 1.0
+    busiest = np.argsort(-weights, kind="stable")
+    rows, weights = rows[busiest], weights[busiest]
+    return Plan(rows, weights, busiest, plan_chunks(weights, workers))
+
+
+@dataclass
+class Iteration:
+    """What one iteration searched and found, chunk by chunk (:meth:`Iterations.iterate`).
+
+    Attributes:
+        bound: the iteration's bound.
+        nodes: the nodes searched below each prefix, in the prefixes' own order.
+        status: EXHAUSTED (every chunk searched), or why it stopped: FOUND, FULL, BUDGET (the
+            time limit, or the small set's node budget).
+        solutions: the solutions found, blocks of rows of ``bound`` moves.
+        done_weight: the predicted work of the chunks searched.
+        kernel_secs: the kernels' time in those chunks, summed over the processes.
+        began: when it started (:func:`time.perf_counter`).
+    """
+
+    bound: int
+    nodes: np.ndarray
+    status: int = EXHAUSTED
+    solutions: list[np.ndarray] = field(default_factory=list)
+    done_weight: float = 0.0
+    kernel_secs: float = 0.0
+    began: float = field(default_factory=time.perf_counter)
+
+
+class Shown:
+    """One iteration's progress line: from bound 12 on, unless quiet; the first after half a second,
+    then every half second, and the last chunk's once one was shown."""
+
+    def __init__(self, bound: int, quiet: bool) -> None:
+        self.on = not quiet and bound >= 12
+        self.last = time.perf_counter()
+        self.printed = False
+
+    def tick(self, iteration: Iteration, share: float, nodes: int, elapsed: float, last_chunk: bool) -> None:
+        """Show the iteration ``share`` done, with ``nodes`` searched in ``elapsed`` seconds, when it is time."""
+        now = time.perf_counter()
+        if self.on and (now - self.last > 0.5 or (self.printed and last_chunk)):
+            self.last = now
+            self.printed = True
+            _progress(iteration.bound, share, nodes, elapsed)
+
+
+class Iterations:
+    """The IDA* of one solve: its searcher, the bound, the pool of workers, what was found and measured.
+
+    Set up with the tables (:func:`make_searcher`), the cube's symmetry reduction
+    (:meth:`PrefixReduction.of <puzzlesat.native.rubik.prefixes.PrefixReduction.of>`) and the
+    first bound (:func:`_first_bound`), on from the plain search's answers.  :meth:`run` searches
+    the bounds in turn; :meth:`result` is the answer.
+    """
+
+    def __init__(
+        self,
+        cube: Cube,
+        ask: Ask,
+        limits: Limits,
+        start: float,
+        plain: PlainOutcome,
+        table_set: str,
+        deeper: str | None,
+    ) -> None:
+        from puzzlesat.native.rubik.prefixes import PrefixReduction
+
+        self.cube, self.ask, self.limits, self.start = cube, ask, limits, start
+        self.table_set, self.deeper = table_set, deeper
+        self.found, self.best = list(plain.found), plain.best
+        self.searcher = make_searcher(cube, ask.metric, table_set, quiet=ask.quiet)
+        table_time = time.perf_counter() - start - plain.seconds
+        # a symmetric cube needs one prefix per symmetry class (not with --all)
+        self.reduction = None if ask.find_all else PrefixReduction.of(cube, self.searcher.moves)
+        self.searcher.reduction = self.reduction
+        self.bound = _first_bound(self.searcher, cube, ask.metric, plain.next_length)
+        self.stats: dict[str, Any] = {
+            "nodes": 0,
+            "workers": max(1, limits.workers),
+            "lower_bound": self.bound,
+            "tables_s": round(table_time - self.searcher.compile_seconds, 2),
+            "compile_s": round(self.searcher.compile_seconds, 2),
+            "plain_s": round(plain.seconds, 3),
+        }
+        self.message = ""
+        self.pool: TaskPool | None = None
+        self.last_nodes: np.ndarray | None = None  # per prefix, of the last iteration searched to the end
+        self.iteration_nodes: list[int] = []  # of the iterations searched to the end on these tables
+        self.over_budget = False  # an iteration on the small set ran out of its budget
+        self.rate = float(RATE_GUESS)
+        self.kernel_nodes, self.kernel_secs = 0, 0.0
+        # wall time of the parallel iterations searched to the end, and the workers' kernel time in them (in an
+        # iteration cut short, the chunks still running report nothing)
+        self.pool_wall, self.pool_secs = 0.0, 0.0
+        self.search_start = time.perf_counter()
+
+    def run(self) -> None:
+        """Search the bounds in turn until an answer, the time limit, a full solution list or ``max_depth``."""
+        from puzzlesat.native.table_build import BuildStopped
+
+        ask = self.ask
+        try:
+            while self.bound <= ask.max_depth:
+                if self.best is not None and self.bound > self.best + ask.extra:
                     break
-                if use_pool and pool is not None:
-                    try:
-                        out = pool.next(timeout=None if left is None else left + 0.5)
-                    except TimeoutError:
-                        iteration_status = BUDGET
-                        break
-                else:
-                    cap = 2**62 if left is None else max(1000, int(left * rate))
-                    if escalate_at is not None:
-                        cap = min(cap, max(1000, escalate_at - int(this_nodes.sum())))
-                    out = _local_run(searcher, (i, rows[chunks[i]], bound, find_all, cap))
-                chunk_id, st, sols, count, nodes, _secs = out
-                this_nodes[busiest[chunks[chunk_id]]] = nodes  # in the prefixes' own order
-                stats["nodes"] += int(nodes.sum())
-                done_weight += float(weights[chunks[chunk_id]].sum())
-                elapsed = time.perf_counter() - search_start
-                kernel_nodes += int(nodes.sum())
-                kernel_secs += _secs
-                iteration_secs += _secs
-                if kernel_secs > 0.2:
-                    rate = max(MIN_RATE, kernel_nodes / kernel_secs)
-                if count:
-                    solutions.append(sols[:, :bound])
-                now = time.perf_counter()
-                if show and (now - last_shown > 0.5 or (printed and i == len(chunks) - 1)):
-                    last_shown = now
-                    printed = True
-                    _progress(bound, done_weight / total_weight, stats["nodes"], elapsed)
-                if st != EXHAUSTED:
-                    iteration_status = st
+                use_pool = self.limits.workers > 1 and self.bound >= self.searcher.parallel_from
+                escalate_at = None  # on the small set: a chunk's node budget before the deeper set is built
+                if self.deeper is not None:
+                    spent = time.perf_counter() - self.search_start
+                    if self.too_slow(spent, use_pool):
+                        self.grow()
+                        continue
+                    escalate_at = _small_budget(spent, self.rate)
+                if not self.settle(self.iterate(use_pool, escalate_at), use_pool):
                     break
-                if escalate_at is not None and int(this_nodes.sum()) >= escalate_at and i < len(chunks) - 1:
-                    iteration_status = BUDGET  # the small set's budget is spent, with subtrees left
-                    break
-            if printed:  # a depth long enough to show stays on record
-                progress.end()
-                rate = stats["nodes"] / max(1e-9, time.perf_counter() - search_start)
-                progress.line(
-                    f"c rubik ida depth {bound}: {100 * done_weight / total_weight:.1f}%  {stats['nodes']:,} nodes  "
-                    f"{rate / 1e6:.1f} M nodes/s"
-                )
-            left = limits.remaining(start)
-            if iteration_status == BUDGET and deeper is not None and (left is None or left > 0):
-                over_budget = True  # this bound again, on the deeper set
-                continue
-            if use_pool and iteration_status == EXHAUSTED:
-                pool_wall += time.perf_counter() - iteration_start
-                pool_secs += iteration_secs
-            for block in solutions:
-                for row in block:
-                    found.append(tuple(int(x) for x in row))
-            if found and best is None:
-                best = bound
-            if iteration_status == BUDGET and best is None:
-                message = f"time limit during depth {bound}; no solution shorter than {bound}"
-                stats["lower_bound"] = bound
+            else:
+                if self.best is None:
+                    self.message = f"no solution within {ask.max_depth} moves (--max-depth)"
+        except BuildStopped as exc:
+            self.message = f"{exc}; no solution shorter than {self.bound}"
+            self.stats["lower_bound"] = self.bound
+            self.deeper = None  # (the message says which tables)
+        finally:
+            if self.pool is not None:
+                self.pool.close()
+
+    def too_slow(self, spent: float, use_pool: bool) -> bool:
+        """On the small set, ``spent`` seconds in: whether the next iteration would take it past
+        :data:`ESCALATE_SECONDS` (or the last one ran out of its budget)."""
+        speed = self.rate * (self.limits.workers if use_pool else 1)
+        predicted = _predicted_nodes(self.iteration_nodes, self.ask.metric) / speed
+        return self.over_budget or spent + predicted > ESCALATE_SECONDS
+
+    def grow(self) -> None:
+        """Go on with the deeper set at the same bound: the pool closed (its workers hold the small
+        set), the deeper set built or loaded (:func:`_escalate`), what the small set measured dropped."""
+        assert self.deeper is not None
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
+        self.stats["deeper_from"] = self.bound
+        left = self.limits.remaining(self.start)
+        self.searcher, self.bound, secs = _escalate(
+            self.cube, self.ask.metric, self.deeper, self.bound, self.ask.quiet, left
+        )
+        self.searcher.reduction = self.reduction
+        self.stats["tables_s"] = round(self.stats["tables_s"] + secs, 2)
+        self.table_set, self.deeper, self.last_nodes, self.iteration_nodes = self.deeper, None, None, []
+
+    def iterate(self, use_pool: bool, escalate_at: int | None) -> Iteration:
+        """Search the current bound, chunk by chunk, in this process or on the workers (``use_pool``),
+        up to ``escalate_at`` nodes (None: no cap but the clock)."""
+        import numpy as np
+
+        # (not one bound earlier for the weights: in this process, on the mapped files, its
+        # 43,254 prefix walks would fault in most of the table's pages)
+        depth = POOL_PREFIX_DEPTH if use_pool else PREFIX_DEPTH
+        plan = plan_iteration(self.searcher, self.bound, depth, self.last_nodes, self.limits.workers if use_pool else 1)
+        shown = Shown(self.bound, self.ask.quiet)
+        if use_pool and self.pool is None:
+            self.fork_pool()
+        it = Iteration(self.bound, np.zeros(len(plan.rows), np.int64))
+        if use_pool:
+            self.submit(plan, escalate_at)
+        for i in range(len(plan.chunks)):
+            out = self.next_outcome(i, plan, use_pool, escalate_at, it)
+            if out is None:
+                it.status = BUDGET
                 break
-            if iteration_status in (BUDGET, FULL):
-                message = "time limit or solution cap reached while collecting extra solutions"
+            status = self.take(out, plan, it)
+            elapsed = time.perf_counter() - self.search_start
+            shown.tick(it, it.done_weight / plan.total_weight, self.stats["nodes"], elapsed, i == len(plan.chunks) - 1)
+            if status != EXHAUSTED:
+                it.status = status
                 break
-            stats["lower_bound"] = bound if best is None else best
-            if best is not None and not find_all:
+            if escalate_at is not None and int(it.nodes.sum()) >= escalate_at and i < len(plan.chunks) - 1:
+                it.status = BUDGET  # the small set's budget is spent, with subtrees left
                 break
-            last_nodes = this_nodes
-            iteration_nodes.append(int(this_nodes.sum()))
-            bound += step
-        else:
-            if best is None:
-                message = f"no solution within {max_depth} moves (--max-depth)"
-    except BuildStopped as exc:
-        message = f"{exc}; no solution shorter than {bound}"
-        stats["lower_bound"] = bound
-        deeper = None  # (the message says which tables)
-    finally:
-        if pool is not None:
-            pool.close()
-    wall = time.perf_counter() - start
-    stats["search_s"] = round(time.perf_counter() - search_start, 3)
-    if stats["search_s"] > 0:
-        stats["nodes_per_s"] = int(stats["nodes"] / stats["search_s"])
-    if kernel_secs > 0:
-        # per process: the kernels' own time, summed over the workers
-        stats["nodes_per_kernel_s"] = int(kernel_nodes / kernel_secs)
-    if pool_wall > 0:
-        # the share of the whole parallel iterations' wall time the workers spent searching
-        stats["workers_busy"] = round(pool_secs / (limits.workers * pool_wall), 3)
-    stats.update({"tables": table_set, "table_mb": round(searcher.tables.nbytes / 1e6, 1)})
-    if deeper is not None and best is None:
-        message += f" (a deeper search needs the {deeper} tables: puzzlesat tables build rubik {deeper})"
-    return _answer(found, best, searcher.moves.moves, metric, wall, stats, message)
+        if shown.printed:  # a depth long enough to show stays on record
+            progress.end()
+            self.rate = self.stats["nodes"] / max(1e-9, time.perf_counter() - self.search_start)
+            progress.line(
+                f"c rubik ida depth {self.bound}: {100 * it.done_weight / plan.total_weight:.1f}%  "
+                f"{self.stats['nodes']:,} nodes  {self.rate / 1e6:.1f} M nodes/s"
+            )
+        return it
+
+    def fork_pool(self) -> None:
+        """Fork the workers, once the tables are in place: they share their pages."""
+        from puzzlesat.core.processes import TaskPool
+
+        self.searcher.prepare(self.bound)
+        self.pool = TaskPool(self.limits.workers, _worker_adopt, (self.searcher,), method="fork")
+
+    def submit(self, plan: Plan, escalate_at: int | None) -> None:
+        """Hand the plan's chunks to the workers, each with a node budget from the time left (and ``escalate_at``)."""
+        assert self.pool is not None
+        left = self.limits.remaining(self.start)
+        cap = 2**62 if left is None else max(1000, int(left * self.rate * 2))
+        cap = cap if escalate_at is None else min(cap, escalate_at)
+        tasks = [(i, plan.rows[c], self.bound, self.ask.find_all, cap) for i, c in enumerate(plan.chunks)]
+        self.pool.submit(_worker_run, tasks)
+
+    def next_outcome(
+        self, i: int, plan: Plan, use_pool: bool, escalate_at: int | None, it: Iteration
+    ) -> Outcome | None:
+        """The next chunk's outcome: the next a worker hands back, or chunk ``i`` searched here
+        with a node budget from the time left (and ``escalate_at``); None once time is up."""
+        left = self.limits.remaining(self.start)
+        if left is not None and left <= 0:
+            return None
+        if use_pool:
+            assert self.pool is not None
+            try:
+                return self.pool.next(timeout=None if left is None else left + 0.5)
+            except TimeoutError:
+                return None
+        cap = 2**62 if left is None else max(1000, int(left * self.rate))
+        if escalate_at is not None:
+            cap = min(cap, max(1000, escalate_at - int(it.nodes.sum())))
+        return _local_run(self.searcher, (i, plan.rows[plan.chunks[i]], self.bound, self.ask.find_all, cap))
+
+    def take(self, out: Outcome, plan: Plan, it: Iteration) -> int:
+        """Record a chunk's outcome in the iteration and the solve's counts; its status."""
+        chunk_id, status, sols, count, nodes, secs = out
+        it.nodes[plan.busiest[plan.chunks[chunk_id]]] = nodes  # in the prefixes' own order
+        searched = int(nodes.sum())
+        self.stats["nodes"] += searched
+        it.done_weight += float(plan.weights[plan.chunks[chunk_id]].sum())
+        self.kernel_nodes += searched
+        self.kernel_secs += secs
+        it.kernel_secs += secs
+        if self.kernel_secs > 0.2:
+            self.rate = max(MIN_RATE, self.kernel_nodes / self.kernel_secs)
+        if count:
+            it.solutions.append(sols[:, : it.bound])
+        return status
+
+    def settle(self, it: Iteration, use_pool: bool) -> bool:
+        """Take an iteration's answers and say whether to go on: with the same bound on the deeper
+        set (the small set's budget ran out), with the next bound, or not (an answer, the time
+        limit, a full solution list)."""
+        left = self.limits.remaining(self.start)
+        if it.status == BUDGET and self.deeper is not None and (left is None or left > 0):
+            self.over_budget = True  # this bound again, on the deeper set
+            return True
+        if use_pool and it.status == EXHAUSTED:
+            self.pool_wall += time.perf_counter() - it.began
+            self.pool_secs += it.kernel_secs
+        for block in it.solutions:
+            for row in block:
+                self.found.append(tuple(int(x) for x in row))
+        if self.found and self.best is None:
+            self.best = it.bound
+        if it.status == BUDGET and self.best is None:
+            self.message = f"time limit during depth {it.bound}; no solution shorter than {it.bound}"
+            self.stats["lower_bound"] = it.bound
+            return False
+        if it.status in (BUDGET, FULL):
+            self.message = "time limit or solution cap reached while collecting extra solutions"
+            return False
+        self.stats["lower_bound"] = it.bound if self.best is None else self.best
+        if self.best is not None and not self.ask.find_all:
+            return False
+        self.last_nodes = it.nodes
+        self.iteration_nodes.append(int(it.nodes.sum()))
+        self.bound += self.ask.step
+        return True
+
+    def result(self) -> Result:
+        """The answer, with what the search measured."""
+        stats = self.stats
+        wall = time.perf_counter() - self.start
+        stats["search_s"] = round(time.perf_counter() - self.search_start, 3)
+        if stats["search_s"] > 0:
+            stats["nodes_per_s"] = int(stats["nodes"] / stats["search_s"])
+        if self.kernel_secs > 0:
+            # per process: the kernels' own time, summed over the workers
+            stats["nodes_per_kernel_s"] = int(self.kernel_nodes / self.kernel_secs)
+        if self.pool_wall > 0:
+            # the share of the whole parallel iterations' wall time the workers spent searching
+            stats["workers_busy"] = round(self.pool_secs / (self.limits.workers * self.pool_wall), 3)
+        stats.update({"tables": self.table_set, "table_mb": round(self.searcher.tables.nbytes / 1e6, 1)})
+        message = self.message
+        if self.deeper is not None and self.best is None:
+            message += f" (a deeper search needs the {self.deeper} tables: puzzlesat tables build rubik {self.deeper})"
+        return _answer(self.found, self.best, self.searcher.moves.moves, self.ask.metric, wall, stats, message)
 
 
 def _answer(
