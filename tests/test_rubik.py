@@ -534,29 +534,97 @@ def test_plan_chunks_covers_every_subtree_once_in_shrinking_chunks() -> None:
     assert [list(c) for c in plan_chunks(np.ones(3), 4)] == [[0], [1], [2]]
 
 
+def test_ask_reads_the_options_once() -> None:
+    from puzzlesat.native.rubik.ida import Ask
+
+    ask = Ask.of({"metric": "qtm", "extra": 1, "progress": False}, "qtm")
+    assert (ask.find_all, ask.extra, ask.step, ask.quiet) == (True, 1, 2, True)
+    plain = Ask.of({}, "htm")
+    assert (plain.find_all, plain.extra, plain.step, plain.quiet) == (False, 0, 1, False)
+    assert Ask.of({"max_depth": 9}, "htm").max_depth == 9
+
+
+def test_auto_starts_on_the_small_set_until_the_deeper_one_is_built(monkeypatch: pytest.MonkeyPatch) -> None:
+    from puzzlesat.native.rubik import cache as rubik_cache
+    from puzzlesat.native.rubik import ida as native
+
+    built: set[str] = set()
+    monkeypatch.setattr(rubik_cache, "is_built", lambda name, metric: name in built)
+    monkeypatch.setattr(native, "tables_for", lambda cap: "phase1")
+    assert native.choose_tables("full", "htm") == ("full", None)  # as asked, built or not
+    assert native.choose_tables(None, "htm") == native.choose_tables("auto", "htm") == ("small", "phase1")
+    built.add("phase1")
+    assert native.choose_tables("auto", "qtm") == ("phase1", None)
+    monkeypatch.setattr(native, "tables_for", lambda cap: "small")
+    assert native.choose_tables("auto", "htm") == ("small", None)
+
+
+def test_an_iteration_is_planned_busiest_first_and_searches_what_the_kernel_does() -> None:
+    import time
+
+    import numpy as np
+
+    from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
+    from puzzlesat.native.rubik import ida as native
+
+    inst = rk.parse("R U F' L2 D B' R2 U'")  # optimum 8
+    cube = inst.cube
+    searcher = native.make_searcher(cube, "htm", "small", quiet=True)
+    every = native.prefixes(searcher.moves.next_state, native.PREFIX_DEPTH)
+    plan = native.plan_iteration(searcher, 7, native.PREFIX_DEPTH, None, 1)
+    assert (plan.rows == every).all()  # equal weights: the prefixes' own order
+    assert sorted(np.concatenate(plan.chunks).tolist()) == list(range(len(every)))
+    last = np.random.default_rng(3).integers(0, 1000, len(every))
+    plan = native.plan_iteration(searcher, 7, native.PREFIX_DEPTH, last, 1)
+    assert (plan.rows == every[plan.busiest]).all()
+    assert (plan.rows[0] == every[int(np.argmax(last))]).all()
+    assert (np.diff(plan.weights) <= 0).all()
+    # one iteration, stage by stage: the nodes below each prefix are the kernel's on the same prefixes
+    limits = Limits(timeout=120, options={"tables": "small", "progress": False, "plain_depth": 0})
+    ask = native.Ask.of(limits.options, "htm")
+    iterations = native.Iterations(cube, ask, limits, time.perf_counter(), _no_plain(), "small", None)
+    assert iterations.bound <= 7
+    iterations.bound = 7
+    it = iterations.iterate(False, None)
+    _, _, count, nodes = searcher.run(every, 7, False, 10**12)
+    assert it.status == EXHAUSTED and not it.solutions and count == 0
+    assert (it.nodes == nodes).all() and iterations.stats["nodes"] == int(nodes.sum())
+    assert iterations.settle(it, False) and iterations.bound == 8 and iterations.stats["lower_bound"] == 7
+    found = iterations.iterate(False, None)
+    assert found.status == FOUND and len(found.solutions) == 1
+    assert not iterations.settle(found, False)  # an answer: no next bound
+    res = iterations.result()
+    assert res.status is Status.OPTIMAL and res.objective == 8 and res.solution is not None
+    assert rk.verify(inst, res.solution) == []
+
+
+def _no_plain() -> object:
+    """What the plain search hands on when it found nothing (it searched no length)."""
+    from puzzlesat.native.rubik import plain as rubik_plain
+    from puzzlesat.native.rubik import tables as rubik_tables
+
+    moves = rubik_tables.move_set("htm").moves
+    return rubik_plain.Outcome(found=[], best=None, searched=-1, step=1, moves=moves, rows=0, seconds=0.0)
+
+
 def test_pattern_databases_are_lower_bounds() -> None:
     from puzzlesat.native.rubik import kernels as rubik_kernels
     from puzzlesat.native.rubik import tables as rubik_tables
+    from puzzlesat.native.rubik.arrays import Codes, Pdbs
     from puzzlesat.native.rubik.ida import cube_arrays
 
     rng = random.Random(7)
     for metric in rk.METRICS:
         tables = rubik_tables.load("small", metric, quiet=True)
+        sym = rubik_tables.symmetric_lookups("small", 4)
+        pdbs = Pdbs(tables.specs, tables.tracked, tables.table, True, *sym)
         for length in range(0, 9):
             man = rk.random_maneuver(length, rng)
             if metric == "qtm":
                 man = tuple((f, t) for f, t in man if t != 2)
-            sym = rubik_tables.symmetric_lookups("small", 4)
-            h = rubik_kernels.full_heuristic(
-                *cube_arrays(rk.SOLVED.apply(man)), tables.specs, tables.tracked, tables.table, True, *sym
-            )
+            h = rubik_kernels.full_heuristic(Codes(*cube_arrays(rk.SOLVED.apply(man))), pdbs)
             assert h <= rk.maneuver_length(man, metric), (metric, man, h)
-        assert (
-            rubik_kernels.full_heuristic(
-                *cube_arrays(rk.SOLVED), tables.specs, tables.tracked, tables.table, True, *sym
-            )
-            == 0
-        )
+        assert rubik_kernels.full_heuristic(Codes(*cube_arrays(rk.SOLVED)), pdbs) == 0
 
 
 def test_damaged_tables_are_rebuilt() -> None:

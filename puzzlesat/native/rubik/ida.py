@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from puzzlesat.core.processes import TaskPool
+    from puzzlesat.native.rubik.arrays import Phase1Arrays
     from puzzlesat.native.rubik.phase1 import Phase1Tables
     from puzzlesat.native.rubik.plain import Outcome as PlainOutcome
     from puzzlesat.native.rubik.prefixes import PrefixReduction
@@ -144,13 +145,15 @@ class Searcher(_Prefixed):
 
         from puzzlesat.native.first_dispatch import without_blas_probe
         from puzzlesat.native.rubik import tables as rubik_tables
+        from puzzlesat.native.rubik.arrays import Codes, Pdbs
 
         self.metric = metric
         self.moves = rubik_tables.move_set(metric)
         with without_blas_probe():  # a build's kernels may be numba's first call in the process
             self.tables = rubik_tables.load(table_set, metric, quiet)
-        self.state = cube_arrays(cube)
-        self.sym = rubik_tables.symmetric_lookups(table_set, SYM_LOOKUPS)
+        self.state = Codes(*cube_arrays(cube))
+        t = self.tables
+        self.pdbs = Pdbs(t.specs, t.tracked, t.table, True, *rubik_tables.symmetric_lookups(table_set, SYM_LOOKUPS))
         start = time.perf_counter()
         with without_blas_probe():
             self.run(np.zeros((0, 0), np.int64), 0, False, 1)  # compile, or load the compiled kernel
@@ -160,8 +163,7 @@ class Searcher(_Prefixed):
         """The heuristic value of the position."""
         from puzzlesat.native.rubik import kernels as k
 
-        t = self.tables
-        return int(k.full_heuristic(*self.state, t.specs, t.tracked, t.table, True, *self.sym))
+        return int(k.full_heuristic(self.state, self.pdbs))
 
     def prepare(self, bound: int) -> None:
         """Nothing to do before a bound: the tables are small."""
@@ -169,23 +171,11 @@ class Searcher(_Prefixed):
     def run(self, rows: np.ndarray, bound: int, find_all: bool, budget: int) -> tuple[int, np.ndarray, int, np.ndarray]:
         """Search the subtrees below ``rows`` to exactly ``bound`` moves."""
         from puzzlesat.native.rubik import kernels as k
+        from puzzlesat.native.rubik.arrays import Turns
 
-        ms, t = self.moves, self.tables
+        turns = Turns(self.moves.ctab, self.moves.etab, self.automaton(rows))
         status, sols, count, nodes = k.search(
-            *self.state,
-            rows,
-            bound,
-            ms.ctab,
-            ms.etab,
-            self.automaton(rows),
-            t.specs,
-            t.tracked,
-            t.table,
-            True,
-            find_all,
-            budget,
-            MAX_SOLUTIONS if find_all else 1,
-            *self.sym,
+            self.state, rows, bound, turns, self.pdbs, find_all, budget, MAX_SOLUTIONS if find_all else 1
         )
         return int(status), sols[: min(count, sols.shape[0])].copy(), int(count), nodes
 
@@ -205,6 +195,7 @@ class Phase1Searcher(_Prefixed):
         from puzzlesat.native.first_dispatch import without_blas_probe
         from puzzlesat.native.rubik import phase1 as rubik_phase1
         from puzzlesat.native.rubik import tables as rubik_tables
+        from puzzlesat.native.rubik.arrays import Root
 
         self.metric = metric
         self.moves = rubik_tables.move_set(metric)
@@ -214,9 +205,8 @@ class Phase1Searcher(_Prefixed):
         self.axes = t.axis_coordinates(cube)
         self.inverse_axes = t.axis_coordinates(cube.inverse())
         twist, _, _, corners = rubik_phase1.coordinates(cube)
-        self.corner = corners
         self.corner_dist = int(t.corners[corners * rubik_phase1.N_TWIST + twist])
-        self.codes = np.concatenate(cube_arrays(cube))
+        self.root = Root(self.axes, corners, self.corner_dist, np.concatenate(cube_arrays(cube)))
         self.huge = False
         self.copying: HugeCopy | None = None
         if self.lower_bound() >= HUGE_FROM - EARLY_COPY:
@@ -252,15 +242,24 @@ class Phase1Searcher(_Prefixed):
         from puzzlesat.native.rubik import phase1_kernel as k
 
         self.prepare(bound)
-        t = self.tables
         status, sols, count, nodes = k.search(
-            self.axes,
-            self.corner,
-            self.corner_dist,
-            self.codes,
+            self.root,
             rows,
             bound,
             self.automaton(rows),
+            self.arrays(),
+            find_all,
+            budget,
+            MAX_SOLUTIONS if find_all else 1,
+        )
+        return int(status), sols[: min(count, sols.shape[0])].copy(), int(count), nodes
+
+    def arrays(self) -> Phase1Arrays:
+        """What the kernel reads of the tables (in huge pages once :meth:`prepare` put them there)."""
+        from puzzlesat.native.rubik.arrays import Phase1Arrays
+
+        t = self.tables
+        return Phase1Arrays(
             t.twist_mv,
             t.flip_mv,
             t.slice_mv,
@@ -271,13 +270,9 @@ class Phase1Searcher(_Prefixed):
             t.corners,
             t.axis_moves,
             t.inverse,
-            t.max_depth - 1,
+            t.max_depth - 1,  # the inverse cube: looked up where 0 < moves left < this
             t.base,
-            find_all,
-            budget,
-            MAX_SOLUTIONS if find_all else 1,
         )
-        return int(status), sols[: min(count, sols.shape[0])].copy(), int(count), nodes
 
 
 class HugeCopy:

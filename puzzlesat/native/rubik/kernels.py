@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND, FULL
+from puzzlesat.native.rubik.arrays import Codes, Pdbs, Turns
 
 UNSEEN = 15  # nibble value of an entry not reached yet (every distance here is < 15)
 POPCOUNT = np.array([bin(i).count("1") for i in range(4096)], np.uint8)  # 12-bit masks
@@ -157,28 +158,18 @@ def bfs_level(
 
 
 @njit(cache=True)
-def heuristic(
-    cc: np.ndarray,
-    ec: np.ndarray,
-    specs: np.ndarray,
-    tracked: np.ndarray,
-    table: np.ndarray,
-    cutoff: int,
-    sym_pdb: np.ndarray,
-    sym_pre: np.ndarray,
-    sym_code: np.ndarray,
-    conj: np.ndarray,
-) -> int:
+def heuristic(cc: np.ndarray, ec: np.ndarray, pdbs: Pdbs, cutoff: int, conj: np.ndarray) -> int:
     """Max over the PDBs, then over edge PDBs looked up on conjugated cubes; stops early once
     the value exceeds ``cutoff``.
 
     ``cc``/``ec`` hold each corner's/edge's ``position * mod + orientation``;
-    ``specs[j] = (kind, k, n, mod, kor, offset)`` with kind 0 = corners, 1 = edges.
+    ``pdbs.specs[j] = (kind, k, n, mod, kor, offset)`` with kind 0 = corners, 1 = edges.
     Lookup ``l`` reads edge PDB ``sym_pdb[l]`` on ``S^-1 C S`` for a whole-cube rotation S:
     its tracked edge ``e'`` is the cube's edge ``sym_pre[l, e']``, whose code maps through
     ``sym_code[l, e]``.  Rotations map moves to moves, so this is a lower bound too.
     ``conj`` is scratch space for 12 codes.
     """
+    specs, tracked, table = pdbs.specs, pdbs.tracked, pdbs.table
     best = 0
     for j in range(specs.shape[0]):
         if specs[j, 0] == 0:
@@ -190,20 +181,12 @@ def heuristic(
             best = value
             if best > cutoff:
                 return best
-    if sym_pdb.shape[0]:
-        for lk in range(sym_pdb.shape[0]):
-            j = sym_pdb[lk]
-            k = specs[j, 1]
-            for i in range(k):
-                e2 = tracked[j, i]
-                e = sym_pre[lk, e2]
-                conj[e2] = sym_code[lk, e, ec[e]]
-            idx = pdb_index_codes(conj, tracked[j], k, 12, 2, specs[j, 4])
-            value = _nibble(table, specs[j, 5] + idx)
-            if value > best:
-                best = value
-                if best > cutoff:
-                    return best
+    for lk in range(pdbs.sym_pdb.shape[0]):
+        value = _sym_lookup(ec, lk, pdbs, conj)
+        if value > best:
+            best = value
+            if best > cutoff:
+                return best
     return best
 
 
@@ -217,26 +200,17 @@ def _invert(codes: np.ndarray, mod: int, out: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def full_heuristic(
-    cc: np.ndarray,
-    ec: np.ndarray,
-    specs: np.ndarray,
-    tracked: np.ndarray,
-    table: np.ndarray,
-    dual: bool,
-    sym_pdb: np.ndarray,
-    sym_pre: np.ndarray,
-    sym_code: np.ndarray,
-) -> int:
+def full_heuristic(cube: Codes, pdbs: Pdbs) -> int:
     """The lower bound used by the search, for one state (no cutoff)."""
+    cc, ec = cube.corners, cube.edges
     conj = np.empty(12, np.int64)
-    h = heuristic(cc, ec, specs, tracked, table, 99, sym_pdb, sym_pre, sym_code, conj)
-    if dual:
+    h = heuristic(cc, ec, pdbs, 99, conj)
+    if pdbs.dual:
         icc = np.empty(8, np.int64)
         iec = np.empty(12, np.int64)
         _invert(cc, 3, icc)
         _invert(ec, 2, iec)
-        h = max(h, heuristic(icc, iec, specs, tracked, table, 99, sym_pdb, sym_pre, sym_code, conj))
+        h = max(h, heuristic(icc, iec, pdbs, 99, conj))
     return h
 
 
@@ -276,17 +250,10 @@ def _lookup(
 
 
 @njit(cache=True)
-def _sym_lookup(
-    ec: np.ndarray,
-    lk: int,
-    specs: np.ndarray,
-    tracked: np.ndarray,
-    table: np.ndarray,
-    sym_pdb: np.ndarray,
-    sym_pre: np.ndarray,
-    sym_code: np.ndarray,
-    conj: np.ndarray,
-) -> int:
+def _sym_lookup(ec: np.ndarray, lk: int, pdbs: Pdbs, conj: np.ndarray) -> int:
+    """Lookup ``lk`` on a rotated cube (see :func:`heuristic`); ``conj``: scratch for 12 codes."""
+    specs, tracked, table = pdbs.specs, pdbs.tracked, pdbs.table
+    sym_pdb, sym_pre, sym_code = pdbs.sym_pdb, pdbs.sym_pre, pdbs.sym_code
     j = sym_pdb[lk]
     k = specs[j, 1]
     for i in range(k):
@@ -299,27 +266,16 @@ def _sym_lookup(
 
 @njit(cache=True)
 def prunes(
-    cc: np.ndarray,
-    ec: np.ndarray,
-    rem: int,
-    specs: np.ndarray,
-    tracked: np.ndarray,
-    table: np.ndarray,
-    dual: bool,
-    sym_pdb: np.ndarray,
-    sym_pre: np.ndarray,
-    sym_code: np.ndarray,
-    icc: np.ndarray,
-    iec: np.ndarray,
-    conj: np.ndarray,
+    cc: np.ndarray, ec: np.ndarray, rem: int, pdbs: Pdbs, icc: np.ndarray, iec: np.ndarray, conj: np.ndarray
 ) -> bool:
     """True when some lower bound of the state exceeds ``rem`` moves.
 
     The same bounds as :func:`full_heuristic`, read cheapest and likeliest to prune first
     (corner PDBs on the cube and its inverse, then the edge PDBs, then the lookups on
     rotated cubes), stopping at the first that prunes.  ``rem`` 0 and 1 are decided
-    without memory traffic where possible.
+    without memory traffic where possible.  ``icc``, ``iec``, ``conj``: scratch for 8, 12 and 12 codes.
     """
+    specs, tracked, table, dual = pdbs.specs, pdbs.tracked, pdbs.table, pdbs.dual
     if rem == 0:
         return not _is_solved(cc, ec)
     if rem == 1 and not _one_move_away(cc, ec):
@@ -341,10 +297,10 @@ def prunes(
         for j in range(nspec):
             if specs[j, 0] == 1 and _lookup(iec, j, 12, 2, specs, tracked, table) > rem:
                 return True
-    for lk in range(sym_pdb.shape[0]):
-        if _sym_lookup(ec, lk, specs, tracked, table, sym_pdb, sym_pre, sym_code, conj) > rem:
+    for lk in range(pdbs.sym_pdb.shape[0]):
+        if _sym_lookup(ec, lk, pdbs, conj) > rem:
             return True
-        if dual and _sym_lookup(iec, lk, specs, tracked, table, sym_pdb, sym_pre, sym_code, conj) > rem:
+        if dual and _sym_lookup(iec, lk, pdbs, conj) > rem:
             return True
     return False
 
@@ -440,20 +396,9 @@ def _compact(kc: np.ndarray, ke: np.ndarray, km: np.ndarray, kns: np.ndarray, n:
 
 
 @njit(cache=True)
-def _keep_within(
-    table: np.ndarray,
-    idx: np.ndarray,
-    q: int,
-    vals: np.ndarray,
-    n: int,
-    rem: int,
-    alive: np.ndarray,
-    kc: np.ndarray,
-    ke: np.ndarray,
-    km: np.ndarray,
-    kns: np.ndarray,
-) -> int:
+def _keep_within(table: np.ndarray, q: int, n: int, rem: int, kids, scratch) -> int:  # noqa: ANN001
     """Read the ``q`` queued lookups (``q // n`` per child) and keep the children whose bounds all fit ``rem``."""
+    idx, vals, alive = scratch[0], scratch[1], scratch[2]
     _gather(table, idx, q, vals)
     per = q // n
     for i in range(n):
@@ -462,32 +407,18 @@ def _keep_within(
             if vals[i * per + t] > rem:
                 ok = False
         alive[i] = ok
-    return _compact(kc, ke, km, kns, n, alive)
+    return _compact(kids[0], kids[1], kids[2], kids[3], n, alive)
 
 
 @njit(cache=True)
-def _stage(
-    kind: int,
-    n: int,
-    rem: int,
-    kc: np.ndarray,
-    ke: np.ndarray,
-    km: np.ndarray,
-    kns: np.ndarray,
-    specs: np.ndarray,
-    tracked: np.ndarray,
-    table: np.ndarray,
-    dual: bool,
-    idx: np.ndarray,
-    vals: np.ndarray,
-    alive: np.ndarray,
-    icc: np.ndarray,
-    iec: np.ndarray,
-) -> int:
+def _stage(kind: int, n: int, rem: int, kids, pdbs: Pdbs, scratch) -> int:  # noqa: ANN001
     """Look the ``kind`` PDBs up for every child (and its inverse): indices first, then the loads.
 
-    ``icc``/``iec`` are ``(1, 8)``/``(1, 12)`` scratch rows.
+    ``kids``, ``scratch``: see :func:`expand`.
     """
+    kc, ke = kids[0], kids[1]
+    specs, tracked, dual = pdbs.specs, pdbs.tracked, pdbs.dual
+    idx, icc, iec = scratch[0], scratch[3], scratch[4]
     q = 0
     for i in range(n):
         if kind == 0:
@@ -514,34 +445,19 @@ def _stage(
                         q += 1
     if q == 0:
         return n
-    return _keep_within(table, idx, q, vals, n, rem, alive, kc, ke, km, kns)
+    return _keep_within(pdbs.table, q, n, rem, kids, scratch)
 
 
 @njit(cache=True)
-def _sym_stage(
-    n: int,
-    rem: int,
-    kc: np.ndarray,
-    ke: np.ndarray,
-    km: np.ndarray,
-    kns: np.ndarray,
-    specs: np.ndarray,
-    tracked: np.ndarray,
-    table: np.ndarray,
-    dual: bool,
-    sym_pdb: np.ndarray,
-    sym_pre: np.ndarray,
-    sym_code: np.ndarray,
-    idx: np.ndarray,
-    vals: np.ndarray,
-    alive: np.ndarray,
-    iec: np.ndarray,
-    conj: np.ndarray,
-) -> int:
+def _sym_stage(n: int, rem: int, kids, pdbs: Pdbs, scratch) -> int:  # noqa: ANN001
     """The edge lookups on rotated cubes for every child, batched like :func:`_stage`."""
+    sym_pdb, sym_pre, sym_code = pdbs.sym_pdb, pdbs.sym_pre, pdbs.sym_code
     nsym = sym_pdb.shape[0]
     if nsym == 0 or n == 0:
         return n
+    ke = kids[1]
+    specs, tracked, dual = pdbs.specs, pdbs.tracked, pdbs.dual
+    idx, iec, conj = scratch[0], scratch[4], scratch[5]
     q = 0
     for i in range(n):
         for side in range(2 if dual else 1):
@@ -559,44 +475,24 @@ def _sym_stage(
                     conj[0, e2] = sym_code[lk, e, iec[0, e]]
                 idx[q] = specs[j, 5] + edge_index_row(conj, 0, tracked, j, k, specs[j, 4])
                 q += 1
-    return _keep_within(table, idx, q, vals, n, rem, alive, kc, ke, km, kns)
+    return _keep_within(pdbs.table, q, n, rem, kids, scratch)
 
 
 @njit(cache=True)
-def expand(
-    cc: np.ndarray,
-    ec: np.ndarray,
-    state: int,
-    rem: int,
-    ctab: np.ndarray,
-    etab: np.ndarray,
-    next_state: np.ndarray,
-    specs: np.ndarray,
-    tracked: np.ndarray,
-    table: np.ndarray,
-    dual: bool,
-    sym_pdb: np.ndarray,
-    sym_pre: np.ndarray,
-    sym_code: np.ndarray,
-    kc: np.ndarray,
-    ke: np.ndarray,
-    km: np.ndarray,
-    kns: np.ndarray,
-    idx: np.ndarray,
-    vals: np.ndarray,
-    alive: np.ndarray,
-    icc: np.ndarray,
-    iec: np.ndarray,
-    conj: np.ndarray,
-) -> tuple[int, int]:
+def expand(cc: np.ndarray, ec: np.ndarray, state: int, rem: int, turns: Turns, pdbs: Pdbs, kids, scratch):  # noqa: ANN001, ANN201
     """Generate the canonical children of a state and keep those that pass every bound for ``rem``.
 
     The bounds are read in stages, cheapest and likeliest to prune first (corner PDBs of
     each child and its inverse, then the edge PDBs, then the rotated-cube lookups); each
     stage computes all its indices before loading, so the memory accesses overlap.
-    Returns ``(generated, kept)``; the kept children are in ``kc``/``ke``/``km``/``kns`` in
-    move order.
+    Returns ``(generated, kept)``; the kept children are in ``kids``: ``(kc, ke, km, kns)``,
+    their corner and edge codes, move and automaton state, in move order.  ``scratch``:
+    ``(idx, vals, alive, icc, iec, conj)``, the lookups' indices and values, a flag per
+    child, and ``(1, 8)``, ``(1, 12)``, ``(1, 12)`` rows of codes.
     """
+    ctab, etab, next_state = turns.ctab, turns.etab, turns.next_state
+    kc, ke, km, kns = kids
+    alive = scratch[2]
     n = 0
     for m in range(next_state.shape[1]):
         ns = next_state[state, m]
@@ -621,50 +517,36 @@ def expand(
     n = _compact(kc, ke, km, kns, n, alive)
     if n == 0:
         return generated, 0
-    n = _stage(0, n, rem, kc, ke, km, kns, specs, tracked, table, dual, idx, vals, alive, icc, iec)
+    n = _stage(0, n, rem, kids, pdbs, scratch)
     if n == 0:
         return generated, 0
-    n = _stage(1, n, rem, kc, ke, km, kns, specs, tracked, table, dual, idx, vals, alive, icc, iec)
-    n = _sym_stage(
-        n, rem, kc, ke, km, kns, specs, tracked, table, dual, sym_pdb, sym_pre, sym_code, idx, vals, alive, iec, conj
-    )
+    n = _stage(1, n, rem, kids, pdbs, scratch)
+    n = _sym_stage(n, rem, kids, pdbs, scratch)
     return generated, n
 
 
 @njit(cache=True)
 def search(
-    cc0: np.ndarray,
-    ec0: np.ndarray,
+    cube: Codes,
     prefixes: np.ndarray,
     bound: int,
-    ctab: np.ndarray,
-    etab: np.ndarray,
-    next_state: np.ndarray,
-    specs: np.ndarray,
-    tracked: np.ndarray,
-    table: np.ndarray,
-    dual: bool,
+    turns: Turns,
+    pdbs: Pdbs,
     find_all: bool,
     budget: int,
     max_solutions: int,
-    sym_pdb: np.ndarray,
-    sym_pre: np.ndarray,
-    sym_code: np.ndarray,
 ):  # noqa: ANN201
     """One IDA* iteration (depth-first search to exactly ``bound`` moves) below each prefix.
 
     Args:
-        cc0, ec0: the position to solve, as cubie codes ``position * mod + orientation``.
+        cube: the position to solve, as cubie codes ``position * mod + orientation``.
         prefixes: ``(P, p)`` canonical first moves; each row's subtree is searched in turn.
         bound: the iteration's threshold (total length, prefix included).
-        ctab, etab: ``(M, 24)`` new code of a cubie code under each move of the metric.
-        next_state: ``(S, M)`` canonical-sequence automaton; -1 forbids the move.
-        specs, tracked, table: the PDBs.
-        dual: also look the inverse cube up (its distance is the same).
+        turns: the moves on cubie codes, and the canonical-sequence automaton.
+        pdbs: the PDBs, and the extra edge lookups on conjugated cubes (see :func:`heuristic`).
         find_all: collect every solution of length ``bound`` instead of stopping at one.
         budget: node limit for the whole call.
         max_solutions: capacity of the solution array.
-        sym_pdb, sym_pre, sym_code: extra edge lookups on conjugated cubes (see heuristic).
 
     Returns:
         ``(status, solutions, count, nodes_per_prefix)``: status EXHAUSTED (every subtree
@@ -672,10 +554,12 @@ def search(
         (the solution array is full).
         A node is a state generated by a move (then pruned or expanded).
     """
+    cc0, ec0 = cube.corners, cube.edges
+    ctab, etab, next_state = turns.ctab, turns.etab, turns.next_state
     nprefix, plen = prefixes.shape
     depth_cap = bound + 1
     moves = next_state.shape[1]
-    nsym = sym_pdb.shape[0]
+    nsym = pdbs.sym_pdb.shape[0]
     cc = np.empty((depth_cap, 8), np.int64)
     ec = np.empty((depth_cap, 12), np.int64)
     kc = np.empty((depth_cap, moves, 8), np.int64)
@@ -684,7 +568,7 @@ def search(
     kns = np.zeros((depth_cap, moves), np.int64)
     nkids = np.zeros(depth_cap, np.int64)
     pos = np.zeros(depth_cap, np.int64)
-    idx = np.zeros(moves * 2 * max(specs.shape[0], nsym, 1), np.int64)
+    idx = np.zeros(moves * 2 * max(pdbs.specs.shape[0], nsym, 1), np.int64)
     vals = np.zeros(idx.shape[0], np.int64)
     alive = np.zeros(moves, np.bool_)
     icc = np.empty(8, np.int64)
@@ -693,6 +577,7 @@ def search(
     icc2 = np.empty((1, 8), np.int64)
     iec2 = np.empty((1, 12), np.int64)
     conj2 = np.empty((1, 12), np.int64)
+    scratch = (idx, vals, alive, icc2, iec2, conj2)
     canon = np.zeros(depth_cap, np.int64)
     path = np.zeros(max(depth_cap, 1), np.int64)
     solutions = np.full((max_solutions, max(bound, 1)), -1, np.int64)
@@ -719,31 +604,13 @@ def search(
             canon[d + 1] = ns
             path[d] = m
             nodes += 1
-            if prunes(
-                cc[d + 1],
-                ec[d + 1],
-                bound - d - 1,
-                specs,
-                tracked,
-                table,
-                dual,
-                sym_pdb,
-                sym_pre,
-                sym_code,
-                icc,
-                iec,
-                conj,
-            ):
+            if prunes(cc[d + 1], ec[d + 1], bound - d - 1, pdbs, icc, iec, conj):
                 alive_prefix = False
                 break
             if d + 1 < bound and _is_solved(cc[d + 1], ec[d + 1]):
                 alive_prefix = False
                 break
-        if (
-            alive_prefix
-            and plen == 0
-            and prunes(cc[0], ec[0], bound, specs, tracked, table, dual, sym_pdb, sym_pre, sym_code, icc, iec, conj)
-        ):
+        if alive_prefix and plen == 0 and prunes(cc[0], ec[0], bound, pdbs, icc, iec, conj):
             alive_prefix = False
         if not alive_prefix:
             nodes_per_prefix[pi] = nodes
@@ -765,30 +632,7 @@ def search(
         # P2: depth-first search below the prefix; d is the depth of the state being expanded
         d = plen
         gen, nkids[d] = expand(
-            cc[d],
-            ec[d],
-            int(canon[d]),
-            bound - d - 1,
-            ctab,
-            etab,
-            next_state,
-            specs,
-            tracked,
-            table,
-            dual,
-            sym_pdb,
-            sym_pre,
-            sym_code,
-            kc[d],
-            ke[d],
-            km[d],
-            kns[d],
-            idx,
-            vals,
-            alive,
-            icc2,
-            iec2,
-            conj2,
+            cc[d], ec[d], int(canon[d]), bound - d - 1, turns, pdbs, (kc[d], ke[d], km[d], kns[d]), scratch
         )
         nodes += gen
         pos[d] = 0
@@ -820,30 +664,7 @@ def search(
                 nodes_per_prefix[pi] = nodes
                 return BUDGET, solutions, count, nodes_per_prefix
             gen, nkids[d] = expand(
-                cc[d],
-                ec[d],
-                int(canon[d]),
-                bound - d - 1,
-                ctab,
-                etab,
-                next_state,
-                specs,
-                tracked,
-                table,
-                dual,
-                sym_pdb,
-                sym_pre,
-                sym_code,
-                kc[d],
-                ke[d],
-                km[d],
-                kns[d],
-                idx,
-                vals,
-                alive,
-                icc2,
-                iec2,
-                conj2,
+                cc[d], ec[d], int(canon[d]), bound - d - 1, turns, pdbs, (kc[d], ke[d], km[d], kns[d]), scratch
             )
             nodes += gen
             pos[d] = 0

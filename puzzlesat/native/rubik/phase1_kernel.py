@@ -20,6 +20,7 @@ from numba import njit
 
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND, FULL
 from puzzlesat.native.memory import prefetch
+from puzzlesat.native.rubik.arrays import Phase1Arrays, Root
 from puzzlesat.native.rubik.phase1 import (
     INV_CMOVE,
     INV_EMOVE,
@@ -61,38 +62,7 @@ def _record(solutions: np.ndarray, count: int, path: np.ndarray, bound: int) -> 
 
 
 @njit(cache=True, inline="always")  # inlined: 12% fewer instructions per node
-def _expand(
-    d,
-    only,
-    rem,
-    canon,
-    blocked,
-    known,
-    tw,
-    fl,
-    sl,
-    dist,
-    cp,
-    codes,
-    kids,
-    next_state,
-    twist_mv,
-    flip_mv,
-    slice_mv,  # noqa: ANN001
-    corner_mv,
-    clsym,
-    twist_conj,
-    phase1,
-    corners,
-    axis_moves,
-    inverse,
-    inverse_below,
-    base,
-    raw,
-    idx1,
-    idx2,
-    order,
-) -> int:
+def _expand(d, only, rem, node, next_state, tables, scratch) -> int:  # noqa: ANN001
     """Generate the children of level ``d`` (every canonical move, or only move ``only``)
     as rows of ``kids[d]`` (move, automaton state, then twist, flip, slice and distance per
     axis, corners, corner distance) and list those whose lower bound is at most ``rem`` in
@@ -107,7 +77,16 @@ def _expand(
     take for the exact value: it only ever stands where it is at most ``rem``.
     Rows are not moved: each round lists the children it keeps in ``order[d]``, without a
     branch (the index is written, and the count grows by the test's outcome).
+
+    ``node``: the search's levels, ``(canon, blocked, known, tw, fl, sl, dist, cp, codes, kids)``
+    (see :func:`search`); ``tables``: :class:`~puzzlesat.native.rubik.arrays.Phase1Arrays`;
+    ``scratch``: ``(raw, idx1, idx2, order)``.
     """
+    canon, blocked, known, tw, fl, sl, dist, cp, codes, kids = node
+    twist_mv, flip_mv, slice_mv, corner_mv = tables.twist_mv, tables.flip_mv, tables.slice_mv, tables.corner_mv
+    clsym, twist_conj, phase1, corners = tables.clsym, tables.twist_conj, tables.phase1, tables.corners
+    axis_moves, inverse, inverse_below, base = tables.axis_moves, tables.inverse, tables.inverse_below, tables.base
+    raw, idx1, idx2, order = scratch
     n = 0
     barred = blocked[known[d, 0]]
     for m in range(next_state.shape[1]):
@@ -243,8 +222,9 @@ def _inverse(d, n, rem, codes, kids, order, known, tables, raw, idx) -> int:  # 
 
 
 @njit(cache=True, inline="always")
-def _descend(d, j, kids, order, canon, known, tw, fl, sl, dist, cp, codes, inverse, path) -> None:  # noqa: ANN001
-    """Make the ``j``-th kept child of level ``d`` the node at level ``d + 1``."""
+def _descend(d, j, node, order, inverse, path) -> None:  # noqa: ANN001
+    """Make the ``j``-th kept child of level ``d`` the node at level ``d + 1`` (``node``: see :func:`_expand`)."""
+    canon, _, known, tw, fl, sl, dist, cp, codes, kids = node
     child = order[d, j]
     path[d] = kids[d, child, 0]
     canon[d + 1] = kids[d, child, 1]
@@ -285,25 +265,11 @@ def _solved(dist, cp, codes, d) -> bool:  # noqa: ANN001
 
 @njit(cache=True)
 def search(
-    axes0: np.ndarray,
-    corner0: int,
-    corner_dist0: int,
-    codes0: np.ndarray,
+    root: Root,
     prefixes: np.ndarray,
     bound: int,
     next_state: np.ndarray,
-    twist_mv: np.ndarray,
-    flip_mv: np.ndarray,
-    slice_mv: np.ndarray,
-    corner_mv: np.ndarray,
-    clsym: np.ndarray,
-    twist_conj: np.ndarray,
-    phase1: np.ndarray,
-    corners: np.ndarray,
-    axis_moves: np.ndarray,
-    inverse: np.ndarray,
-    inverse_below: int,
-    base: int,
+    tables: Phase1Arrays,
     find_all: bool,
     budget: int,
     max_solutions: int,
@@ -311,14 +277,10 @@ def search(
     """One IDA* iteration (depth-first to exactly ``bound`` moves) below each prefix.
 
     Args:
-        axes0: ``(3, 4)`` twist, flip, slice and phase-1 distance of the root on each axis.
-        corner0, corner_dist0: the root's corner permutation and corner distance.
-        codes0: the root's 8 corner and 12 edge codes (:func:`rubik.cube_arrays`).
+        root: the position (:class:`~puzzlesat.native.rubik.arrays.Root`).
         prefixes: ``(P, p)`` canonical first moves; each row's subtree is searched in turn.
         next_state: ``(S, M)`` canonical-sequence automaton; -1 forbids the move.
-        inverse_below: the inverse cube is looked up where 0 < moves left < this.
-        base: the phase-1 table's 2-bit base, -1 for 4 bits (:func:`rubik_phase1.distance`).
-        the rest: :class:`rubik_phase1.Phase1Tables`.
+        tables: :class:`~puzzlesat.native.rubik.arrays.Phase1Arrays`.
         find_all: collect every solution of length ``bound`` instead of stopping at one.
         budget: node limit for the whole call; max_solutions: capacity of the solution array.
 
@@ -327,6 +289,8 @@ def search(
         searched), FOUND (stopped at the first solution), BUDGET (node budget spent) or FULL
         (the solution array is full).
     """
+    axes0, corner0, corner_dist0, codes0 = root.axes, root.corner, root.corner_dist, root.codes
+    axis_moves, inverse = tables.axis_moves, tables.inverse
     nprefix, plen = prefixes.shape
     levels = bound + 2
     moves = next_state.shape[1]
@@ -355,6 +319,8 @@ def search(
     order = np.zeros((levels, moves), np.int64)
     codes = np.zeros((levels, 20), np.int64)
     solutions = np.full((max_solutions, max(bound, 1)), -1, np.int64)
+    node = (canon, blocked, known, tw, fl, sl, dist, cp, codes, kids)
+    scratch = (raw, idx1, idx2, order)
     count = 0
     nodes_per_prefix = np.zeros(nprefix, np.int64)
     total = 0
@@ -375,43 +341,12 @@ def search(
             if d >= bound:
                 alive = False
                 break
-            got = _expand(
-                d,
-                prefixes[pi, d],
-                bound - d - 1,
-                canon,
-                blocked,
-                known,
-                tw,
-                fl,
-                sl,
-                dist,
-                cp,
-                codes,
-                kids,
-                next_state,
-                twist_mv,
-                flip_mv,
-                slice_mv,
-                corner_mv,
-                clsym,
-                twist_conj,
-                phase1,
-                corners,
-                axis_moves,
-                inverse,
-                inverse_below,
-                base,
-                raw,
-                idx1,
-                idx2,
-                order,
-            )
+            got = _expand(d, prefixes[pi, d], bound - d - 1, node, next_state, tables, scratch)
             nodes += got >> 8
             if got & 255 == 0:
                 alive = False
                 break
-            _descend(d, 0, kids, order, canon, known, tw, fl, sl, dist, cp, codes, inverse, path)
+            _descend(d, 0, node, order, inverse, path)
             if d + 1 < bound and _solved(dist, cp, codes, d + 1):
                 alive = False
         if alive and plen == bound:
@@ -423,38 +358,7 @@ def search(
                     return (FOUND if not find_all else FULL), solutions, count, nodes_per_prefix
         if alive:
             d = plen
-            got = _expand(
-                d,
-                -1,
-                bound - d - 1,
-                canon,
-                blocked,
-                known,
-                tw,
-                fl,
-                sl,
-                dist,
-                cp,
-                codes,
-                kids,
-                next_state,
-                twist_mv,
-                flip_mv,
-                slice_mv,
-                corner_mv,
-                clsym,
-                twist_conj,
-                phase1,
-                corners,
-                axis_moves,
-                inverse,
-                inverse_below,
-                base,
-                raw,
-                idx1,
-                idx2,
-                order,
-            )
+            got = _expand(d, -1, bound - d - 1, node, next_state, tables, scratch)
             nodes += got >> 8
             nkids[d] = got & 255
             nxt[d] = 0
@@ -464,7 +368,7 @@ def search(
                     d -= 1
                     continue
                 nxt[d] = j + 1
-                _descend(d, j, kids, order, canon, known, tw, fl, sl, dist, cp, codes, inverse, path)
+                _descend(d, j, node, order, inverse, path)
                 if d + 1 == bound:
                     if not _solved(dist, cp, codes, d + 1):
                         continue
@@ -479,38 +383,7 @@ def search(
                     nodes_per_prefix[pi] = nodes
                     return BUDGET, solutions, count, nodes_per_prefix
                 d += 1
-                got = _expand(
-                    d,
-                    -1,
-                    bound - d - 1,
-                    canon,
-                    blocked,
-                    known,
-                    tw,
-                    fl,
-                    sl,
-                    dist,
-                    cp,
-                    codes,
-                    kids,
-                    next_state,
-                    twist_mv,
-                    flip_mv,
-                    slice_mv,
-                    corner_mv,
-                    clsym,
-                    twist_conj,
-                    phase1,
-                    corners,
-                    axis_moves,
-                    inverse,
-                    inverse_below,
-                    base,
-                    raw,
-                    idx1,
-                    idx2,
-                    order,
-                )
+                got = _expand(d, -1, bound - d - 1, node, next_state, tables, scratch)
                 nodes += got >> 8
                 nkids[d] = got & 255
                 nxt[d] = 0
