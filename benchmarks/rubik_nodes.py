@@ -1,7 +1,9 @@
 """Rubik's cube: nodes of whole iterations in one process, table sets side by side.
 
 Node counts do not depend on the machine's load, so they are the figure to compare table
-sets, pruning rules and kernels by; the seconds beside them are one process's and noisy.
+sets, pruning rules and kernels by; the seconds beside them are one process's and noisy.  The
+search's CPU seconds (its thread's) count only the time it ran, so on a shared machine its
+nodes per CPU second are the steadier rate to compare kernels by.
 
 Usage:
     python benchmarks/rubik_nodes.py                                # nissy-17-01 and 17-03
@@ -61,22 +63,25 @@ def positions(args: argparse.Namespace) -> list[Position]:
     return out
 
 
-def measure(cube: rk.Cube, metric: str, tables: str, exhausted: list[int], last: int | None) -> tuple[int, float]:
-    """Nodes and seconds of the iterations."""
+def measure(
+    cube: rk.Cube, metric: str, tables: str, exhausted: list[int], last: int | None
+) -> tuple[int, float, float]:
+    """Nodes, seconds and CPU seconds of the iterations."""
     searcher = native.make_searcher(cube, metric, tables, quiet=True)
     searcher.reduction = PrefixReduction.of(cube, searcher.moves)
     rows = native.prefixes(searcher.moves.next_state, PREFIX_DEPTH)
     searcher.prepare(native.HUGE_FROM)  # the tables in huge pages before the clock starts
-    nodes, seconds = 0, 0.0
+    nodes, seconds, cpu = 0, 0.0, 0.0
     for bound in exhausted + ([last] if last is not None else []):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.thread_time()
         _, _, count, per_row = searcher.run(rows, bound, False, 10**15)
         seconds += time.perf_counter() - start
+        cpu += time.thread_time() - cpu_start
         nodes += int(per_row.sum())
         if bool(count) != (bound == last):
             expected = "a solution" if bound == last else "none (try a smaller --bound)"
             sys.exit(f"bound {bound}: {count} solutions found, expected {expected}")
-    return nodes, max(seconds, 1e-9)  # a tiny search can take less than the clock's tick
+    return nodes, max(seconds, 1e-9), max(cpu, 1e-9)  # a tiny search can take less than the clock's tick
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,20 +96,29 @@ def main(argv: list[str] | None = None) -> int:
     if args.labels is None:
         args.labels = [] if args.generated else ["nissy-17-01", "nissy-17-03"]
     todo = positions(args)
-    print("| tables | position | iterations | nodes | s | M nodes/s |\n|---|---|---|---|---|---|")
-    totals: list[tuple[str, int, float]] = []
+    print(
+        "| tables | position | iterations | nodes | s | M nodes/s | CPU s | M nodes/CPU s |\n"
+        "|---|---|---|---|---|---|---|---|"
+    )
+    totals: list[tuple[str, int, float, float]] = []
     for tables in args.tables:
-        all_nodes, all_seconds = 0, 0.0
+        all_nodes, all_seconds, all_cpu = 0, 0.0, 0.0
         for name, cube, exhausted, last in todo:
-            nodes, seconds = measure(cube, args.metric, tables, exhausted, last)
+            nodes, seconds, cpu = measure(cube, args.metric, tables, exhausted, last)
             shown = ", ".join(map(str, exhausted)) + ("" if last is None else f", {last} to a solution")
-            print(f"| {tables} | {name} | {shown} | {nodes:,} | {seconds:.2f} | {nodes / seconds / 1e6:.2f} |")
-            all_nodes, all_seconds = all_nodes + nodes, all_seconds + seconds
-        totals.append((tables, all_nodes, all_seconds))
-    print("\n| tables | nodes | s | nodes / first | s / first |\n|---|---|---|---|---|")
-    _, first_nodes, first_seconds = totals[0]
-    for tables, nodes, seconds in totals:
-        print(f"| {tables} | {nodes:,} | {seconds:.2f} | {nodes / first_nodes:.3f} | {seconds / first_seconds:.3f} |")
+            print(
+                f"| {tables} | {name} | {shown} | {nodes:,} | {seconds:.2f} | {nodes / seconds / 1e6:.2f} "
+                f"| {cpu:.2f} | {nodes / cpu / 1e6:.2f} |"
+            )
+            all_nodes, all_seconds, all_cpu = all_nodes + nodes, all_seconds + seconds, all_cpu + cpu
+        totals.append((tables, all_nodes, all_seconds, all_cpu))
+    print("\n| tables | nodes | s | CPU s | nodes / first | s / first | CPU s / first |\n|---|---|---|---|---|---|---|")
+    _, first_nodes, first_seconds, first_cpu = totals[0]
+    for tables, nodes, seconds, cpu in totals:
+        print(
+            f"| {tables} | {nodes:,} | {seconds:.2f} | {cpu:.2f} | {nodes / first_nodes:.3f} "
+            f"| {seconds / first_seconds:.3f} | {cpu / first_cpu:.3f} |"
+        )
     return 0
 
 
