@@ -180,13 +180,15 @@ def solve_good(instance: Number, limits: Limits, variant: str | None) -> Result:
     return Result(Status.SOLVED, Root(x), objective=x)
 
 
-def _s(name: str, func: str, summary: str, delays: bool = False) -> Strategy:
+def _s(name: str, func: str, summary: str, delays: bool = False, engine: str = "other") -> Strategy:
     return Strategy(
         name,
         f"portfolio_fixtures:{func}",
         summary,
         variants=DELAYS if delays else (),
         default_variant="0" if delays else None,
+        engine=engine,
+        parallel=engine == "cpsat",
     )
 
 
@@ -200,7 +202,7 @@ PUZZLE = Puzzle(
     write_instance=write_instance,
     strategies=(
         _s("exact", "solve_exact", "right answer after <delay> seconds", delays=True),
-        _s("cpsat-exact", "solve_exact", "as exact; its name makes it a CP-SAT member", delays=True),
+        _s("cpsat-exact", "solve_exact", "as exact; declared a CP-SAT member", delays=True, engine="cpsat"),
         _s("hang", "solve_hang", "sleeps forever"),
         _s("stubborn", "solve_stubborn", "ignores SIGTERM"),
         _s("busy", "solve_busy", "spins forever"),

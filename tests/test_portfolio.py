@@ -43,7 +43,7 @@ def by_label(result: pf.RaceResult) -> dict[str, pf.Outcome]:
 
 def test_first_verified_answer_wins_and_the_other_is_stopped():
     start = time.monotonic()
-    res = pf.race(fx.PUZZLE, SQUARE, ["hang", "exact:0.2"], Limits(timeout=30), Backend(memory_mb=500))
+    res = pf.race(fx.PUZZLE, SQUARE, ["hang", "exact:0.2"], Limits(timeout=30), Backend(memory_mb=500), head_start=0)
     assert time.monotonic() - start < 15
     assert res.result.status is Status.SOLVED
     assert res.result.solution == fx.Root(7)
@@ -58,7 +58,9 @@ def test_first_verified_answer_wins_and_the_other_is_stopped():
 
 def test_hanging_and_sigterm_ignoring_strategies_are_killed_at_the_timeout():
     start = time.monotonic()
-    res = pf.race(fx.PUZZLE, SQUARE, ["hang", "stubborn"], Limits(timeout=1.5), Backend(memory_mb=500, grace=0.3))
+    res = pf.race(
+        fx.PUZZLE, SQUARE, ["hang", "stubborn"], Limits(timeout=1.5), Backend(memory_mb=500, grace=0.3), head_start=0
+    )
     took = time.monotonic() - start
     assert res.result.status is Status.UNKNOWN
     assert res.winner is None
@@ -68,7 +70,14 @@ def test_hanging_and_sigterm_ignoring_strategies_are_killed_at_the_timeout():
 
 
 def test_crash_exception_and_memory_hog_are_errors_while_another_answer_wins():
-    res = pf.race(fx.PUZZLE, SQUARE, ["crash", "raise", "hog", "exact:2"], Limits(timeout=60), Backend(memory_mb=200))
+    res = pf.race(
+        fx.PUZZLE,
+        SQUARE,
+        ["crash", "raise", "hog", "exact:2"],
+        Limits(timeout=60),
+        Backend(memory_mb=200),
+        head_start=0,
+    )
     out = by_label(res)
     assert res.result.status is Status.SOLVED and res.winner is out["exact:2"]
     assert out["crash"].result.status is Status.ERROR and "SIGSEGV" in out["crash"].result.message
@@ -79,12 +88,12 @@ def test_crash_exception_and_memory_hog_are_errors_while_another_answer_wins():
 
 
 def test_an_answer_the_verifier_rejects_never_wins():
-    res = pf.race(fx.PUZZLE, SQUARE, ["liar", "exact:0.5"], Limits(timeout=30), Backend(memory_mb=500))
+    res = pf.race(fx.PUZZLE, SQUARE, ["liar", "exact:0.5"], Limits(timeout=30), Backend(memory_mb=500), head_start=0)
     out = by_label(res)
     assert out["liar"].result.status is Status.ERROR and out["liar"].note == "rejected"
     assert res.winner is out["exact:0.5"] and res.result.solution == fx.Root(7)
 
-    alone = pf.race(fx.PUZZLE, SQUARE, ["liar", "unknown"], Limits(timeout=30), Backend(memory_mb=500))
+    alone = pf.race(fx.PUZZLE, SQUARE, ["liar", "unknown"], Limits(timeout=30), Backend(memory_mb=500), head_start=0)
     assert alone.winner is None and alone.result.status is Status.UNKNOWN
     assert alone.result.solution is None
 
@@ -96,6 +105,7 @@ def test_repeated_names_race_with_different_seeds_and_cpsat_gets_the_spare_cores
         ["exact:1", "exact:1", "cpsat-exact"],
         Limits(timeout=30, seed=5),
         Backend(jobs=6, memory_mb=500, start_method=FAST),
+        head_start=0,
     )
     out = by_label(res)
     assert [(o.label, o.seed, o.workers) for o in res.outcomes] == [
@@ -109,7 +119,12 @@ def test_repeated_names_race_with_different_seeds_and_cpsat_gets_the_spare_cores
 
 def test_infeasible_is_a_final_answer():
     res = pf.race(
-        fx.PUZZLE, fx.Number(50), ["hang", "exact"], Limits(timeout=30), Backend(memory_mb=500, start_method=FAST)
+        fx.PUZZLE,
+        fx.Number(50),
+        ["hang", "exact"],
+        Limits(timeout=30),
+        Backend(memory_mb=500, start_method=FAST),
+        head_start=0,
     )
     assert res.result.status is Status.INFEASIBLE and res.winner is not None
 
@@ -121,6 +136,7 @@ def test_optimisation_first_proven_optimum_wins():
         ["approx", "optimal:0.5", "hang"],
         Limits(timeout=30),
         Backend(memory_mb=500, start_method=FAST),
+        head_start=0,
     )
     assert res.result.status is Status.OPTIMAL and res.result.objective == 8
     assert res.winner is not None and res.winner.label == "optimal:0.5"
@@ -134,6 +150,7 @@ def test_optimisation_best_verified_objective_at_the_deadline():
         ["approx", "good:30", "liar", "hang"],
         Limits(timeout=2.5),
         Backend(memory_mb=500, start_method=FAST),
+        head_start=0,
     )
     assert time.monotonic() - start < 10
     out = by_label(res)
@@ -152,6 +169,7 @@ def test_grandchildren_are_stopped_with_their_parent(tmp_path):
         ["spawner", "exact:2"],
         Limits(timeout=30, options={"pidfile": str(pidfile)}),
         Backend(memory_mb=500, start_method=FAST),
+        head_start=0,
     )
     assert res.result.status is Status.SOLVED
     child, grandchild = map(int, pidfile.read_text().split())
@@ -165,6 +183,7 @@ def test_fork_start_method_races_the_same_way():
         ["crash", "liar", "hang", "exact:0.5"],
         Limits(timeout=30),
         Backend(memory_mb=500, start_method="fork"),
+        head_start=0,
     )
     out = by_label(res)
     assert res.winner is out["exact:0.5"] and res.result.solution == fx.Root(7)
@@ -180,7 +199,13 @@ def test_unknown_strategy_fails_before_any_process_starts():
 
 def test_status_lines_go_to_a_plain_stream(capsys):
     pf.race(
-        fx.PUZZLE, SQUARE, ["exact"], Limits(timeout=30), Backend(memory_mb=500, start_method=FAST), stream=sys.stderr
+        fx.PUZZLE,
+        SQUARE,
+        ["exact"],
+        Limits(timeout=30),
+        Backend(memory_mb=500, start_method=FAST),
+        stream=sys.stderr,
+        head_start=0,
     )
     err = capsys.readouterr().err
     assert "c exact: SOLVED after" in err and "\r" not in err
@@ -195,7 +220,7 @@ from puzzlesat.portfolio import race
 from puzzlesat.portfolio.backends import Backend
 print("go", flush=True)
 race.race(fx.PUZZLE, fx.Number(49), ["hang", "stubborn", "busy"], Limits(timeout=120),
-          Backend(memory_mb=500, start_method={method!r}))
+          Backend(memory_mb=500, start_method={method!r}), head_start=0)
 """
 
 

@@ -111,7 +111,15 @@ def format_table(race_result: RaceResult) -> str:
         f"portfolio: {len(race_result.outcomes)} members on {race_result.jobs} cores{where}, "
         f"{cap}, decided in {race_result.wall_time:.2f}s"
     )
+    if race_result.head_start:
+        summary += f" (head start {race_result.head_start:.2f}s)"
     if startups:
         what = "process" if race_result.backend == "local" else "task"
         summary += f", {what} start-up {min(startups):.2f}-{max(startups):.2f}s"
-    return "\n".join(["c " + summary, *("c " + line for line in lines)]) + "\n"
+    footer = []
+    if race_result.skipped:
+        footer.append(f"c not started: {', '.join(race_result.skipped)} (the head start answered)")
+    winner = race_result.winner
+    if winner is not None:
+        footer.append(f"c won by {winner.label}: {race_result.result.status.value} ({race_result.proof})")
+    return "\n".join(["c " + summary, *("c " + line for line in lines), *footer]) + "\n"
