@@ -180,6 +180,15 @@ def solve_good(instance: Number, limits: Limits, variant: str | None) -> Result:
     return Result(Status.SOLVED, Root(x), objective=x)
 
 
+def solve_sharer(instance: Number, limits: Limits, variant: str | None) -> Result:
+    """Shares an answer (the optimum + 1) with the race, then hangs: only the race's copy survives."""
+    x = math.isqrt(instance.n) + 2
+    if limits.shared is not None:
+        limits.shared.offer(x, Root(x))
+    while True:
+        time.sleep(3600)
+
+
 def _s(name: str, func: str, summary: str, delays: bool = False, engine: str = "other") -> Strategy:
     return Strategy(
         name,
@@ -234,6 +243,7 @@ OPT_PUZZLE = Puzzle(
         _s("good", "solve_good", "optimum without proof after <delay>", delays=True),
         _s("hang", "solve_hang", "sleeps forever"),
         _s("liar", "solve_liar", "infeasible answer"),
+        _s("sharer", "solve_sharer", "shares an answer, then hangs"),
     ),
     optimisation=True,
 )

@@ -19,7 +19,7 @@ if str(TESTS) not in sys.path:
 
 import portfolio_fixtures as fx  # noqa: E402
 
-from puzzlesat.core import BackendUnavailable, Limits, Status  # noqa: E402
+from puzzlesat.core import BackendUnavailable, Limits, Status, proofcheck  # noqa: E402
 from puzzlesat.portfolio import race as pf  # noqa: E402
 from puzzlesat.portfolio.backends import Backend, default_memory_mb  # noqa: E402
 from puzzlesat.portfolio.report import format_table  # noqa: E402
@@ -190,6 +190,46 @@ def test_fork_start_method_races_the_same_way():
     assert out["crash"].note == "crashed" and out["liar"].note == "rejected" and out["hang"].note == "stopped"
 
 
+def test_the_head_start_answers_alone_and_starts_no_process():
+    res = pf.race(fx.PUZZLE, SQUARE, ["exact", "hang"], Limits(timeout=30), Backend(memory_mb=500))
+    assert res.result.status is Status.SOLVED and res.result.solution == fx.Root(7)
+    assert [o.label for o in res.outcomes] == ["exact (head start)"] and res.winner is res.outcomes[0]
+    assert res.skipped == ["hang"] and res.outcomes[0].pid is None
+    table = format_table(res)
+    assert "decided by the head start" in table and "c not started: hang" in table
+    assert "c won by exact (head start): SOLVED (a verified solution)" in table
+
+
+def test_a_head_start_that_does_not_answer_hands_over_to_the_processes():
+    res = pf.race(
+        fx.PUZZLE, SQUARE, ["exact:1", "exact:0.5"], Limits(timeout=30), Backend(memory_mb=500, start_method=FAST)
+    )
+    assert res.head_start >= pf.HEAD_START
+    assert [o.label for o in res.outcomes] == ["exact:1", "exact:0.5"]  # no row for a head start without answer
+    assert res.winner is by_label(res)["exact:0.5"]
+
+
+def test_a_stopped_members_shared_answer_is_the_races_answer():
+    res = pf.race(
+        fx.OPT_PUZZLE,
+        fx.Number(50),
+        ["hang", "sharer"],
+        Limits(timeout=2),
+        Backend(memory_mb=500, start_method=FAST),
+        head_start=0,
+    )
+    assert {o.note for o in res.outcomes} == {"timeout"}
+    assert res.result.status is Status.SOLVED and res.result.objective == 9 and res.result.solution == fx.Root(9)
+    assert res.winner is by_label(res)["sharer"] and "shared" in res.result.message
+    assert res.proof == "a verified answer, not proven the best"
+
+
+def test_cores_follow_the_declared_engine():
+    decl = [(s.engine, s.parallel) for s in (fx.PUZZLE.strategy(n)[0] for n in ("exact", "cpsat-exact"))]
+    assert pf.share_cores(decl, 6) == [1, 5]
+    assert pf.share_cores([("native", True)], 2) == [2]  # a search that splits is not left on one core of two
+
+
 def test_unknown_strategy_fails_before_any_process_starts():
     with pytest.raises(BackendUnavailable, match="nope"):
         pf.race(fx.PUZZLE, SQUARE, ["exact", "nope"], Limits(timeout=5))
@@ -321,6 +361,52 @@ def test_cli_portfolio_solves_generated_edge_matching(tmp_path):
     solution = eternity.parse_solution(inst, done.stdout)
     assert solution is not None and eternity.verify(inst, solution) == []
     assert "c *" in done.stderr and "start-up" in done.stderr
+
+
+# a 5x5 board whose pinned tile leaves no perfect board: its best scores 38/40 (CP-SAT proves it)
+PINNED = (REPO / "instances" / "eternity" / "peak_5x5_b3_m6_s0.txt", "1 2 2 1\n")
+
+
+@needs_eternity
+def test_cli_score_race_answers_the_best_board_any_member_holds(tmp_path):
+    from puzzlesat.domains import eternity
+
+    hints = tmp_path / "pin.txt"
+    hints.write_text(PINNED[1])
+    args = ("solve", "eternity", str(PINNED[0]), "--hints", str(hints), "--score", "--portfolio")
+    done = subprocess.run(
+        _cli(*args, "native-rowscan,cpsat-table", "--timeout", "8"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    assert done.returncode in (0, 3), done.stderr  # 3: the best board at the time limit, not proven
+    inst = eternity.read_hints(eternity.parse(PINNED[0].read_text()), {"hints": str(hints)})
+    board = eternity.parse_solution(inst, done.stdout)
+    assert board is not None and eternity.verify_run(inst, board, {"score": True}) == []
+    assert "c won by " in done.stderr and "c score 3" in done.stderr and "UNKNOWN" not in done.stderr.splitlines()[-1]
+
+
+@needs_eternity
+@pytest.mark.skipif(not proofcheck.available_checkers(), reason="no DRAT checker")
+def test_cli_portfolio_certify_proves_the_winners_claim_after_the_race(tmp_path):
+    hints = tmp_path / "pin.txt"
+    hints.write_text(PINNED[1])
+    folder = tmp_path / "proofs"
+    args = ("solve", "eternity", str(PINNED[0]), "--hints", str(hints), "--portfolio")
+    done = subprocess.run(
+        _cli(*args, "native-rowscan,cnf-heule:cadical195", "--certify", str(folder), "--timeout", "60"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "SOLUTION NOT FOUND" in done.stdout
+    assert "claim is certified after the race by cnf-heule:cadical195" in done.stderr
+    assert "c certified: no solution" in done.stderr
+    assert list(folder.glob("*.drat")) and list(folder.glob("*.cnf"))
 
 
 @needs_eternity

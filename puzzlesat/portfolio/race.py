@@ -43,8 +43,13 @@ from puzzlesat.portfolio.child import ChildSpec, puzzle_spec, strategy_spec
 from puzzlesat.portfolio.report import describe, format_table, status_text
 from puzzlesat.portfolio.runs import Outcome, RaceResult, Run
 
+# modes whose answers improve with time (eternity's --score): a head start settles them only on
+# boards a first look solves, and costs every other board its member's load in this process
+ANYTIME_MODES = ("score",)
 HEAD_START = 0.2  # seconds the first member searches alone before the others start (as the exact split does)
-HEAD_GRACE = 2.0  # seconds a head start may overrun its clock before it is cut short
+# seconds a head start may overrun its clock before it is cut short: more than a first numba
+# compilation (6 s measured for eternity's kernels) or a CP-SAT import, which a cut would break off
+HEAD_GRACE = 10.0
 
 
 def share_cores(kinds: Sequence[tuple[str, bool]], jobs: int) -> list[int]:
@@ -178,7 +183,7 @@ def race(
             (:mod:`puzzlesat.core.progress`: the live status and those lines); None: only to
             that callback, if any.
         head_start: seconds the first member searches alone here first; 0 for none (every
-            member in its own process from the start).
+            member in its own process from the start), and none under :data:`ANYTIME_MODES`.
         certify: a folder where every member certifies the claims it makes
             (:func:`puzzlesat.core.certify.run`, files ``certify_prefix-LABEL-...``); None: no
             certificates.
@@ -239,7 +244,8 @@ class _Policy:
         members = label_members(names, self.limits.seed)
         head: Outcome | None = None
         raced: RaceResult | None = None
-        if head_start > 0:
+        anytime = [m for m in self.puzzle.requested_modes(self.limits.options) if m in ANYTIME_MODES]
+        if head_start > 0 and not anytime:
             head = self.head_start(*members[0], head_start)
             self.head_seconds = time.time() - self.start
             role = _role(self.puzzle, head.result)
@@ -289,7 +295,7 @@ class _Policy:
         same = again.status is result.status and again.objective == result.objective
         if same:
             result.certificates = again.certificates
-            raced.proof = basis_of(self.puzzle, result, winner.name) + f" (certified by {name})"
+            raced.proof = basis_of(self.puzzle, result, winner.name) + f", the proof written by {name}"
         elif again.status in (Status.UNKNOWN, Status.ERROR):
             progress.line(f"c certify: {name} did not settle it ({again.status.value}: {again.message})")
         else:
@@ -320,7 +326,8 @@ class _Policy:
 
         began = time.time()
         try:
-            with hard_deadline(budget + HEAD_GRACE, f"{label} had its head start"):
+            cut = budget + HEAD_GRACE if left is None else min(left, budget + HEAD_GRACE)
+            with hard_deadline(max(cut, budget), f"{label} had its head start"):
                 if self.certify is None:
                     result = run()
                 else:
@@ -492,7 +499,8 @@ def basis_of(puzzle: Puzzle, result: Result, name: str) -> str:
 
     if result.certificates:
         return "; ".join(f"{cert.kind}: {cert.status}, {cert.how}" for cert in result.certificates)
-    claims = certify.claims(result.status.value, result.stats, puzzle.optimisation, result.objective)
+    scored = puzzle.optimisation or result.status is Status.OPTIMAL  # --score's optimum is a claim too
+    claims = certify.claims(result.status.value, result.stats, scored, result.objective)
     if claims:
         return f"{', '.join(claims)}: {certify.basis(*certify.engine_of(puzzle, name), result.stats, result.message)}"
     if result.status is Status.FEASIBLE or (puzzle.optimisation and result.status is Status.SOLVED):
