@@ -157,6 +157,7 @@ def race(
     head_start: float = HEAD_START,
     certify: str | None = None,
     certify_prefix: str = "claim",
+    share: bool = True,
 ) -> RaceResult:
     """Race strategies on one instance, each in its own process; the first verified answer wins.
 
@@ -187,6 +188,8 @@ def race(
         certify: a folder where every member certifies the claims it makes
             (:func:`puzzlesat.core.certify.run`, files ``certify_prefix-LABEL-...``); None: no
             certificates.
+        share: the members share their best answers as they go; False races them apart (the
+            race still keeps the best answer any of them returns), to measure what sharing buys.
 
     Returns:
         A RaceResult; ``result`` has been verified in the parent.  The timeout counts from
@@ -214,7 +217,7 @@ def race(
             )
         with tempfile.TemporaryDirectory(prefix="puzzlesat-race-") as folder:
             shared = Incumbent(Path(folder) / "best")
-            policy = _Policy(puzzle, instance, limits, shared, certify, certify_prefix)
+            policy = _Policy(puzzle, instance, limits, shared if share else None, certify, certify_prefix)
             return policy.run(kept, backend, head_start)
 
 
@@ -226,7 +229,7 @@ class _Policy:
         puzzle: Puzzle,
         instance: Any,
         limits: Limits,
-        shared: Incumbent,
+        shared: Incumbent | None,
         certify: str | None,
         certify_prefix: str,
     ) -> None:
@@ -255,7 +258,7 @@ class _Policy:
                 raced = self.answer(head.result, [head], time.time(), 1, None, backend.name, skipped)
             elif role != "best":
                 head = None  # nothing to keep: the table shows the members' own runs
-            elif head.result.objective is not None:
+            elif head.result.objective is not None and self.shared is not None:
                 self.shared.offer(head.result.objective, head.result.solution)
         if raced is None:
             raced = self.processes(members, backend, head)
@@ -318,7 +321,7 @@ class _Policy:
 
         left = None if self.deadline is None else max(0.0, self.deadline - time.time())
         budget = seconds if left is None else min(seconds, left)
-        limits = replace(self.limits, timeout=budget, seed=seed, workers=1, shared=self.shared.as_member(label))
+        limits = replace(self.limits, timeout=budget, seed=seed, workers=1, shared=self.member(label))
         progress.update(f"portfolio: {label} searches alone for {budget:.2f}s")
 
         def run() -> Result:
@@ -343,6 +346,10 @@ class _Policy:
         elapsed = time.time() - began
         progress.line(f"c {label}: {result.status.value} after its head start of {elapsed:.2f}s")
         return Outcome(f"{label} (head start)", name, seed, 1, result, "", time.time() - self.start, None, None)
+
+    def member(self, label: str) -> Incumbent | None:
+        """The shared best answer as one member sees it (its offers signed with its label)."""
+        return None if self.shared is None else self.shared.as_member(label)
 
     def prefix(self, label: str) -> str:
         """The certificate files' stem for one member."""
@@ -376,7 +383,7 @@ class _Policy:
                         self.deadline,
                         memory_mb,
                         sent[name],
-                        self.shared.as_member(label),
+                        self.member(label),
                         self.certify,
                         self.prefix(label),
                     )
@@ -396,7 +403,7 @@ class _Policy:
                             best is None or best.result is None or _objective(result) < _objective(best.result)
                         ):
                             best = run
-                            if result.objective is not None:
+                            if result.objective is not None and self.shared is not None:
                                 self.shared.offer(result.objective, result.solution)
                     progress.update(status_text(runs, self.start))
             finally:
@@ -435,7 +442,7 @@ class _Policy:
     def held(self, best: Result | None, outcomes: list[Outcome]) -> Result | None:
         """The best answer shared by a member, when none of the answers in hand beats it (its
         member was stopped before it answered), verified here; else ``best``."""
-        entry = self.shared.best()
+        entry = None if self.shared is None else self.shared.best()
         if entry is None or (best is not None and _objective(best) <= entry.objective):
             return best
         status = Status.SOLVED if self.puzzle.optimisation else Status.FEASIBLE
