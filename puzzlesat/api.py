@@ -300,6 +300,7 @@ def race(
         certify: a folder: every member certifies the claims it makes there, as :func:`solve`
             does, and a claim the winner could not certify is certified after the race by a
             member that can, when there is one (``result.certificates``; ``stream`` says which).
+            Needs a DRAT checker: BackendUnavailable before any member starts without one.
         options: as for :func:`solve`; each must be declared by one of the members.
     """
     from puzzlesat.portfolio import race as portfolio
@@ -311,7 +312,10 @@ def race(
     pool = backend_of(backend, address, jobs, memory_limit)
     folder = None
     if certify is not None:
+        from puzzlesat.core import proofcheck
+
         check_arg.path("certify", certify)
+        proofcheck.choose_checker()  # no checker: refused before any member starts
         folder = os.fspath(certify)
     with progress.reporting(on_progress):
         result = portfolio.solve_portfolio(
