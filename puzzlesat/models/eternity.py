@@ -171,6 +171,8 @@ def solve_score(instance: Instance, limits: Limits) -> Result:
     start = time.perf_counter()
     total = max_score(instance)
     race = limits.shared
+    from ortools.sat.python import cp_model  # noqa: F401 - imported first: the race's best is read after it
+
     held = None if race is None else race.best()  # a race's best board: a hint, and a bound to reach
     model, tile, side = build_score_model(instance, limits.options, None if held is None else total - held.objective)
     if held is not None:

@@ -531,6 +531,7 @@ def join_race(search: ScoreSearch, race: Incumbent) -> None:
 
     search.shared_bound = bound
     search.on_improve = improve
+    improve(search.best.board, search.best.errors)  # the first board too: a hint for the others
 
 
 def scan_in_processes(search: ScoreSearch, seeds: list[Any], until: float | None) -> None:
