@@ -375,7 +375,7 @@ def test_cli_score_race_answers_the_best_board_any_member_holds(tmp_path):
     hints.write_text(PINNED[1])
     args = ("solve", "eternity", str(PINNED[0]), "--hints", str(hints), "--score", "--portfolio")
     done = subprocess.run(
-        _cli(*args, "native-rowscan,cpsat-table", "--timeout", "8"),
+        _cli(*args, "native-rowscan,cpsat-table", "--timeout", "20"),
         capture_output=True,
         text=True,
         timeout=120,
