@@ -47,7 +47,7 @@ from puzzlesat.core import get_puzzle  # noqa: E402
 
 SUB_SECOND = 1.0  # seconds of the best single strategy's own solve time
 HELD_OUT = [(7, 3, 5, seed) for seed in range(101, 109)]
-HEAD_SINGLES = ("native-rowscan", "cnf-heule:cadical195")  # eternity's portfolio before it was native-rowscan alone
+HEAD_SINGLES = ("native-rowscan", "cnf-heule:cadical195")  # eternity's members, each alone
 QUICK = [(4, 2, 2, 1)]
 FINAL = ("SOLVED", "OPTIMAL", "INFEASIBLE")
 
