@@ -117,7 +117,7 @@ def solve_model(
         # not armed (an asyncio loop holds the wakeup file): CP-SAT stops itself on Ctrl-C;
         # an ignored SIGINT (a portfolio child) stays ignored
         solver.parameters.catch_sigint_signal = not armed and sigint_handled()
-        code = solver.solve(model, None if on_solution is None else _Solutions(on_solution))
+        code = solver.solve(model) if on_solution is None else solver.solve(model, _Solutions(on_solution))
     status = status_of(code, optimise)
     message = solver.status_name(code)
     if code == cp_model.MODEL_INVALID:
