@@ -108,7 +108,8 @@ def measure(
 
 
 def fmt(run: dict[str, Any], timeout: float) -> str:
-    return f"{run['wall']:.2f}" if run["solved"] else f"t/o ({timeout:g})"
+    """A median time, or ``t/o`` when most rounds did not finish (they count as twice the limit)."""
+    return f"{run['wall']:.2f}" if run["wall"] < 2 * timeout else f"t/o ({timeout:g})"
 
 
 def head_start_table(rows: list[dict[str, Any]], singles: list[str], timeout: float) -> int:
@@ -124,7 +125,7 @@ def head_start_table(rows: list[dict[str, Any]], singles: list[str], timeout: fl
         if own is not None and own < SUB_SECOND and row[best]["solved"]:
             ratios.append(ratio)
         cells = " | ".join(fmt(row[s], timeout) for s in singles)
-        who = port["strategy"] if port["solved"] else "-"
+        who = port["strategy"] if port["wall"] < 2 * timeout else "-"
         print(f"| {row['name']} | {cells} | {best} | {fmt(port, timeout)} | {who} | {ratio:.2f} |")
     print()
     median = statistics.median(ratios) if ratios else float("nan")
@@ -152,7 +153,7 @@ def mixed_table(rows: list[dict[str, Any]], singles: list[str], timeout: float) 
             f"**{fmt(row[s], timeout)}**" if s == winner and vbs["solved"] else fmt(row[s], timeout) for s in singles
         )
         port = row["portfolio"]
-        who = port["strategy"] if port["solved"] else "-"
+        who = port["strategy"] if port["wall"] < 2 * timeout else "-"
         print(f"| {row['name']} | {cells} | {fmt(vbs, timeout)} ({winner}) | {fmt(port, timeout)} | {who} |")
     n = len(rows)
     labels = [*singles, "virtual best", "portfolio"]
