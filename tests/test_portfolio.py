@@ -221,6 +221,7 @@ def test_a_stopped_members_shared_answer_is_the_races_answer():
     assert {o.note for o in res.outcomes} == {"timeout"}
     assert res.result.status is Status.SOLVED and res.result.objective == 9 and res.result.solution == fx.Root(9)
     assert res.winner is by_label(res)["sharer"] and "shared" in res.result.message
+    assert res.result.strategy == "sharer"
     assert res.proof == "a verified answer, not proven the best"
 
 

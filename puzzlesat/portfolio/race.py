@@ -446,18 +446,19 @@ class _Policy:
         if entry is None or (best is not None and _objective(best) <= entry.objective):
             return best
         status = Status.SOLVED if self.puzzle.optimisation else Status.FEASIBLE
+        holder = next((o for o in outcomes if o.label.removesuffix(" (head start)") == entry.source), None)
         found = Result(
             status,
             entry.solution,
             objective=entry.objective,
-            strategy=entry.source,
+            strategy=entry.source if holder is None else holder.name,
             message="its best answer, shared before it was stopped",
         )
         checked = check_result(self.puzzle, self.instance, found, self.limits.options)
         if checked.status is not status:
             return best
         for outcome in outcomes:
-            outcome.winner = outcome.label == entry.source
+            outcome.winner = outcome is holder
         return checked
 
     def answer(
@@ -472,9 +473,10 @@ class _Policy:
     ) -> RaceResult:
         """The race's result: the winner's answer, else UNKNOWN (ERROR when every member failed)."""
         winner = next((o for o in outcomes if o.winner), None)
-        if final is not None and winner is not None:
-            label = winner.label.removesuffix(" (head start)")
-            final.strategy = (final.strategy or winner.name) + label[len(winner.name) :]
+        if final is not None:
+            if winner is not None:
+                label = winner.label.removesuffix(" (head start)")
+                final.strategy = (final.strategy or winner.name) + label[len(winner.name) :]
         else:
             statuses = {o.result.status for o in outcomes}
             status = Status.ERROR if statuses == {Status.ERROR} else Status.UNKNOWN
