@@ -214,8 +214,7 @@ def solve(
         if certify is not None:
             from puzzlesat.core import certify as certifying
 
-            prefix = "claim" if instance.source.startswith(("<", "generated")) else Path(instance.source).stem
-            done = certifying.run(puzzle, instance.data, run, certify, prefix=prefix, timeout=limits.timeout)
+            done = certifying.run(puzzle, instance.data, run, certify, prefix=_prefix(instance), timeout=limits.timeout)
             return _knows(plugin_checked(puzzle, done), instance)
         return _knows(plugin_checked(puzzle, run()), instance)
 
@@ -252,6 +251,11 @@ def unproved_claim(instance: Instance, result: Result) -> str | None:
     return f"INFEASIBLE claimed by {who}, not proved (solve --certify checks a proof the strategy records)"
 
 
+def _prefix(instance: Instance) -> str:
+    """The stem of an instance's certificate files: its file's name, else ``claim``."""
+    return "claim" if instance.source.startswith(("<", "generated")) else Path(instance.source).stem
+
+
 def _knows(result: Result, instance: Instance) -> Result:
     """The result, told its instance so that it can draw itself (``Result._repr_svg_``)."""
     result.puzzle, result.instance = instance.puzzle, instance.data
@@ -270,6 +274,7 @@ def race(
     memory_limit: int | None = None,
     stream: TextIO | None = None,
     on_progress: progress.Callback | None = None,
+    certify: str | os.PathLike[str] | None = None,
     **options: Any,
 ) -> Result:
     """Race strategies in separate processes (the portfolio); the first verified answer wins.
@@ -292,6 +297,10 @@ def race(
             ``on_progress`` is given; None for silence.
         on_progress: called with the race's live status and those lines
             (:class:`~puzzlesat.core.progress.Progress`).
+        certify: a folder: every member certifies the claims it makes there, as :func:`solve`
+            does, and a claim the winner could not certify is certified after the race by a
+            member that can, when there is one (``result.certificates``; ``stream`` says which).
+            Needs a DRAT checker: BackendUnavailable before any member starts without one.
         options: as for :func:`solve`; each must be declared by one of the members.
     """
     from puzzlesat.portfolio import race as portfolio
@@ -301,8 +310,18 @@ def race(
     limits = Limits(timeout=check_arg.timeout(timeout), seed=check_arg.declared(check_arg.SEED, seed), options=options)
     out = io.StringIO() if check_arg.stream("stream", stream) is None else stream
     pool = backend_of(backend, address, jobs, memory_limit)
+    folder = None
+    if certify is not None:
+        from puzzlesat.core import proofcheck
+
+        check_arg.path("certify", certify)
+        proofcheck.choose_checker()  # no checker: refused before any member starts
+        folder = os.fspath(certify)
     with progress.reporting(on_progress):
-        return _knows(portfolio.solve_portfolio(puzzle, instance.data, names, limits, pool, stream=out), instance)
+        result = portfolio.solve_portfolio(
+            puzzle, instance.data, names, limits, pool, stream=out, certify=folder, certify_prefix=_prefix(instance)
+        )
+        return _knows(result, instance)
 
 
 @dataclass(frozen=True, init=False)

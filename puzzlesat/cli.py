@@ -262,8 +262,6 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if args.address and args.backend == "local":
         raise PuzzlesatError("--address needs --backend ray")
     check_cores(args)
-    if args.certify is not None and args.portfolio is not None:
-        raise PuzzlesatError("--certify applies to one strategy's run, not to --portfolio")
     options = given_options(args)
     picture_first(args)
     outputs(args, [("the instance", args.file)])
@@ -280,6 +278,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
             memory_limit=args.memory_limit,
             stream=sys.stderr,
             on_progress=DISPLAY,
+            certify=args.certify,
             **options,
         )
     else:

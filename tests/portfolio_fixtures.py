@@ -180,13 +180,24 @@ def solve_good(instance: Number, limits: Limits, variant: str | None) -> Result:
     return Result(Status.SOLVED, Root(x), objective=x)
 
 
-def _s(name: str, func: str, summary: str, delays: bool = False) -> Strategy:
+def solve_sharer(instance: Number, limits: Limits, variant: str | None) -> Result:
+    """Shares an answer (the optimum + 1) with the race, then hangs: only the race's copy survives."""
+    x = math.isqrt(instance.n) + 2
+    if limits.shared is not None:
+        limits.shared.offer(x, Root(x))
+    while True:
+        time.sleep(3600)
+
+
+def _s(name: str, func: str, summary: str, delays: bool = False, engine: str = "other") -> Strategy:
     return Strategy(
         name,
         f"portfolio_fixtures:{func}",
         summary,
         variants=DELAYS if delays else (),
         default_variant="0" if delays else None,
+        engine=engine,
+        parallel=engine == "cpsat",
     )
 
 
@@ -200,7 +211,7 @@ PUZZLE = Puzzle(
     write_instance=write_instance,
     strategies=(
         _s("exact", "solve_exact", "right answer after <delay> seconds", delays=True),
-        _s("cpsat-exact", "solve_exact", "as exact; its name makes it a CP-SAT member", delays=True),
+        _s("cpsat-exact", "solve_exact", "as exact; declared a CP-SAT member", delays=True, engine="cpsat"),
         _s("hang", "solve_hang", "sleeps forever"),
         _s("stubborn", "solve_stubborn", "ignores SIGTERM"),
         _s("busy", "solve_busy", "spins forever"),
@@ -232,6 +243,7 @@ OPT_PUZZLE = Puzzle(
         _s("good", "solve_good", "optimum without proof after <delay>", delays=True),
         _s("hang", "solve_hang", "sleeps forever"),
         _s("liar", "solve_liar", "infeasible answer"),
+        _s("sharer", "solve_sharer", "shares an answer, then hangs"),
     ),
     optimisation=True,
 )

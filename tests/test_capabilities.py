@@ -65,9 +65,10 @@ def test_a_mode_at_its_default_is_no_request() -> None:
     assert result.status is Status.OPTIMAL
 
 
-def test_the_default_score_race_leaves_out_cnf_heule_and_says_so(imperfect: str) -> None:
+def test_a_score_race_leaves_out_cnf_heule_and_says_so(imperfect: str) -> None:
     out = io.StringIO()
-    result = puzzlesat.race(puzzlesat.load("eternity", imperfect), timeout=60, score=True, stream=out)
+    board = puzzlesat.load("eternity", imperfect)
+    result = puzzlesat.race(board, "native-rowscan,cnf-heule:cadical195", timeout=60, score=True, stream=out)
     assert "c left out cnf-heule:cadical195: not serving --score\n" in out.getvalue()
     assert result.status is Status.OPTIMAL and result.strategy == "native-rowscan"
     assert result.objective == 1

@@ -238,9 +238,15 @@ def test_basis_reads_the_declared_engine_not_the_name() -> None:
     assert certify.claims("OPTIMAL", {"unique": True}, True) == ["optimal", "unique"]
 
 
-def test_portfolio_refuses_certify() -> None:
-    proc = run_cli("solve", "eternity", str(ROOT / "instances/eternity/seed_4x4.txt"), "--portfolio", "--certify", "x")
-    assert proc.returncode == 2 and "--certify" in proc.stderr
+@needs_checker
+def test_portfolio_certifies_with_its_members(tmp_path: Path) -> None:
+    """A solution needs no certificate: the race says how it certifies and answers as usual
+    (a claim certified after the race: tests/test_portfolio.py)."""
+    seed = str(ROOT / "instances/eternity/seed_4x4.txt")
+    proc = run_cli("solve", "eternity", seed, "--portfolio", "--certify", str(tmp_path / "proofs"))
+    assert proc.returncode == 0, proc.stderr
+    assert "c certify: every member certifies the claims it makes" in proc.stderr
+    assert "c won by native-rowscan (head start): SOLVED (a verified solution)" in proc.stderr
 
 
 @needs_checker

@@ -19,7 +19,7 @@ if str(TESTS) not in sys.path:
 
 import portfolio_fixtures as fx  # noqa: E402
 
-from puzzlesat.core import BackendUnavailable, Limits, Status  # noqa: E402
+from puzzlesat.core import BackendUnavailable, Limits, Status, proofcheck  # noqa: E402
 from puzzlesat.portfolio import race as pf  # noqa: E402
 from puzzlesat.portfolio.backends import Backend, default_memory_mb  # noqa: E402
 from puzzlesat.portfolio.report import format_table  # noqa: E402
@@ -43,7 +43,7 @@ def by_label(result: pf.RaceResult) -> dict[str, pf.Outcome]:
 
 def test_first_verified_answer_wins_and_the_other_is_stopped():
     start = time.monotonic()
-    res = pf.race(fx.PUZZLE, SQUARE, ["hang", "exact:0.2"], Limits(timeout=30), Backend(memory_mb=500))
+    res = pf.race(fx.PUZZLE, SQUARE, ["hang", "exact:0.2"], Limits(timeout=30), Backend(memory_mb=500), head_start=0)
     assert time.monotonic() - start < 15
     assert res.result.status is Status.SOLVED
     assert res.result.solution == fx.Root(7)
@@ -58,7 +58,9 @@ def test_first_verified_answer_wins_and_the_other_is_stopped():
 
 def test_hanging_and_sigterm_ignoring_strategies_are_killed_at_the_timeout():
     start = time.monotonic()
-    res = pf.race(fx.PUZZLE, SQUARE, ["hang", "stubborn"], Limits(timeout=1.5), Backend(memory_mb=500, grace=0.3))
+    res = pf.race(
+        fx.PUZZLE, SQUARE, ["hang", "stubborn"], Limits(timeout=1.5), Backend(memory_mb=500, grace=0.3), head_start=0
+    )
     took = time.monotonic() - start
     assert res.result.status is Status.UNKNOWN
     assert res.winner is None
@@ -68,7 +70,14 @@ def test_hanging_and_sigterm_ignoring_strategies_are_killed_at_the_timeout():
 
 
 def test_crash_exception_and_memory_hog_are_errors_while_another_answer_wins():
-    res = pf.race(fx.PUZZLE, SQUARE, ["crash", "raise", "hog", "exact:2"], Limits(timeout=60), Backend(memory_mb=200))
+    res = pf.race(
+        fx.PUZZLE,
+        SQUARE,
+        ["crash", "raise", "hog", "exact:2"],
+        Limits(timeout=60),
+        Backend(memory_mb=200),
+        head_start=0,
+    )
     out = by_label(res)
     assert res.result.status is Status.SOLVED and res.winner is out["exact:2"]
     assert out["crash"].result.status is Status.ERROR and "SIGSEGV" in out["crash"].result.message
@@ -79,12 +88,12 @@ def test_crash_exception_and_memory_hog_are_errors_while_another_answer_wins():
 
 
 def test_an_answer_the_verifier_rejects_never_wins():
-    res = pf.race(fx.PUZZLE, SQUARE, ["liar", "exact:0.5"], Limits(timeout=30), Backend(memory_mb=500))
+    res = pf.race(fx.PUZZLE, SQUARE, ["liar", "exact:0.5"], Limits(timeout=30), Backend(memory_mb=500), head_start=0)
     out = by_label(res)
     assert out["liar"].result.status is Status.ERROR and out["liar"].note == "rejected"
     assert res.winner is out["exact:0.5"] and res.result.solution == fx.Root(7)
 
-    alone = pf.race(fx.PUZZLE, SQUARE, ["liar", "unknown"], Limits(timeout=30), Backend(memory_mb=500))
+    alone = pf.race(fx.PUZZLE, SQUARE, ["liar", "unknown"], Limits(timeout=30), Backend(memory_mb=500), head_start=0)
     assert alone.winner is None and alone.result.status is Status.UNKNOWN
     assert alone.result.solution is None
 
@@ -96,6 +105,7 @@ def test_repeated_names_race_with_different_seeds_and_cpsat_gets_the_spare_cores
         ["exact:1", "exact:1", "cpsat-exact"],
         Limits(timeout=30, seed=5),
         Backend(jobs=6, memory_mb=500, start_method=FAST),
+        head_start=0,
     )
     out = by_label(res)
     assert [(o.label, o.seed, o.workers) for o in res.outcomes] == [
@@ -109,7 +119,12 @@ def test_repeated_names_race_with_different_seeds_and_cpsat_gets_the_spare_cores
 
 def test_infeasible_is_a_final_answer():
     res = pf.race(
-        fx.PUZZLE, fx.Number(50), ["hang", "exact"], Limits(timeout=30), Backend(memory_mb=500, start_method=FAST)
+        fx.PUZZLE,
+        fx.Number(50),
+        ["hang", "exact"],
+        Limits(timeout=30),
+        Backend(memory_mb=500, start_method=FAST),
+        head_start=0,
     )
     assert res.result.status is Status.INFEASIBLE and res.winner is not None
 
@@ -121,6 +136,7 @@ def test_optimisation_first_proven_optimum_wins():
         ["approx", "optimal:0.5", "hang"],
         Limits(timeout=30),
         Backend(memory_mb=500, start_method=FAST),
+        head_start=0,
     )
     assert res.result.status is Status.OPTIMAL and res.result.objective == 8
     assert res.winner is not None and res.winner.label == "optimal:0.5"
@@ -134,6 +150,7 @@ def test_optimisation_best_verified_objective_at_the_deadline():
         ["approx", "good:30", "liar", "hang"],
         Limits(timeout=2.5),
         Backend(memory_mb=500, start_method=FAST),
+        head_start=0,
     )
     assert time.monotonic() - start < 10
     out = by_label(res)
@@ -152,6 +169,7 @@ def test_grandchildren_are_stopped_with_their_parent(tmp_path):
         ["spawner", "exact:2"],
         Limits(timeout=30, options={"pidfile": str(pidfile)}),
         Backend(memory_mb=500, start_method=FAST),
+        head_start=0,
     )
     assert res.result.status is Status.SOLVED
     child, grandchild = map(int, pidfile.read_text().split())
@@ -165,10 +183,52 @@ def test_fork_start_method_races_the_same_way():
         ["crash", "liar", "hang", "exact:0.5"],
         Limits(timeout=30),
         Backend(memory_mb=500, start_method="fork"),
+        head_start=0,
     )
     out = by_label(res)
     assert res.winner is out["exact:0.5"] and res.result.solution == fx.Root(7)
     assert out["crash"].note == "crashed" and out["liar"].note == "rejected" and out["hang"].note == "stopped"
+
+
+def test_the_head_start_answers_alone_and_starts_no_process():
+    res = pf.race(fx.PUZZLE, SQUARE, ["exact", "hang"], Limits(timeout=30), Backend(memory_mb=500))
+    assert res.result.status is Status.SOLVED and res.result.solution == fx.Root(7)
+    assert [o.label for o in res.outcomes] == ["exact (head start)"] and res.winner is res.outcomes[0]
+    assert res.skipped == ["hang"] and res.outcomes[0].pid is None
+    table = format_table(res)
+    assert "decided by the head start" in table and "c not started: hang" in table
+    assert "c won by exact (head start): SOLVED (a verified solution)" in table
+
+
+def test_a_head_start_that_does_not_answer_hands_over_to_the_processes():
+    res = pf.race(
+        fx.PUZZLE, SQUARE, ["exact:1", "exact:0.5"], Limits(timeout=30), Backend(memory_mb=500, start_method=FAST)
+    )
+    assert res.head_start >= pf.HEAD_START
+    assert [o.label for o in res.outcomes] == ["exact:1", "exact:0.5"]  # no row for a head start without answer
+    assert res.winner is by_label(res)["exact:0.5"]
+
+
+def test_a_stopped_members_shared_answer_is_the_races_answer():
+    res = pf.race(
+        fx.OPT_PUZZLE,
+        fx.Number(50),
+        ["hang", "sharer"],
+        Limits(timeout=2),
+        Backend(memory_mb=500, start_method=FAST),
+        head_start=0,
+    )
+    assert {o.note for o in res.outcomes} == {"timeout"}
+    assert res.result.status is Status.SOLVED and res.result.objective == 9 and res.result.solution == fx.Root(9)
+    assert res.winner is by_label(res)["sharer"] and "shared" in res.result.message
+    assert res.result.strategy == "sharer"
+    assert res.proof == "a verified answer, not proven the best"
+
+
+def test_cores_follow_the_declared_engine():
+    decl = [(s.engine, s.parallel) for s in (fx.PUZZLE.strategy(n)[0] for n in ("exact", "cpsat-exact"))]
+    assert pf.share_cores(decl, 6) == [1, 5]
+    assert pf.share_cores([("native", True)], 2) == [2]  # a search that splits is not left on one core of two
 
 
 def test_unknown_strategy_fails_before_any_process_starts():
@@ -180,7 +240,13 @@ def test_unknown_strategy_fails_before_any_process_starts():
 
 def test_status_lines_go_to_a_plain_stream(capsys):
     pf.race(
-        fx.PUZZLE, SQUARE, ["exact"], Limits(timeout=30), Backend(memory_mb=500, start_method=FAST), stream=sys.stderr
+        fx.PUZZLE,
+        SQUARE,
+        ["exact"],
+        Limits(timeout=30),
+        Backend(memory_mb=500, start_method=FAST),
+        stream=sys.stderr,
+        head_start=0,
     )
     err = capsys.readouterr().err
     assert "c exact: SOLVED after" in err and "\r" not in err
@@ -195,7 +261,7 @@ from puzzlesat.portfolio import race
 from puzzlesat.portfolio.backends import Backend
 print("go", flush=True)
 race.race(fx.PUZZLE, fx.Number(49), ["hang", "stubborn", "busy"], Limits(timeout=120),
-          Backend(memory_mb=500, start_method={method!r}))
+          Backend(memory_mb=500, start_method={method!r}), head_start=0)
 """
 
 
@@ -296,6 +362,52 @@ def test_cli_portfolio_solves_generated_edge_matching(tmp_path):
     solution = eternity.parse_solution(inst, done.stdout)
     assert solution is not None and eternity.verify(inst, solution) == []
     assert "c *" in done.stderr and "start-up" in done.stderr
+
+
+# a 5x5 board whose pinned tile leaves no perfect board: its best scores 38/40 (CP-SAT proves it)
+PINNED = (REPO / "instances" / "eternity" / "peak_5x5_b3_m6_s0.txt", "1 2 2 1\n")
+
+
+@needs_eternity
+def test_cli_score_race_answers_the_best_board_any_member_holds(tmp_path):
+    from puzzlesat.domains import eternity
+
+    hints = tmp_path / "pin.txt"
+    hints.write_text(PINNED[1])
+    args = ("solve", "eternity", str(PINNED[0]), "--hints", str(hints), "--score", "--portfolio")
+    done = subprocess.run(
+        _cli(*args, "native-rowscan,cpsat-table", "--timeout", "20"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    assert done.returncode in (0, 3), done.stderr  # 3: the best board at the time limit, not proven
+    inst = eternity.read_hints(eternity.parse(PINNED[0].read_text()), {"hints": str(hints)})
+    board = eternity.parse_solution(inst, done.stdout)
+    assert board is not None and eternity.verify_run(inst, board, {"score": True}) == []
+    assert "c won by " in done.stderr and "c score 3" in done.stderr and "UNKNOWN" not in done.stderr.splitlines()[-1]
+
+
+@needs_eternity
+@pytest.mark.skipif(not proofcheck.available_checkers(), reason="no DRAT checker")
+def test_cli_portfolio_certify_proves_the_winners_claim_after_the_race(tmp_path):
+    hints = tmp_path / "pin.txt"
+    hints.write_text(PINNED[1])
+    folder = tmp_path / "proofs"
+    args = ("solve", "eternity", str(PINNED[0]), "--hints", str(hints), "--portfolio")
+    done = subprocess.run(
+        _cli(*args, "native-rowscan,cnf-heule:cadical195", "--certify", str(folder), "--timeout", "60"),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "SOLUTION NOT FOUND" in done.stdout
+    assert "claim is certified after the race by cnf-heule:cadical195" in done.stderr
+    assert "c certified: no solution" in done.stderr
+    assert list(folder.glob("*.drat")) and list(folder.glob("*.cnf"))
 
 
 @needs_eternity

@@ -157,6 +157,7 @@ def test_race_cancels_the_losers_and_their_processes_are_gone(tmp_path):
         ["stubborn", "spawner", "crash", "liar", "cpsat-exact:2"],
         Limits(timeout=60, options={"pidfile": str(pidfile)}),
         Backend(name="ray", jobs=6),
+        head_start=0,
     )
     assert time.monotonic() - start < 30
     assert res.result.status is Status.SOLVED and res.result.solution == fx.Root(7)
@@ -177,7 +178,7 @@ def test_race_cancels_the_losers_and_their_processes_are_gone(tmp_path):
 
 def test_race_timeout_stops_a_hanging_member():
     start = time.monotonic()
-    res = pf.race(fx.PUZZLE, fx.Number(49), ["hang"], Limits(timeout=1.5), Backend(name="ray"))
+    res = pf.race(fx.PUZZLE, fx.Number(49), ["hang"], Limits(timeout=1.5), Backend(name="ray"), head_start=0)
     assert time.monotonic() - start < 10
     assert res.result.status is Status.UNKNOWN and res.outcomes[0].note in ("timeout", "stopped")
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, overload
 
 from puzzlesat.core.errors import ArgumentError, ArgumentTypeError, BackendUnavailable, PluginError, PuzzlesatError
+from puzzlesat.core.incumbent import Incumbent
 from puzzlesat.core.options import Option, OptionError
 
 
@@ -44,12 +45,17 @@ class Limits:
         seed: random seed for search order.
         workers: threads or processes the strategy may use (CP-SAT ``num_workers``).
         options: the puzzle's own solve flags (``Puzzle.solve_options``), e.g. ``unique``.
+        shared: the best answer of a race this run is a member of
+            (:class:`~puzzlesat.core.incumbent.Incumbent`), under ``--score`` or an
+            optimisation: a strategy may offer its answers there and take the others' best as
+            a bound or a hint; None outside a race.
     """
 
     timeout: float | None = None
     seed: int = 0
     workers: int = 1
     options: dict[str, Any] = field(default_factory=dict)
+    shared: Incumbent | None = None
 
     def remaining(self, start: float) -> float | None:
         """Seconds left of the timeout, given the start time from :func:`time.perf_counter`."""

@@ -147,13 +147,25 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     if not instance.whites:
         return Result(Status.OPTIMAL, Solution(()), 0, 0.0, {})
     answer = greedy(instance, limits.seed)
+    race = limits.shared
+    held = None if race is None else race.best()
+    if held is not None and (answer is None or held.objective < len(answer)):
+        answer = tuple(held.solution.moves)  # a race's best answer: the horizon and the hint
     horizon = len(answer) if answer is not None else len(instance.frontier())
     lower = move_lower_bound(instance)
     model, v = build_model(instance, {"horizon": horizon, "lower": lower})
     if answer is not None:
         for t, p in enumerate(answer, start=1):
             model.add_hint(v.place[t, p], 1)
-    run = solve_model(model, limits, limits.remaining(start), optimise=True)
+
+    def share(found: Any) -> None:
+        assert race is not None
+        moves = v.moves(found.boolean_value)
+        race.offer(len(moves), Solution(moves))
+
+    run = solve_model(
+        model, limits, limits.remaining(start), optimise=True, on_solution=None if race is None else share
+    )
     stats = {**model_size(model), "horizon": horizon, "lower_bound": lower, **run.stats}
     wall = time.perf_counter() - start
     if run.status is Status.OPTIMAL or run.status is Status.SOLVED:

@@ -7,6 +7,7 @@ is an ERROR, never UNKNOWN: UNKNOWN claims that only the time ran out.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,7 +72,27 @@ def status_of(code: Any, optimise: bool = False) -> Status:
     return Status.ERROR
 
 
-def solve_model(model: Any, limits: Limits, time_left: float | None, optimise: bool = False) -> CpSatRun:
+class _Solutions:
+    """The ``CpSolverSolutionCallback`` that hands each solution to a function (made on first use:
+    the class derives from one in ortools, imported only where a strategy runs)."""
+
+    def __new__(cls, on_solution: Callable[[Any], None]) -> Any:
+        from ortools.sat.python import cp_model
+
+        class Callback(cp_model.CpSolverSolutionCallback):  # type: ignore[misc]
+            def on_solution_callback(self) -> None:
+                on_solution(self)
+
+        return Callback()
+
+
+def solve_model(
+    model: Any,
+    limits: Limits,
+    time_left: float | None,
+    optimise: bool = False,
+    on_solution: Callable[[Any], None] | None = None,
+) -> CpSatRun:
     """Solve a model with the run's seed and workers, for at most ``time_left`` seconds.
 
     Args:
@@ -79,6 +100,8 @@ def solve_model(model: Any, limits: Limits, time_left: float | None, optimise: b
         limits: the run's seed and workers (at least one worker).
         time_left: seconds the solve may take (at least :data:`MIN_TIME`), None for no limit.
         optimise: the model minimises an objective (see :func:`status_of`).
+        on_solution: called with the solver's callback (``value``, ``objective_value``) at
+            each solution found, each better than the last (a race member shares them).
 
     Returns:
         The mapped status, the solver and a message.
@@ -94,7 +117,7 @@ def solve_model(model: Any, limits: Limits, time_left: float | None, optimise: b
         # not armed (an asyncio loop holds the wakeup file): CP-SAT stops itself on Ctrl-C;
         # an ignored SIGINT (a portfolio child) stays ignored
         solver.parameters.catch_sigint_signal = not armed and sigint_handled()
-        code = solver.solve(model)
+        code = solver.solve(model) if on_solution is None else solver.solve(model, _Solutions(on_solution))
     status = status_of(code, optimise)
     message = solver.status_name(code)
     if code == cp_model.MODEL_INVALID:

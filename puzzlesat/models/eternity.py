@@ -24,6 +24,7 @@ It cannot count solutions (``--count``): native-rowscan and cnf-heule can.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from puzzlesat.core import Limits, Result, Status, Strategy
@@ -120,8 +121,11 @@ def build_model(instance: Instance, options: dict[str, Any] | None = None) -> tu
     return model, board
 
 
-def build_score_model(instance: Instance, options: dict[str, Any] | None = None) -> tuple[Any, Any, Any]:
-    """The score model (module docstring): (model, tile variables, side colour variables by (cell, side))."""
+def build_score_model(
+    instance: Instance, options: dict[str, Any] | None = None, at_least: int | None = None
+) -> tuple[Any, Any, Any]:
+    """The score model (module docstring): (model, tile variables, side colour variables by (cell,
+    side)); ``at_least``: only boards scoring that much (a race's best board is a bound)."""
     from ortools.sat.python import cp_model
 
     opts = {**DEFAULTS, **(options or {})}
@@ -155,6 +159,8 @@ def build_score_model(instance: Instance, options: dict[str, Any] | None = None)
         model.add(side[a, side_a] == side[b, side_b]).only_enforce_if(match)
         matches.append(match)
     model.maximize(sum(matches))
+    if at_least is not None:
+        model.add(sum(matches) >= at_least)
     return model, tile, side
 
 
@@ -163,22 +169,43 @@ def solve_score(instance: Instance, limits: Limits) -> Result:
     from puzzlesat.models.cpsat import model_size, solve_model
 
     start = time.perf_counter()
-    model, tile, side = build_score_model(instance, limits.options)
-    run = solve_model(model, limits, limits.remaining(start), optimise=True)
+    total = max_score(instance)
+    race = limits.shared
+    from ortools.sat.python import cp_model  # noqa: F401 - imported first: the race's best is read after it
+
+    held = None if race is None else race.best()  # a race's best board: a hint, and a bound to reach
+    model, tile, side = build_score_model(instance, limits.options, None if held is None else total - held.objective)
+    if held is not None:
+        for cell, (t, r) in enumerate(held.solution.placements):
+            model.add_hint(tile[cell], t)
+            for s, colour in enumerate(rotated(instance.tiles[t], r)):
+                if s not in instance.frame_sides(cell):
+                    model.add_hint(side[cell, s], colour)
+
+    def board(value: Callable[[Any], int]) -> Solution:
+        placed = []
+        for cell in range(instance.cells):
+            t = value(tile[cell])
+            sides = tuple(value(side[cell, s]) for s in range(4))
+            placed.append((t, next(r for r in range(4) if rotated(instance.tiles[t], r) == sides)))
+        return Solution(tuple(placed))
+
+    def share(found: Any) -> None:
+        assert race is not None
+        race.offer(total - int(found.objective_value), board(found.value))
+
+    run = solve_model(
+        model, limits, limits.remaining(start), optimise=True, on_solution=None if race is None else share
+    )
     stats: dict[str, Any] = {**model_size(model), **run.stats}
     elapsed = time.perf_counter() - start
     if run.status in (Status.OPTIMAL, Status.SOLVED):
-        placed = []
-        for cell in range(instance.cells):
-            t = run.solver.value(tile[cell])
-            sides = tuple(run.solver.value(side[cell, s]) for s in range(4))
-            placed.append((t, next(r for r in range(4) if rotated(instance.tiles[t], r) == sides)))
         score = int(run.solver.objective_value)
-        stats["score"] = f"{score}/{max_score(instance)}"
+        stats["score"] = f"{score}/{total}"
         proven = run.status is Status.OPTIMAL
         return Result(
             Status.OPTIMAL if proven else Status.FEASIBLE,
-            Solution(tuple(placed)),
+            board(run.solver.value),
             objective=max_score(instance) - score,
             wall_time=elapsed,
             stats=stats,

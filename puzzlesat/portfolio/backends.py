@@ -12,17 +12,18 @@ import os
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import psutil
-
 from puzzlesat.core import Puzzle, PuzzlesatError
 from puzzlesat.core.arguments import BACKENDS
 from puzzlesat.portfolio.child import ChildSpec
 from puzzlesat.portfolio.runs import Run
-from puzzlesat.portfolio.supervisor import MIB, Supervisor
+
+MIB = 1024 * 1024
 
 
 def default_memory_mb(children: int) -> int:
     """A per-child memory cap: 80% of the machine's memory shared by the children, at least 512 MiB."""
+    import psutil  # here: a race its head start settles never needs it (0.1 s to import)
+
     total = psutil.virtual_memory().total
     return max(512, int(total * 0.8 / max(1, children) / MIB))
 
@@ -111,4 +112,6 @@ def open_pool(puzzle: Puzzle, backend: Backend) -> Pool:
         raise PuzzlesatError(f"unknown backend {backend.name!r}; expected one of: {', '.join(BACKENDS)}")
     if backend.address:
         raise PuzzlesatError("--address needs --backend ray")
+    from puzzlesat.portfolio.supervisor import Supervisor
+
     return Supervisor(puzzle, grace=backend.grace, start_method=backend.start_method or default_start_method())

@@ -30,6 +30,7 @@ from puzzlesat.core import (
     registry,
     split_strategy,
 )
+from puzzlesat.core.incumbent import Incumbent
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,9 @@ class ChildSpec:
         memory_mb: the ``RLIMIT_DATA`` cap in MiB, or None.
         strategy: the strategy itself when a script registered it (the child cannot find it
             by name), else None.
+        shared: the race's best answer so far (:attr:`Limits.shared`), or None.
+        certify: a folder where the run certifies its claims (:func:`puzzlesat.core.certify.run`),
+            its files named ``certify_prefix``-..., or None.
     """
 
     puzzle: str | Puzzle
@@ -61,6 +65,9 @@ class ChildSpec:
     deadline: float | None = None
     memory_mb: int | None = None
     strategy: Strategy | None = None
+    shared: Incumbent | None = None
+    certify: str | None = None
+    certify_prefix: str = "claim"
 
 
 def puzzle_spec(puzzle: Puzzle) -> str | Puzzle:
@@ -105,10 +112,19 @@ def run_child(spec: ChildSpec) -> Result:
     start = time.time()
     budgets = [b for b in (spec.timeout, None if spec.deadline is None else spec.deadline - start) if b is not None]
     timeout = max(0.0, min(budgets)) if budgets else None
-    limits = Limits(timeout=timeout, seed=spec.seed, workers=spec.workers, options=dict(spec.options))
+    limits = Limits(
+        timeout=timeout, seed=spec.seed, workers=spec.workers, options=dict(spec.options), shared=spec.shared
+    )
     from puzzlesat.core import run_strategy
 
-    return run_strategy(puzzle, spec.instance, spec.name, limits, overrun_stop=False)  # the supervisor stops it
+    def run() -> Result:
+        return run_strategy(puzzle, spec.instance, spec.name, limits, overrun_stop=False)  # the supervisor stops it
+
+    if spec.certify is None:
+        return run()
+    from puzzlesat.core import certify
+
+    return certify.run(puzzle, spec.instance, run, spec.certify, prefix=spec.certify_prefix, timeout=timeout)  # type: ignore[no-any-return]
 
 
 def load_guarded(spec: ChildSpec) -> Result | None:

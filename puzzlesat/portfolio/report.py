@@ -103,15 +103,25 @@ def format_table(race_result: RaceResult) -> str:
         )
         rows.append((*row, o.host, stats) if remote else (*row, stats))
     widths = [max(len(r[i]) for r in rows) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
     startups = [o.startup for o in race_result.outcomes if o.startup is not None]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows]
     cap = "no memory cap" if race_result.memory_mb is None else f"memory cap {race_result.memory_mb} MiB/child"
     where = "" if race_result.backend == "local" else f" ({race_result.backend})"
     summary = (
         f"portfolio: {len(race_result.outcomes)} members on {race_result.jobs} cores{where}, "
         f"{cap}, decided in {race_result.wall_time:.2f}s"
     )
+    if race_result.skipped or (race_result.outcomes and not startups):
+        summary = f"portfolio: decided by the head start in this process in {race_result.wall_time:.2f}s"
+    elif race_result.head_start:
+        summary += f" (head start {race_result.head_start:.2f}s)"
     if startups:
         what = "process" if race_result.backend == "local" else "task"
         summary += f", {what} start-up {min(startups):.2f}-{max(startups):.2f}s"
-    return "\n".join(["c " + summary, *("c " + line for line in lines)]) + "\n"
+    footer = []
+    if race_result.skipped:
+        footer.append(f"c not started: {', '.join(race_result.skipped)} (the head start answered)")
+    winner = race_result.winner
+    if winner is not None:
+        footer.append(f"c won by {winner.label}: {race_result.result.status.value} ({race_result.proof})")
+    return "\n".join(["c " + summary, *("c " + line for line in lines), *footer]) + "\n"

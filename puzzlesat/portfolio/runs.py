@@ -119,6 +119,11 @@ class RaceResult:
         jobs: the cores shared among the members.
         memory_mb: the per-child memory cap (None: none).
         backend: ``local`` or ``ray``.
+        proof: what the answer rests on, in a few words (``no solution: exhausted search, 812
+            nodes``, ``a verified solution``); "" without an answer.
+        skipped: the members never started, because the head start settled the question.
+        head_start: seconds the first member searched alone in the parent before the others
+            started (its row is in ``outcomes`` when it answered); 0 for none.
     """
 
     result: Result
@@ -127,6 +132,9 @@ class RaceResult:
     jobs: int = 1
     memory_mb: int | None = None
     backend: str = "local"
+    proof: str = ""
+    skipped: list[str] = field(default_factory=list)
+    head_start: float = 0.0
 
     @property
     def winner(self) -> Outcome | None:

@@ -125,7 +125,8 @@ PUZZLE = Puzzle(
         "puzzlesat.encoders.eternity:STRATEGY",
         "puzzlesat.encoders.eternity_maxsat:STRATEGY",
     ),
-    # two members for a 2-core machine: measured with benchmarks/portfolio.py
+    # two members for a 2-core machine: native-rowscan wins the public boards, cnf-heule some
+    # generated 7x7 ones (benchmarks/portfolio.py, docs/portfolio.md); the first has the head start
     portfolio=("native-rowscan", "cnf-heule:cadical195"),
     instance_options=(Option("hints", str, None, "a hints file: lines 'TILE ROW COL ROTATION' pinning tiles"),),
     amend=read_hints,

@@ -29,6 +29,7 @@ import time
 from typing import Any
 
 from puzzlesat.core import TIME_LIMIT, Limits, Result, Status, Strategy
+from puzzlesat.core.incumbent import Incumbent
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED
 from puzzlesat.domains.blacken import BFS_POSITIONS, Cell, Instance, Solution, bfs_optimum, greedy
 from puzzlesat.domains.blacken.bound import MEMO_BITS, SPLIT_WORK, BoundBoard
@@ -244,6 +245,21 @@ def warm_up() -> float:
     return time.perf_counter() - start
 
 
+def share_best(search: Search, race: Incumbent, best: tuple[Cell, ...] | None) -> tuple[Cell, ...] | None:
+    """A race member's best answer, between two chunks: its own offered to the race, the race's
+    taken (with its length as the cut) when another member holds a shorter one."""
+    found = search.best_moves()
+    if found is not None and (best is None or len(found) < len(best)):
+        best = found
+    if best is not None:
+        race.offer(len(best), Solution(best))
+    entry = race.best()
+    if entry is not None and (best is None or entry.objective < len(best)):
+        best = tuple(entry.solution.moves)
+        search.set_best(entry.objective)
+    return best
+
+
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
     """``native-bb``: the serial branch and bound; OPTIMAL when the tree is exhausted."""
     import numpy as np
@@ -267,6 +283,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                 left = limits.remaining(start)
                 if left is not None and left <= 0:
                     break
+                if limits.shared is not None:
+                    best = share_best(search, limits.shared, best)
                 if search.plain and (search.nodes or search.bounds.too_big.any()):  # not enough, or too big for plain
                     compile_time = search.compiled()
                     start += compile_time

@@ -57,6 +57,7 @@ from typing import Any
 import numpy as np
 
 from puzzlesat.core import Limits, Result, Status, processes
+from puzzlesat.core.incumbent import Incumbent
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution, max_score, rotated
 from puzzlesat.native.eternity import checkpoint as eternity_checkpoint
@@ -456,6 +457,8 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
             instance, path, eternity_checkpoint.picture(path), record, search.nodes_so_far
         )
         search.checkpoint.save(search.best.board, search.best.errors)
+    if limits.shared is not None:
+        join_race(search, limits.shared)
     seeds = worker_seeds(limits.seed, runs, limits.workers)
     if pool is None and limits.workers > 1:
         pool = scan_in_processes
@@ -513,6 +516,24 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
     )
 
 
+def join_race(search: ScoreSearch, race: Incumbent) -> None:
+    """A race member's search: each better board is offered to the race, and the race's best,
+    when another member holds a better one, becomes this search's best board and so its bound."""
+
+    def bound() -> int:
+        entry = race.best()
+        if entry is not None and entry.objective < search.best.errors:
+            search.offer(np.array(entry.solution.placements, dtype=np.int64), entry.objective)
+        return search.best.errors
+
+    def improve(board: np.ndarray, errors: int) -> None:
+        race.offer(errors, Solution(tuple((int(t), int(r)) for t, r in board)))
+
+    search.shared_bound = bound
+    search.on_improve = improve
+    improve(search.best.board, search.best.errors)  # the first board too: a hint for the others
+
+
 def scan_in_processes(search: ScoreSearch, seeds: list[Any], until: float | None) -> None:
     """The :data:`Pool` of ``--workers``: row scans in one worker process per seed until ``until``
     (perf_counter; None: until stopped), on a :class:`~puzzlesat.core.processes.TaskPool`,
@@ -529,6 +550,8 @@ def scan_in_processes(search: ScoreSearch, seeds: list[Any], until: float | None
                 if until is not None and time.perf_counter() > until:
                     break
                 search.tick()
+                with shared.get_lock():  # a race's best reaches the workers
+                    shared.value = min(shared.value, search.bound())
                 try:
                     message = pool.next(timeout=0.2)
                 except TimeoutError:
