@@ -67,6 +67,7 @@ KERNEL_SETS = {
         (
             "puzzlesat.native.eternity.abi",
             "puzzlesat.native.eternity.kernel",
+            "puzzlesat.native.eternity.count_kernel",
             "puzzlesat.native.eternity.arrays",
             "puzzlesat.core.kernel_status",
         ),

@@ -13,12 +13,19 @@ The C functions (every argument 64 bits: an integer, or the address of an array 
 
     int64 puzzlesat_eternity_search(TABLE, STATE, budget, limit, floor, check, int64 *nodes)
     int64 puzzlesat_eternity_replay(int64 *prefix, length, TABLE, STATE, check)
+    int64 puzzlesat_eternity_count(BITS, COUNT, budget, limit, floor, int64 *nodes)
+    int64 puzzlesat_eternity_count_replay(int64 *prefix, length, BITS, COUNT)
 
     TABLE = cols, colours, classes, cells, off, offs, uint16 *tile, rows, rot, east, south,
             after, gives_off, tiles + 1, gives, gives_length
     STATE = used, choice, east, south, placed, depth, found, pruned, supply, demand, slots
+    BITS  = cols, colours, classbase, cells, keyid, keyids, uint64 *masks, keys, pack, packs,
+            rowpack, rows, rowtile, nxt, uint64 *twins, twins_length
+    COUNT = uint64 *used, uint64 *rem, alt, kid, tbit, placed, south, depth, found
 
-``search`` returns the kernel status and writes the nodes; ``replay`` returns 0.
+``search`` and ``count`` return the kernel status and write the nodes; the replays return 0.
+(``count`` is the count kernel of native/eternity/count_kernel.py, on a
+:class:`~puzzlesat.native.eternity.arrays.BitTable` and a :class:`~puzzlesat.native.eternity.arrays.BitState`.)
 """
 
 from __future__ import annotations
@@ -27,10 +34,12 @@ import ctypes
 from array import array
 from typing import Any
 
-from puzzlesat.native.eternity.arrays import State, Table, numpy_views
+from puzzlesat.native.eternity.arrays import BitState, BitTable, State, Table, numpy_views
 
 TABLE_ARGS = 16  # the C arguments a Table takes, and a State:
 STATE_ARGS = 11
+BITS_ARGS = 16  # and a BitTable, and a BitState:
+COUNT_ARGS = 9
 
 
 def _address(values: array) -> int:
@@ -55,6 +64,20 @@ def state_args(s: State) -> tuple[int, ...]:
     )  # fmt: skip
 
 
+def bits_args(t: BitTable) -> tuple[int, ...]:
+    """BITS, as the C functions take it (module docstring)."""
+    a = _address
+    return (
+        t.cols, t.colours, a(t.classbase), len(t.classbase), a(t.keyid), len(t.keyid), a(t.masks), len(t.masks),
+        a(t.pack), len(t.pack), a(t.rowpack), len(t.rowpack), a(t.rowtile), a(t.nxt), a(t.twins), len(t.twins),
+    )  # fmt: skip
+
+
+def count_args(s: BitState) -> tuple[int, ...]:
+    """COUNT, as the C functions take it (module docstring)."""
+    return tuple(map(_address, s))
+
+
 class Built:
     """The kernels of a library built by native/aot.py, called through ``ctypes``."""
 
@@ -65,6 +88,11 @@ class Built:
         self._search.argtypes = [word] * (TABLE_ARGS + STATE_ARGS + 5)
         self._replay.argtypes = [word] * (2 + TABLE_ARGS + STATE_ARGS + 1)
         self._search.restype = self._replay.restype = word
+        self._count = library.puzzlesat_eternity_count
+        self._count_replay = library.puzzlesat_eternity_count_replay
+        self._count.argtypes = [word] * (BITS_ARGS + COUNT_ARGS + 4)
+        self._count_replay.argtypes = [word] * (2 + BITS_ARGS + COUNT_ARGS)
+        self._count.restype = self._count_replay.restype = word
         self._nodes = array("q", [0])
 
     def search(self, t: Table, s: State, budget: int, limit: int, floor: int, check: int) -> tuple[int, int]:
@@ -75,6 +103,15 @@ class Built:
     def replay(self, prefix: array, t: Table, s: State, check: int) -> None:
         """The kernel's ``replay``: place ``prefix`` on the empty board."""
         self._replay(_address(prefix), len(prefix), *table_args(t), *state_args(s), check)
+
+    def count(self, t: BitTable, s: BitState, budget: int, limit: int, floor: int) -> tuple[int, int]:
+        """The count kernel's ``count`` (native/eternity/count_kernel.py): (status, nodes)."""
+        status = self._count(*bits_args(t), *count_args(s), budget, limit, floor, _address(self._nodes))
+        return status, self._nodes[0]
+
+    def count_replay(self, prefix: array, t: BitTable, s: BitState) -> None:
+        """The count kernel's ``replay``: place ``prefix`` on the empty board."""
+        self._count_replay(_address(prefix), len(prefix), *bits_args(t), *count_args(s))
 
 
 class Jit:
@@ -94,18 +131,35 @@ class Jit:
 
         self._kernel.replay(np.frombuffer(prefix, dtype=np.int64), numpy_views(t), numpy_views(s), check)
 
+    def count(self, t: BitTable, s: BitState, budget: int, limit: int, floor: int) -> tuple[int, int]:
+        from puzzlesat.native.eternity import count_kernel
+
+        status, nodes = count_kernel.count(numpy_views(t), numpy_views(s), budget, limit, floor)
+        return int(status), int(nodes)
+
+    def count_replay(self, prefix: array, t: BitTable, s: BitState) -> None:
+        import numpy as np
+
+        from puzzlesat.native.eternity import count_kernel
+
+        count_kernel.replay(np.frombuffer(prefix, dtype=np.int64), numpy_views(t), numpy_views(s))
+
 
 def wrappers() -> dict[str, Any]:
     """The C functions (module docstring) as numba ``cfunc`` callbacks, by the name that follows
     ``puzzlesat_eternity_``; compiling them compiles the kernels into them."""
     from numba import carray, cfunc, njit, types
 
-    from puzzlesat.native.eternity import kernel
+    from puzzlesat.native.eternity import count_kernel, kernel
 
     word, address, tiles = types.int64, types.CPointer(types.int64), types.CPointer(types.uint16)
+    words = types.CPointer(types.uint64)
     table = [word, word, address, word, address, word, tiles, word, *[address] * 5, word, address, word]
     state = [*[address] * 10, word]
-    assert len(table) == TABLE_ARGS and len(state) == STATE_ARGS
+    bits = [word, word, address, word, address, word, words, word, address, word, address, word, address, address]
+    bits += [words, word]
+    counting = [words, words, *[address] * 7]
+    assert (len(table), len(state), len(bits), len(counting)) == (TABLE_ARGS, STATE_ARGS, BITS_ARGS, COUNT_ARGS)
 
     @njit(inline="always")
     def bundles(
@@ -153,4 +207,46 @@ def wrappers() -> dict[str, Any]:
         kernel.replay(carray(prefix, length), t, s, check)
         return 0
 
-    return {"search": search, "replay": replay}
+    @njit(inline="always")
+    def bit_bundles(
+        cols, colours, classbase, cells, keyid, keyids, masks, keys, pack, packs, rowpack, rows, rowtile, nxt,
+        twins, ntwins, used, rem, alt, kid, tbit, placed, south, depth, found,
+    ):  # pragma: no cover - compiled  # fmt: skip
+        """The BitTable and the BitState over BITS and COUNT's arrays."""
+        t = BitTable(
+            cols, colours, carray(classbase, cells), carray(keyid, keyids), carray(masks, keys), carray(pack, packs),
+            carray(rowpack, rows), carray(rowtile, rows), carray(nxt, rows), carray(twins, ntwins),
+        )  # fmt: skip
+        s = BitState(
+            carray(used, 1), carray(rem, cells), carray(alt, cells), carray(kid, cells), carray(tbit, cells),
+            carray(placed, cells), carray(south, cells), carray(depth, 1), carray(found, 1),
+        )  # fmt: skip
+        return t, s
+
+    @cfunc(word(*bits, *counting, word, word, word, address))
+    def count(
+        cols, colours, classbase, cells, keyid, keyids, masks, keys, pack, packs, rowpack, rows, rowtile, nxt,
+        twins, ntwins, used, rem, alt, kid, tbit, placed, south, depth, found, budget, limit, floor, nodes,
+    ):  # pragma: no cover - compiled  # fmt: skip
+        t, s = bit_bundles(
+            cols, colours, classbase, cells, keyid, keyids, masks, keys, pack, packs, rowpack, rows, rowtile, nxt,
+            twins, ntwins, used, rem, alt, kid, tbit, placed, south, depth, found,
+        )  # fmt: skip
+        status, done = count_kernel.count(t, s, budget, limit, floor)
+        nodes[0] = done
+        return status
+
+    @cfunc(word(address, word, *bits, *counting))
+    def count_replay(
+        prefix, length,
+        cols, colours, classbase, cells, keyid, keyids, masks, keys, pack, packs, rowpack, rows, rowtile, nxt,
+        twins, ntwins, used, rem, alt, kid, tbit, placed, south, depth, found,
+    ):  # pragma: no cover - compiled  # fmt: skip
+        t, s = bit_bundles(
+            cols, colours, classbase, cells, keyid, keyids, masks, keys, pack, packs, rowpack, rows, rowtile, nxt,
+            twins, ntwins, used, rem, alt, kid, tbit, placed, south, depth, found,
+        )  # fmt: skip
+        count_kernel.replay(carray(prefix, length), t, s)
+        return 0
+
+    return {"search": search, "replay": replay, "count": count, "count_replay": count_replay}

@@ -97,6 +97,54 @@ class State(NamedTuple):
         return cls(used, array("q", [-1]) * cells, east, south, placed, depth, found, supply, demand, pruned)
 
 
+class BitTable(NamedTuple):
+    """What the count kernel reads and never changes (native/eternity/count_kernel.py): the board
+    and the candidates of each (frame class, west, north) key as a set of tiles, one bit a tile.
+
+    ``classbase`` per cell its class times ``class_width(colours)``; ``keyid`` per (class, west,
+    north) the key's index (the last index: an empty key); ``masks`` (uint64, typecode ``Q``) per
+    key its tiles; ``pack`` per key and tile (``key * 64 + tile``) the tile's first row there,
+    ``row | east << 16 | south << 24``; per row: ``rowpack`` (the same packing), ``rowtile`` and
+    ``nxt`` (the tile's next row in the same key, -1: none: a tile can fit one key in two turns);
+    ``twins`` (``Q``) per tile the tiles tried in its place (itself and its identical pieces).
+    """
+
+    cols: int
+    colours: int
+    classbase: array
+    keyid: array
+    masks: array
+    pack: array
+    rowpack: array
+    rowtile: array
+    nxt: array
+    twins: array
+
+
+class BitState(NamedTuple):
+    """A count's state, which the count kernel updates in place: ``used`` (one uint64, the tiles on
+    the board), per depth ``rem`` (uint64, the tiles left to try there), ``alt`` (the row to try
+    next, the other turn of the tile just tried: -1 none), ``kid`` (the cell's key), ``tbit`` (the
+    tile placed), ``placed`` (its row), ``south`` (the colour it shows downward); ``depth[0]``,
+    ``found[0]`` (boards completed)."""
+
+    used: array
+    rem: array
+    alt: array
+    kid: array
+    tbit: array
+    placed: array
+    south: array
+    depth: array
+    found: array
+
+    @classmethod
+    def empty(cls, cells: int) -> BitState:
+        """The state of the empty board."""
+        rem, kid, tbit, placed, south = (zeros(cells, t) for t in ("Q", "q", "q", "q", "q"))
+        return cls(zeros(1, "Q"), rem, array("q", [-1]) * cells, kid, tbit, placed, south, zeros(1), zeros(1))
+
+
 class Rows(NamedTuple):
     """What the row scan reads and never changes: the fill order (the depth of each depth's west
     and north neighbour, -1 across the rim), the frame class of the cell of each depth, the

@@ -28,6 +28,7 @@ from puzzlesat.core.options import defaults
 from puzzlesat.domains.eternity import Instance, Solution
 
 if TYPE_CHECKING:
+    from puzzlesat.native.eternity.count_search import CountSearch
     from puzzlesat.native.eternity.search import Search
 
 ROWSCAN_OPTIONS = (
@@ -98,6 +99,10 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     start = time.perf_counter()
     rng = Draws(limits.seed)
     if limits.options.get("count"):
+        from puzzlesat.native.eternity.count_search import CountSearch, fits
+
+        if fits(instance, check):  # on tile bitsets: the same tree, node for node, faster
+            return count(CountSearch(instance, lookup), limits, compile_start, _compile(counting=True))
         return count(Search(instance, lookup, rng, check), limits, compile_start, _compile())
     nodes = 0
     # plain-Python nodes left: none with the check (which runs in the kernel only) or a kernel built ahead of time
@@ -138,22 +143,26 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
         restart_budget *= RESTART_GROWTH
 
 
-def _compile() -> float:
+def _compile(counting: bool = False) -> float:
     """Load the search kernel built ahead of time, else import and compile it (or load it from
-    numba's cache); the seconds it took."""
+    numba's cache): the count kernel with ``counting``; the seconds it took."""
     from puzzlesat.native import aot
 
     began = time.perf_counter()
     if aot.load("eternity") is None:
+        from puzzlesat.native.eternity import count_kernel
         from puzzlesat.native.eternity import kernel as eternity_kernel
         from puzzlesat.native.first_dispatch import without_blas_probe
 
         with without_blas_probe():
-            eternity_kernel.warm_up()
+            if counting:
+                count_kernel.warm_up()
+            else:
+                eternity_kernel.warm_up()
     return max(time.perf_counter() - began, 1e-9)
 
 
-def count(search: Search, limits: Limits, compile_start: float, compile_time: float) -> Result:
+def count(search: Search | CountSearch, limits: Limits, compile_start: float, compile_time: float) -> Result:
     """Count every board: one search to the end, in slices between looks at the clock.
 
     What is counted: the boards (a tile id and a turn that looks different per cell) with the

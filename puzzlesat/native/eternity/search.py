@@ -111,7 +111,7 @@ class Lookup:
         # pieces: a tile's smallest turn; twins are the free tiles of a piece held by more than one
         smallest = [min(turns) for turns in looks]
         first_tile = {look: t for t, look in reversed(list(enumerate(smallest)))}
-        piece = [first_tile[look] for look in smallest]  # its piece's first tile
+        self.piece = piece = [first_tile[look] for look in smallest]  # its piece's first tile
         free = [t not in hinted and (fixed is None or piece[t] != piece[fixed[0]]) for t in range(instance.cells)]
         sizes = Counter(piece[t] for t in range(instance.cells) if free[t])
         self.twin_tiles = [twins and free[t] and sizes[piece[t]] > 1 for t in range(instance.cells)]

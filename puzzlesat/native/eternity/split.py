@@ -32,7 +32,8 @@ from puzzlesat.core import Limits, Result, Status, processes
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution
 from puzzlesat.native import aot
-from puzzlesat.native.eternity.arrays import Table
+from puzzlesat.native.eternity.arrays import BitTable, Table
+from puzzlesat.native.eternity.count_search import CountSearch, fits
 from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search, Task
 from puzzlesat.native.first_dispatch import without_blas_probe
 
@@ -50,11 +51,14 @@ def solve(
     The workers are stopped with their process trees before this returns, whatever happens.
     """
     began = time.perf_counter()
-    _load_kernels()  # the task kernel too, here: forked workers start with it loaded
+    counting = bool(limits.options.get("count"))
+    bits = counting and fits(instance, check)  # a count on tile bitsets (native/eternity/count_search.py)
+    _load_kernels(bits)  # the task kernel too, here: forked workers start with it loaded
     start = time.perf_counter()
     compile_time += start - began
-    counting = bool(limits.options.get("count"))
-    search = Search(instance, lookup, Draws(limits.seed), check)
+    search: Search | CountSearch = (
+        CountSearch(instance, lookup) if bits else Search(instance, lookup, Draws(limits.seed), check)
+    )
     stats: dict[str, Any] = {"workers": limits.workers, "compile_time": round(compile_time, 3)}
     tally = _Tally()
 
@@ -150,20 +154,30 @@ class _Tally:
 _WORKER: dict[str, Any] = {}  # in a worker: its search, and whether it has sent a board
 
 
-def _load_kernels() -> None:
-    """The search and task kernels: built ahead of time (native/aot.py), else compiled or loaded
-    from numba's cache now."""
+def _load_kernels(bits: bool) -> None:
+    """The search and task kernels (the count kernels with ``bits``): built ahead of time
+    (native/aot.py), else compiled or loaded from numba's cache now."""
     if aot.load("eternity") is None:
+        from puzzlesat.native.eternity import count_kernel
         from puzzlesat.native.eternity import kernel as eternity_kernel
 
         with without_blas_probe():
-            eternity_kernel.warm_up(replay_too=True)
+            if bits:
+                count_kernel.warm_up()
+            else:
+                eternity_kernel.warm_up(replay_too=True)
 
 
-def _start_worker(instance: Instance, lookup: Lookup, table: Table, check: bool, counting: bool) -> None:
+def _start_worker(instance: Instance, lookup: Lookup, table: Table | BitTable, check: bool, counting: bool) -> None:
     """A worker's start: the kernels, and one search on the shared candidate order for every task."""
-    _load_kernels()
-    _WORKER.update(search=Search(instance, lookup, None, check, table), counting=counting, board_sent=False)
+    bits = isinstance(table, BitTable)
+    _load_kernels(bits)
+    search = (
+        CountSearch(instance, lookup, table)
+        if isinstance(table, BitTable)
+        else Search(instance, lookup, None, check, table)
+    )
+    _WORKER.update(search=search, counting=counting, board_sent=False)
 
 
 def _search_task(task: Task) -> tuple[str, int, Any, int]:
@@ -173,7 +187,7 @@ def _search_task(task: Task) -> tuple[str, int, Any, int]:
     a slice at least, so the coordinator's node count stays current; the last is the task's
     result: ``done`` with its boards and refusals, or ``board`` (a decision search's answer).
     """
-    search: Search = _WORKER["search"]
+    search: Search | CountSearch = _WORKER["search"]
     counting = _WORKER["counting"]
     worker = os.getpid()
     search.start(task)

@@ -1,0 +1,155 @@
+"""Exact counts on boards of at most 64 tiles: :class:`CountSearch`, the row scan on tile bitsets.
+
+It walks the tree :class:`~puzzlesat.native.eternity.search.Search` walks to exhaustion, node
+for node (native/eternity/count_kernel.py says how), with the same calls (``start``, ``run``,
+``split``, ``remaining``, ``board``), so a count and the parallel search (native/eternity/split.py)
+take either.  A count takes this one when the board fits a machine word (64 tiles or fewer)
+and the colour-count check is off (:func:`fits`).
+
+A task is ``(rows on cells 0..p-1, first)``: ``first`` -1 opens cell p with all its free
+candidates, a mask (0 or more) with those tiles only, :data:`PLACE_LAST` says the last row of
+the prefix is a candidate this task places (one node: the other turn of a tile, given away).
+"""
+
+from __future__ import annotations
+
+from array import array
+
+from puzzlesat.core.kernel_status import EXHAUSTED
+from puzzlesat.domains.eternity import Instance, Solution
+from puzzlesat.native import aot
+from puzzlesat.native.eternity.arrays import BitState, BitTable, class_width
+from puzzlesat.native.eternity.search import Lookup, Task
+
+WORD = 64  # tiles a board may have for this search
+PLACE_LAST = -2  # a task's ``first``: its prefix's last row is its own first node
+
+
+def fits(instance: Instance, check: bool) -> bool:
+    """True when a count of ``instance`` can run on tile bitsets: a word of tiles, no colour-count check."""
+    return instance.cells <= WORD and instance.colours < 256 and not check
+
+
+def bit_table(lookup: Lookup) -> BitTable:
+    """The count kernel's :class:`BitTable` of the lookup's rows (row ``i`` is ``lookup.rows[i]``)."""
+    rows, colours = lookup.rows, lookup.colours
+    width = class_width(colours)
+    keys = sorted({(row[0], row[1]) for row in rows})
+    index = {key: i for i, key in enumerate(keys)}
+    keyid = array("q", [len(keys)]) * (lookup.nclasses * width)  # a key no row has: the empty one
+    for (k, key), i in index.items():
+        keyid[k * width + key] = i
+    masks = array("Q", [0]) * (len(keys) + 1)
+    pack = array("q", [0]) * ((len(keys) + 1) * WORD)
+    rowpack = array("q", (i | row[4] << 16 | row[5] << 24 for i, row in enumerate(rows)))
+    nxt = array("q", [-1]) * len(rows)
+    last: dict[tuple[int, int], int] = {}
+    for i, (k, key, tile, _, _, _) in enumerate(rows):
+        at = index[k, key]
+        if (at, tile) in last:  # the same tile in another turn: tried after the first
+            nxt[last[at, tile]] = i
+        else:
+            masks[at] |= 1 << tile
+            pack[at * WORD + tile] = rowpack[i]
+        last[at, tile] = i
+    pieces: dict[int, int] = {}
+    for tile, twin in enumerate(lookup.twin_tiles):
+        if twin:
+            pieces[lookup.piece[tile]] = pieces.get(lookup.piece[tile], 0) | 1 << tile
+    twins = array("Q", (pieces[lookup.piece[t]] if twin else 1 << t for t, twin in enumerate(lookup.twin_tiles)))
+    twins.extend([0] * (WORD - len(twins)))
+    classbase = array("q", (k * width for k in lookup.classes))
+    return BitTable(
+        lookup.instance.cols, colours, classbase, keyid, masks, pack, rowpack, array("q", (r[2] for r in rows)), nxt,
+        twins,
+    )  # fmt: skip
+
+
+class CountSearch:
+    """One count on tile bitsets, resumable call after call: from the empty board or from a task."""
+
+    check = 0  # the colour-count check is never on here (:func:`fits`)
+    pruned = 0
+
+    def __init__(self, instance: Instance, lookup: Lookup, table: BitTable | None = None) -> None:
+        self.instance = instance
+        self.rows = lookup.rows
+        self.table = bit_table(lookup) if table is None else table
+        self.labelings = lookup.labelings
+        self.state = BitState.empty(instance.cells)
+        self.floor = 0
+        self._pending = 0  # nodes of the task's start, reported by the next run
+        self._complete = False  # the task is one whole board
+        self.start((array("q"), -1))
+
+    @property
+    def found(self) -> int:
+        """Boards completed since the search (or its task) started."""
+        return self.state.found[0]
+
+    def run(self, budget: int, limit: int = 1, plain: bool = False) -> tuple[int, int]:
+        """(kernel status, nodes) of at most ``budget`` more nodes, stopping at the ``limit``-th board."""
+        pending, self._pending = self._pending, 0
+        if self._complete:
+            return EXHAUSTED, pending
+        status, nodes = aot.kernels("eternity").count(
+            self.table, self.state, max(1, budget - pending), limit, self.floor
+        )
+        return status, nodes + pending
+
+    def board(self) -> Solution:
+        """The board the last FOUND stopped at."""
+        return Solution(tuple((self.rows[i][2], self.rows[i][3]) for i in self.state.placed))
+
+    def start(self, task: Task) -> None:
+        """Set the search to run exactly the subtrees of ``task`` (its counts start at 0)."""
+        prefix, first = task
+        prefix = array("q", prefix)
+        p, state = len(prefix), self.state
+        state.found[0] = 0
+        aot.kernels("eternity").count_replay(prefix, self.table, state)
+        self._pending = int(first == PLACE_LAST)
+        self._complete = p == self.instance.cells
+        if self._complete:  # a whole board given away as its last turn
+            state.found[0] = 1
+        elif first >= 0:
+            state.rem[p] = first
+        self.floor = p
+
+    def _pieces(self, d: int) -> list[Task]:
+        """The untried candidates of cell ``d`` as tasks (the other turn first), and none left there."""
+        state = self.state
+        tasks: list[Task] = []
+        alt = state.alt[d]
+        while alt >= 0:
+            tasks.append((array("q", [*state.placed[:d], alt]), PLACE_LAST))
+            alt = self.table.nxt[alt]
+        state.alt[d] = -1
+        if state.rem[d]:
+            tasks.append((state.placed[:d], state.rem[d]))
+            state.rem[d] = 0
+        return tasks
+
+    def split(self) -> Task | None:
+        """Give away the untried candidates of the shallowest cell that has some, as a task; None if none.
+
+        A cell with a tile's other turn pending gives that turn alone (its other candidates stay).
+        """
+        state, n = self.state, self.instance.cells
+        for d in range(self.floor, min(state.depth[0], n)):
+            alt = state.alt[d]
+            if alt >= 0:
+                state.alt[d] = self.table.nxt[alt]
+                return array("q", [*state.placed[:d], alt]), PLACE_LAST
+            if state.rem[d]:
+                task = (state.placed[:d], state.rem[d])
+                state.rem[d] = 0
+                return task
+        return None
+
+    def remaining(self) -> list[Task]:
+        """Every task left of a search paused on BUDGET: the untried candidates of each cell to the current one."""
+        depth = self.state.depth[0]
+        if self._complete or depth < self.floor:
+            return []
+        return [task for d in range(self.floor, min(depth + 1, self.instance.cells)) for task in self._pieces(d)]
