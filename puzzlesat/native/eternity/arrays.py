@@ -101,9 +101,9 @@ class BitTable(NamedTuple):
     """What the count kernel reads and never changes (native/eternity/count_kernel.py): the board
     and the candidates of each (frame class, west, north) key as a set of tiles, one bit a tile.
 
-    ``classbase`` per cell its class times ``class_width(colours)``; ``keyid`` per (class, west,
-    north) the key's index (the last index: an empty key); ``masks`` (uint64, typecode ``Q``) per
-    key its tiles; ``pack`` per key and tile (``key * 64 + tile``) the tile's first row there,
+    ``classbase`` per cell its class times ``class_width(colours)``; per (class, west, north)
+    ``masks`` (uint64, typecode ``Q``) its tiles and ``keyid`` the key's index among the keys some
+    row has; ``pack`` per such key and tile (``keyid * 64 + tile``) the tile's first row there,
     ``row | east << 16 | south << 24``; per row: ``rowpack`` (the same packing), ``rowtile`` and
     ``nxt`` (the tile's next row in the same key, -1: none: a tile can fit one key in two turns);
     ``twins`` (``Q``) per tile the tiles tried in its place (itself and its identical pieces).

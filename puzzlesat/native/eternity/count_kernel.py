@@ -34,6 +34,10 @@ def count(t, s, budget, limit, floor):  # pragma: no cover - compiled
     :class:`~puzzlesat.native.eternity.arrays.BitTable`, ``s`` a
     :class:`~puzzlesat.native.eternity.arrays.BitState` (updated in place).
 
+    The candidates of a cell are tried in one loop that looks at the next cell's candidates
+    before going there: a tile that leaves the next cell none is a node (placed, and taken off
+    at once) that never touches the state, and the scan stays on the cell.
+
     Returns:
         (status, nodes): FOUND with the ``limit``-th board in ``placed`` (its last tile not in
         ``used``: the search goes on from it); EXHAUSTED when the search below the starting
@@ -41,52 +45,72 @@ def count(t, s, budget, limit, floor):  # pragma: no cover - compiled
     """
     cols, ncolours, classbase, keyid, masks = t.cols, t.colours, t.classbase, t.keyid, t.masks
     pack, rowpack, nxt, twins = t.pack, t.rowpack, t.nxt, t.twins
-    rem, alt, kid, tbit, placed, south, found = s.rem, s.alt, s.kid, s.tbit, s.placed, s.south, s.found
+    rem, alt, kid, tbit, placed, south = s.rem, s.alt, s.kid, s.tbit, s.placed, s.south
     n = classbase.shape[0]
     one, zero = np.uint64(1), np.uint64(0)
     used = s.used[0]
+    found = s.found[0]
     d = s.depth[0]
     nodes = 0
-    status = BUDGET
+    status = EXHAUSTED
     while True:
-        a = alt[d]
-        if a >= 0:  # the other turn of the tile just tried here
-            b = tbit[d]
-            alt[d] = nxt[a]
-            p = rowpack[a]
-        else:
-            r = rem[d]
-            if r == zero:  # nothing left here: take the tile off the cell before
-                d -= 1
-                if d < floor:
-                    status = EXHAUSTED
-                    break
-                used ^= one << np.uint64(tbit[d])
-                continue
-            b = np.int64(trailing_zeros(r))
-            rem[d] = r & ~twins[b]
-            p = pack[kid[d] * 64 + b]
-            alt[d] = nxt[p & ROW]
-            tbit[d] = b
-        placed[d] = p & ROW
-        south[d] = p >> 24
-        nodes += 1
-        if d + 1 == n:  # a board: counted, its last tile left off the board
-            found[0] += 1
-            if found[0] >= limit:
-                status = FOUND
+        r, a, b = rem[d], alt[d], tbit[d]  # the cell's candidates left, and the tile tried last
+        row_base = kid[d] * 64
+        leaf = d + 1 == n
+        base = 0  # the next cell's (class, west = 0, north) key
+        if not leaf:
+            base = classbase[d + 1] + (south[d + 1 - cols] if d + 1 >= cols else 0)
+        down = False
+        stop = False
+        while True:
+            if a >= 0:  # the other turn of the tile just tried
+                p = rowpack[a]
+                a = nxt[a]
+            elif r == zero:
                 break
-        else:
-            used |= one << np.uint64(b)
-            d += 1
-            north = south[d - cols] if d >= cols else 0
-            k = keyid[classbase[d] + ((p >> 16) & 0xFF) * ncolours + north]
-            kid[d] = k
-            rem[d] = masks[k] & ~used
-            alt[d] = -1
-        if nodes >= budget:
+            else:
+                b = np.int64(trailing_zeros(r))
+                r &= ~twins[b]
+                p = pack[row_base + b]
+                a = nxt[p & ROW]
+            nodes += 1
+            if leaf:  # a board: counted, its last tile never put in ``used``
+                found += 1
+                if found >= limit:
+                    placed[d] = p & ROW
+                    south[d] = p >> 24
+                    status, stop = FOUND, True
+                    break
+            else:
+                key = base + ((p >> 16) & 0xFF) * ncolours
+                bit = one << np.uint64(b)
+                m = masks[key] & ~(used | bit)
+                if m != zero:  # the next cell has candidates: go there
+                    rem[d], alt[d], tbit[d] = r, a, b
+                    placed[d] = p & ROW
+                    south[d] = p >> 24
+                    used |= bit
+                    d += 1
+                    kid[d], rem[d], alt[d] = keyid[key], m, -1
+                    down = True
+                    break
+            if nodes >= budget:
+                status, stop = BUDGET, True
+                break
+        if stop:
+            rem[d], alt[d], tbit[d] = r, a, b
             break
+        if down:
+            if nodes >= budget:
+                status = BUDGET
+                break
+            continue
+        d -= 1  # nothing left here: take the tile off the cell before
+        if d < floor:
+            break
+        used ^= one << np.uint64(tbit[d])
     s.used[0] = used
+    s.found[0] = found
     s.depth[0] = d
     return status, nodes
 
@@ -103,9 +127,9 @@ def replay(prefix, t, s):  # pragma: no cover - compiled
         if d == n:
             break
         north = s.south[d - cols] if d >= cols else 0
-        k = keyid[classbase[d] + east * ncolours + north]
-        s.kid[d] = k
-        s.rem[d] = masks[k] & ~used
+        key = classbase[d] + east * ncolours + north
+        s.kid[d] = keyid[key]
+        s.rem[d] = masks[key] & ~used
         s.alt[d] = -1
         if d < prefix.shape[0]:
             row = prefix[d]
@@ -125,7 +149,7 @@ def warm_up() -> None:
     from puzzlesat.native.eternity.arrays import BitState, BitTable, numpy_views, zeros
 
     none = zeros(0)
-    table = numpy_views(BitTable(1, 1, zeros(1), zeros(2), zeros(1, "Q"), zeros(64), none, none, none, zeros(64, "Q")))
+    table = numpy_views(BitTable(1, 1, zeros(1), zeros(2), zeros(2, "Q"), zeros(64), none, none, none, zeros(64, "Q")))
     state = numpy_views(BitState.empty(1))
     replay(np.zeros(0, dtype=np.int64), table, state)
     count(table, state, 1, 1, 0)

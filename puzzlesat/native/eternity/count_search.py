@@ -36,11 +36,11 @@ def bit_table(lookup: Lookup) -> BitTable:
     width = class_width(colours)
     keys = sorted({(row[0], row[1]) for row in rows})
     index = {key: i for i, key in enumerate(keys)}
-    keyid = array("q", [len(keys)]) * (lookup.nclasses * width)  # a key no row has: the empty one
+    keyid = array("q", [0]) * (lookup.nclasses * width)  # keys no row has: their masks are empty
     for (k, key), i in index.items():
         keyid[k * width + key] = i
-    masks = array("Q", [0]) * (len(keys) + 1)
-    pack = array("q", [0]) * ((len(keys) + 1) * WORD)
+    masks = array("Q", [0]) * (lookup.nclasses * width)
+    pack = array("q", [0]) * (len(keys) * WORD)
     rowpack = array("q", (i | row[4] << 16 | row[5] << 24 for i, row in enumerate(rows)))
     nxt = array("q", [-1]) * len(rows)
     last: dict[tuple[int, int], int] = {}
@@ -49,7 +49,7 @@ def bit_table(lookup: Lookup) -> BitTable:
         if (at, tile) in last:  # the same tile in another turn: tried after the first
             nxt[last[at, tile]] = i
         else:
-            masks[at] |= 1 << tile
+            masks[k * width + key] |= 1 << tile
             pack[at * WORD + tile] = rowpack[i]
         last[at, tile] = i
     pieces: dict[int, int] = {}
