@@ -117,17 +117,14 @@ class CountSearch:
         self.floor = p
 
     def _pieces(self, d: int) -> list[Task]:
-        """The untried candidates of cell ``d`` as tasks (the other turn first), and none left there."""
-        state = self.state
-        tasks: list[Task] = []
+        """The untried candidates of cell ``d`` as tasks (the other turns of the tile tried first)."""
+        state, tasks = self.state, []
         alt = state.alt[d]
         while alt >= 0:
             tasks.append((array("q", [*state.placed[:d], alt]), PLACE_LAST))
             alt = self.table.nxt[alt]
-        state.alt[d] = -1
         if state.rem[d]:
             tasks.append((state.placed[:d], state.rem[d]))
-            state.rem[d] = 0
         return tasks
 
     def split(self) -> Task | None:

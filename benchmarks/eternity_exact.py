@@ -1,0 +1,202 @@
+"""The exact edge-matching search at the specialists' speed: node rate, pruning, split, whole counts.
+
+``--parts rate``: the count kernel on tile bitsets (native/eternity/count_kernel.py) against the
+row-scan kernel it replaced for counts (native/eternity/kernel.py) on the same subtrees: partial
+boards of ``--depth`` cells taken along the tree of ``--board`` (every ``--stride`` nodes), each
+searched to the end by both, interleaved, which must place the same nodes and complete the same
+boards (checked).  CPU seconds of this process (``time.process_time``), so that a machine shared
+with other work inflates them less than wall seconds; nodes a CPU second, and their ratio.
+
+``--parts pruning``: the colour-count check (``colour_check``, the row-scan kernel) on the same
+subtrees: the nodes it saves and the time it costs.
+
+``--parts split``: the count of ``--split-board`` with ``--workers 1`` and 2 (one tree, so both
+place the same nodes): wall seconds, the speed-up, and the nodes over the largest worker's share
+(the speed-up the split allows when each worker has a core of its own).
+
+``--parts full``: ``puzzlesat solve eternity BOARD --count --workers 2`` once, whole process
+(time from outside), for each ``--full`` board; its count, nodes and seconds.
+
+The kernels are those a solve loads: the library built by ``puzzlesat kernels build`` when there
+is one for these sources, else numba's JIT (the first line says which).
+
+Usage:
+    python benchmarks/eternity_exact.py [--board B] [--depth 6] [--tasks 8] [--parts rate pruning]
+    python benchmarks/eternity_exact.py --parts split --split-board instances/eternity/peak_7x7_b3_m8_s0.txt
+    python benchmarks/eternity_exact.py --parts full --full ../shared/instances/eternity/brendan_set1/brendan_08x08.txt
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import time
+from array import array
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _runner import print_table  # noqa: E402
+
+from puzzlesat import api  # noqa: E402
+from puzzlesat.core.kernel_status import EXHAUSTED  # noqa: E402
+from puzzlesat.domains.eternity import Instance, parse  # noqa: E402
+from puzzlesat.native import aot  # noqa: E402
+from puzzlesat.native.eternity.arrays import Table, class_width  # noqa: E402
+from puzzlesat.native.eternity.count_search import CountSearch  # noqa: E402
+from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "instances"  # the public instances, beside the checkout
+BRENDAN = "eternity/brendan_set1"
+
+
+def prefixes(instance: Instance, lookup: Lookup, depth: int, stride: int, count: int) -> list[tuple[int, ...]]:
+    """Partial boards of ``depth`` cells (rows of ``lookup``), the first met after every ``stride``
+    nodes of a walk that skips the subtree of each one taken."""
+    search = CountSearch(instance, lookup)
+    state = search.state
+    found: list[tuple[int, ...]] = []
+    while len(found) < count:
+        status, _ = search.run(stride, limit=COUNT_LIMIT)
+        if status == EXHAUSTED:
+            break
+        at = state.depth[0]
+        if at < depth:
+            continue
+        found.append(tuple(state.placed[:depth]))
+        for cell in range(depth, at):  # skip the subtree: its cells emptied, the walk goes on past it
+            state.used[0] &= ~(1 << state.tbit[cell])
+        for cell in range(depth, at + 1):
+            state.rem[cell], state.alt[cell] = 0, -1
+        state.depth[0] = depth
+    return found
+
+
+def candidates(table: Table, lookup: Lookup) -> list[int]:
+    """Per row of ``lookup``, its index in the row-scan kernel's candidate order ``table``."""
+    width = class_width(lookup.colours)
+    where = {}
+    for b in range(len(table.off) - 1):
+        for j in range(table.off[b], table.off[b + 1]):
+            where[b // width, table.tile[j], table.rot[j]] = j
+    return [where[row[0], row[2], row[3]] for row in lookup.rows]
+
+
+def exhaust(search: Search | CountSearch, task: tuple[array, int]) -> tuple[int, int, int, float]:
+    """(nodes, boards, refusals, CPU seconds) of one task searched to the end."""
+    began = time.process_time()
+    search.start(task)
+    nodes = 0
+    while True:
+        status, done = search.run(10**12, limit=COUNT_LIMIT)
+        nodes += done
+        if status == EXHAUSTED:
+            return nodes, search.found, search.pruned, time.process_time() - began
+
+
+def rate(board: Path, depth: int, stride: int, tasks: int, parts: list[str]) -> None:
+    """The ``rate`` and ``pruning`` tables (module docstring)."""
+    instance = parse(board.read_text(), str(board))
+    lookup = Lookup(instance)
+    bits = CountSearch(instance, lookup)
+    rows = Search(instance, lookup, Draws(0))
+    checked = Search(instance, lookup, None, True, rows.table)
+    index = candidates(rows.table, lookup)
+    chosen = prefixes(instance, lookup, depth, stride, tasks)
+    rate_rows, prune_rows = [], []
+    totals = {"rows": [0, 0.0], "bits": [0, 0.0]}
+    for prefix in chosen:
+        old_task = (array("q", (index[r] for r in prefix)), -1)
+        new_task = (array("q", prefix), -1)
+        a = exhaust(rows, old_task)
+        b = exhaust(bits, new_task)
+        assert a[:2] == b[:2], (prefix, a, b)  # the same tree: the same nodes and boards
+        totals["rows"][0] += a[0]
+        totals["rows"][1] += a[3]
+        totals["bits"][0] += b[0]
+        totals["bits"][1] += b[3]
+        label = " ".join(map(str, (lookup.rows[r][2] for r in prefix[-3:])))
+        rate_rows.append(
+            [f"...{label}", f"{a[0]:,}", str(a[1]), f"{a[3]:.2f}", f"{b[3]:.2f}",
+             f"{a[0] / a[3] / 1e6:.1f}", f"{b[0] / b[3] / 1e6:.1f}", f"{a[3] / b[3]:.2f}x"]
+        )  # fmt: skip
+        if "pruning" in parts:
+            c = exhaust(checked, old_task)
+            assert c[1] == a[1]
+            prune_rows.append([f"...{label}", f"{a[0]:,}", f"{c[0]:,}", f"{1 - c[0] / a[0]:.1%}", f"{c[2]:,}",
+                               f"{a[3]:.2f}", f"{c[3]:.2f}"])  # fmt: skip
+    (n_old, s_old), (n_new, s_new) = totals["rows"], totals["bits"]
+    rate_rows.append(["all", f"{n_old:,}", "", f"{s_old:.2f}", f"{s_new:.2f}",
+                      f"{n_old / s_old / 1e6:.1f}", f"{n_new / s_new / 1e6:.1f}", f"{s_old / s_new:.2f}x"])  # fmt: skip
+    title = f"{board.name}: {len(chosen)} subtrees below {depth} cells, CPU seconds, M nodes a CPU second"
+    head = ["subtree (last tiles)", "nodes", "boards", "row scan s", "bitsets s", "row scan M/s", "bitsets M/s"]
+    print_table(title, [*head, "speed-up"], rate_rows)
+    if prune_rows:
+        head = ["subtree", "nodes", "nodes checked", "saved", "refused", "s", "s checked"]
+        print_table(f"colour_check on the same subtrees (row-scan kernel), {board.name}", head, prune_rows)
+
+
+def split(board: Path) -> None:
+    """The ``split`` table (module docstring)."""
+    instance = api.load("eternity", board)
+    table = []
+    results = {}
+    for workers in (1, 2):
+        began = time.perf_counter()
+        result = api.solve(instance, "native-rowscan", count=True, workers=workers)
+        results[workers] = (result, time.perf_counter() - began)
+    (one, t1), (two, t2) = results[1], results[2]
+    assert (one.count, one.stats["nodes"]) == (two.count, two.stats["nodes"])
+    shares = [int(n) for n in str(two.stats.get("worker_nodes", "0")).split("/")]
+    largest = max(shares) + two.stats["nodes"] - sum(shares)  # the caller's first 0.2 s goes with it
+    table.append([board.name, str(one.count), f"{one.stats['nodes']:,}", f"{t1:.2f}", f"{t2:.2f}", f"{t1 / t2:.2f}x",
+                  f"{two.stats['nodes'] / largest:.2f}x"])  # fmt: skip
+    title = f"count with 1 and 2 workers (wall seconds, load average {os.getloadavg()[0]:.1f})"
+    print_table(
+        title, ["board", "count", "nodes", "1 worker s", "2 workers s", "speed-up", "nodes / largest share"], table
+    )
+
+
+def full(boards: list[Path]) -> None:
+    """The ``full`` table (module docstring)."""
+    table = []
+    for path in boards:
+        cmd = [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(path), "--count", "--workers", "2"]
+        began = time.perf_counter()
+        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        wall = time.perf_counter() - began
+        stats = dict(part.split("=", 1) for part in done.stderr.split() if "=" in part)
+        table.append([path.name, done.stdout.strip(), f"{int(stats.get('nodes', 0)):,}", f"{wall:.1f}",
+                      stats.get("worker_nodes", "")])  # fmt: skip
+    title = f"whole counts, --workers 2 (load average {os.getloadavg()[0]:.1f} at the end)"
+    print_table(title, ["board", "count", "nodes", "seconds", "nodes per worker"], table)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--shared", type=Path, default=SHARED, help="the public instances (../shared/instances)")
+    parser.add_argument("--board", type=Path, help="default: SHARED/eternity/brendan_set1/brendan_07x07.txt")
+    parser.add_argument("--depth", type=int, default=6, help="cells placed in each subtree's partial board")
+    parser.add_argument("--stride", type=int, default=2_000_000, help="nodes between two subtrees taken")
+    parser.add_argument("--tasks", type=int, default=8, help="subtrees")
+    parser.add_argument("--parts", nargs="+", default=["rate", "pruning"], help="rate pruning split full")
+    parser.add_argument("--split-board", type=Path, default=ROOT / "instances" / "eternity" / "peak_7x7_b3_m8_s0.txt")
+    parser.add_argument("--full", nargs="+", type=Path, help="boards for --parts full (default: Brendan's 7x7)")
+    args = parser.parse_args()
+    brendan = args.shared / BRENDAN
+    args.board = args.board or brendan / "brendan_07x07.txt"
+    args.full = args.full or [brendan / "brendan_07x07.txt"]
+    print(f"kernels: {type(aot.kernels('eternity')).__name__}, load average {os.getloadavg()[0]:.1f}")
+    if "rate" in args.parts or "pruning" in args.parts:
+        rate(args.board, args.depth, args.stride, args.tasks, args.parts)
+    if "split" in args.parts:
+        split(args.split_board)
+    if "full" in args.parts:
+        full(args.full)
+
+
+if __name__ == "__main__":
+    main()
