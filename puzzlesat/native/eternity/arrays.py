@@ -104,7 +104,7 @@ class BitTable(NamedTuple):
     ``classbase`` per cell its class times ``class_width(colours)``; per (class, west, north)
     ``masks`` (uint64, typecode ``Q``) its tiles and ``keyid`` the key's index among the keys some
     row has; ``pack`` per such key and tile (``keyid * 64 + tile``) the tile's first row there,
-    ``row | east << 16 | south << 24``; per row: ``rowpack`` (the same packing), ``rowtile`` and
+    ``row | south << 16 | east * colours << 32``; per row: ``rowpack`` (the same packing), ``rowtile`` and
     ``nxt`` (the tile's next row in the same key, -1: none: a tile can fit one key in two turns);
     ``twins`` (``Q``) per tile the tiles tried in its place (itself and its identical pieces).
     """

@@ -25,7 +25,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 
-ROW = 0xFFFF  # pack: the row in the low 16 bits, east in the next 8, south above
+ROW = 0xFFFF  # pack: the row in the low 16 bits, south in the next 16, east times the colours above
 
 
 @njit(cache=True)
@@ -43,7 +43,7 @@ def count(t, s, budget, limit, floor):  # pragma: no cover - compiled
         ``used``: the search goes on from it); EXHAUSTED when the search below the starting
         state is done; BUDGET when ``budget`` nodes were placed (call again to go on).
     """
-    cols, ncolours, classbase, keyid, masks = t.cols, t.colours, t.classbase, t.keyid, t.masks
+    cols, classbase, keyid, masks = t.cols, t.classbase, t.keyid, t.masks
     pack, rowpack, nxt, twins = t.pack, t.rowpack, t.nxt, t.twins
     rem, alt, kid, tbit, placed, south = s.rem, s.alt, s.kid, s.tbit, s.placed, s.south
     n = classbase.shape[0]
@@ -78,17 +78,17 @@ def count(t, s, budget, limit, floor):  # pragma: no cover - compiled
                 found += 1
                 if found >= limit:
                     placed[d] = p & ROW
-                    south[d] = p >> 24
+                    south[d] = (p >> 16) & ROW
                     status, stop = FOUND, True
                     break
             else:
-                key = base + ((p >> 16) & 0xFF) * ncolours
+                key = base + (p >> 32)
                 bit = one << np.uint64(b)
                 m = masks[key] & ~(used | bit)
                 if m != zero:  # the next cell has candidates: go there
                     rem[d], alt[d], tbit[d] = r, a, b
                     placed[d] = p & ROW
-                    south[d] = p >> 24
+                    south[d] = (p >> 16) & ROW
                     used |= bit
                     d += 1
                     kid[d], rem[d], alt[d] = keyid[key], m, -1
@@ -119,15 +119,15 @@ def count(t, s, budget, limit, floor):  # pragma: no cover - compiled
 def replay(prefix, t, s):  # pragma: no cover - compiled
     """Place the rows ``prefix`` on cells 0, 1, ... of the empty board, and open the next cell
     with all its free candidates (a task's start)."""
-    cols, ncolours, classbase, keyid, masks = t.cols, t.colours, t.classbase, t.keyid, t.masks
+    cols, classbase, keyid, masks = t.cols, t.classbase, t.keyid, t.masks
     n = classbase.shape[0]
     used = np.uint64(0)
-    east = 0
+    west = 0  # times the colours
     for d in range(prefix.shape[0] + 1):
         if d == n:
             break
         north = s.south[d - cols] if d >= cols else 0
-        key = classbase[d] + east * ncolours + north
+        key = classbase[d] + west + north
         s.kid[d] = keyid[key]
         s.rem[d] = masks[key] & ~used
         s.alt[d] = -1
@@ -136,9 +136,9 @@ def replay(prefix, t, s):  # pragma: no cover - compiled
             p = t.rowpack[row]
             s.placed[d] = row
             s.tbit[d] = t.rowtile[row]
-            s.south[d] = p >> 24
+            s.south[d] = (p >> 16) & ROW
             s.rem[d] = 0
-            east = (p >> 16) & 0xFF
+            west = p >> 32
             used |= np.uint64(1) << np.uint64(t.rowtile[row])
     s.used[0] = used
     s.depth[0] = prefix.shape[0]

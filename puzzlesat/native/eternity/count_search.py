@@ -27,7 +27,7 @@ PLACE_LAST = -2  # a task's ``first``: its prefix's last row is its own first no
 
 def fits(instance: Instance, check: bool) -> bool:
     """True when a count of ``instance`` can run on tile bitsets: a word of tiles, no colour-count check."""
-    return instance.cells <= WORD and instance.colours < 256 and not check
+    return instance.cells <= WORD and not check
 
 
 def bit_table(lookup: Lookup) -> BitTable:
@@ -41,7 +41,7 @@ def bit_table(lookup: Lookup) -> BitTable:
         keyid[k * width + key] = i
     masks = array("Q", [0]) * (lookup.nclasses * width)
     pack = array("q", [0]) * (len(keys) * WORD)
-    rowpack = array("q", (i | row[4] << 16 | row[5] << 24 for i, row in enumerate(rows)))
+    rowpack = array("q", (i | row[5] << 16 | row[4] * colours << 32 for i, row in enumerate(rows)))
     nxt = array("q", [-1]) * len(rows)
     last: dict[tuple[int, int], int] = {}
     for i, (k, key, tile, _, _, _) in enumerate(rows):
