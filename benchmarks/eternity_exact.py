@@ -14,6 +14,12 @@ subtrees: the nodes it saves and the time it costs.
 place the same nodes): wall seconds, the speed-up, and the nodes over the largest worker's share
 (the speed-up the split allows when each worker has a core of its own).
 
+``--parts estimate``: the size of the count's tree for each ``--full`` board without searching it:
+Knuth's estimator (``--probes`` random paths from the root, each node standing for the product of
+the branchings above it), the mean nodes and boards, with a 95% interval from the spread of the
+probes (heavy-tailed: a rough figure on big trees), and the hours that many nodes take at a node
+rate (``--rate``, M nodes a second for the two workers together).
+
 ``--parts full``: ``puzzlesat solve eternity BOARD --count --workers 2`` once, whole process
 (time from outside), for each ``--full`` board; its count, nodes and seconds.
 
@@ -160,6 +166,48 @@ def split(board: Path) -> None:
     )
 
 
+def estimate(boards: list[Path], probes: int, rate_m: float) -> None:
+    """The ``estimate`` table (module docstring)."""
+    import random
+    import statistics
+
+    table = []
+    for path in boards:
+        instance = parse(path.read_text(), str(path))
+        lookup = Lookup(instance)
+        lists: dict[tuple[int, int], list[tuple[int, int, int, int]]] = {}
+        for k, key, tile, _, east, south in lookup.rows:
+            piece = lookup.piece[tile] if lookup.twin_tiles[tile] else -1 - tile  # twins: one child per look
+            lists.setdefault((k, key), []).append((tile, east, south, piece))
+        colours, cols, classes = lookup.colours, instance.cols, lookup.classes
+        rng = random.Random(0)
+        tree, boards_found = [], []
+        for _ in range(probes):
+            used: set[int] = set()
+            south = [0] * instance.cells
+            weight, nodes, west = 1, 0, 0
+            for d in range(instance.cells):
+                north = south[d - cols] if d >= cols else 0
+                children = {
+                    (piece, e, s_): (tile, e, s_)
+                    for tile, e, s_, piece in lists.get((classes[d], west * colours + north), ())
+                    if tile not in used
+                }
+                if not children:
+                    break
+                weight *= len(children)
+                nodes += weight
+                tile, west, south[d] = rng.choice(list(children.values()))
+                used.add(tile)
+            tree.append(nodes)
+            boards_found.append(weight if len(used) == instance.cells else 0)
+        mean, spread = statistics.fmean(tree), 1.96 * statistics.pstdev(tree) / probes**0.5
+        table.append([path.name, f"{mean:.3g} ± {spread:.2g}", f"{statistics.fmean(boards_found):.3g}",
+                      f"{mean / (rate_m * 1e6) / 3600:.2f}"])  # fmt: skip
+    title = f"the count's tree estimated from {probes:,} random paths (Knuth), hours at {rate_m:g} M nodes/s"
+    print_table(title, ["board", "nodes (95%)", "boards", "hours"], table)
+
+
 def full(boards: list[Path]) -> None:
     """The ``full`` table (module docstring)."""
     table = []
@@ -182,8 +230,10 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=6, help="cells placed in each subtree's partial board")
     parser.add_argument("--stride", type=int, default=2_000_000, help="nodes between two subtrees taken")
     parser.add_argument("--tasks", type=int, default=8, help="subtrees")
-    parser.add_argument("--parts", nargs="+", default=["rate", "pruning"], help="rate pruning split full")
+    parser.add_argument("--parts", nargs="+", default=["rate", "pruning"], help="rate pruning split estimate full")
     parser.add_argument("--split-board", type=Path, default=ROOT / "instances" / "eternity" / "peak_7x7_b3_m8_s0.txt")
+    parser.add_argument("--probes", type=int, default=100_000, help="random paths for --parts estimate")
+    parser.add_argument("--rate", type=float, default=100.0, help="M nodes a second for --parts estimate")
     parser.add_argument("--full", nargs="+", type=Path, help="boards for --parts full (default: Brendan's 7x7)")
     args = parser.parse_args()
     brendan = args.shared / BRENDAN
@@ -194,6 +244,8 @@ def main() -> None:
         rate(args.board, args.depth, args.stride, args.tasks, args.parts)
     if "split" in args.parts:
         split(args.split_board)
+    if "estimate" in args.parts:
+        estimate(args.full, args.probes, args.rate)
     if "full" in args.parts:
         full(args.full)
 
