@@ -18,8 +18,8 @@ restarts), cut into tasks: a task is a partial board (the candidates placed on c
 
 To exhaustion (a proof that there is no solution, or a count) the workers place exactly the
 nodes the one-process search places, between them.  A count of a board of 64 tiles or fewer
-shares a :class:`~puzzlesat.native.eternity.count_search.CountSearch` the same way.  A decision search stops at the first
-board any worker finds; a count adds up the boards of every task.
+shares a :class:`~puzzlesat.native.eternity.count_search.CountSearch` the same way.  A decision
+search stops at the first board any worker finds; a count adds up the boards of every task.
 """
 
 from __future__ import annotations
