@@ -82,3 +82,27 @@ def solver_interrupts() -> Iterator[None]:
         if is_solver_interrupt(exc):
             raise KeyboardInterrupt from None
         raise
+
+
+@contextmanager
+def terminate_as_interrupt() -> Iterator[bool]:
+    """Turn SIGTERM into KeyboardInterrupt while the block runs, so that an anytime search stopped
+    by a supervisor (``kill``, a batch system's limit) still answers what it holds, as on Ctrl-C.
+
+    Yields:
+        True when armed; False off the main thread (SIGTERM then keeps its meaning).
+    """
+    import signal
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    try:
+        previous = signal.signal(signal.SIGTERM, interrupt)
+    except ValueError:  # not the main thread
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        signal.signal(signal.SIGTERM, previous)

@@ -87,6 +87,9 @@ class Result:
         certificates: how each claim a solution does not check ("no solution", "optimal",
             "unique") stands, when the run was asked to certify them
             (:class:`puzzlesat.core.certify.Certificate`); empty otherwise.
+        boards: for a hunt at a fixed level (eternity's ``--score --target N``), the distinct
+            boards of that level or better found by this run (Solutions, in the order found;
+            at most a few thousand, every one is also written to ``--boards``); empty otherwise.
     """
 
     status: Status
@@ -99,6 +102,7 @@ class Result:
     second_solution: Any = None
     count: int | None = None
     certificates: list[Any] = field(default_factory=list)
+    boards: list[Any] = field(default_factory=list)
     puzzle: Puzzle | None = field(default=None, repr=False, compare=False)
     instance: Any = field(default=None, repr=False, compare=False)
 

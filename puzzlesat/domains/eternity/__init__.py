@@ -159,13 +159,29 @@ PUZZLE = Puzzle(
             "with --score (native-rowscan): start from this checkpoint (or board) file and keep it up to date",
             writes=True,
         ),
+        Option(
+            "target",
+            int,
+            None,
+            "with --score (native-rowscan): hunt at this score, the bound kept there; every distinct board "
+            "of this score or more is kept (--boards), the ladder shown on a terminal",
+            low=1,
+            high=MAX_CELLS * 2,
+        ),
+        Option(
+            "boards",
+            str,
+            None,
+            "with --target: write each distinct board found into this folder, one file each "
+            "(SCORE-TIME-KEY.txt; never the same board twice, also across --resume)",
+        ),
     ),
     notes=notes,
     draw="puzzlesat.domains.eternity:draw_svg",
     verify_run=verify_run,
     check_options=(Option("score", bool, False, "accept mismatched edges; print the matched ones (c score N/MAX)"),),
     check=verify_run,
-    modes=("count", "score", "checkpoint", "resume"),
+    modes=("count", "score", "checkpoint", "resume", "target", "boards"),
     generator_options=(
         Option("size", int, None, "board size g (g x g), default 4", low=2, high=math.isqrt(MAX_CELLS)),
         Option("rows", int, None, "rows, for a rectangle (overrides --size)", low=2, high=MAX_CELLS // 2),

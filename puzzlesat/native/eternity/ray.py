@@ -8,7 +8,9 @@ this process (the driver) watches them:
   its own seed and schedule; better boards go to the hub, whose best board's errors every
   worker reads as its bound (every half second); the driver takes each better board from
   the hub (writing ``--checkpoint`` and its picture as it goes), polishes the best at the end
-  and answers it.  A worker that dies is replaced by a new one with the next seed.
+  and answers it.  A worker that dies is replaced by a new one with the next seed.  In a hunt
+  (``--target``) the workers keep their bound at its level and send every board of that
+  level to the hub, whose queue the driver empties into the hunt at each look.
 - the exact search (a first board, or ``--count``): the tree of
   :mod:`puzzlesat.native.eternity.split`, cut into tasks the hub queues; a worker that sees
   idle workers gives away the untried candidates of its shallowest cell.  Each worker
@@ -100,6 +102,7 @@ class ScoreHub:
         self.counts: dict[int, es.Counts] = {}
         self.proven = False
         self.ready = 0
+        self.hits: list[tuple[int, np.ndarray]] = []  # a hunt's boards since the driver's last look
 
     def hello(self) -> None:
         """A worker has started and compiled its kernels."""
@@ -113,27 +116,39 @@ class ScoreHub:
             self.errors, self.board = errors, board
             self.version += 1
 
+    def hit(self, errors: int, board: np.ndarray) -> None:
+        self.hits.append((errors, board))
+
     def count(self, index: int, counts: es.Counts) -> None:
         self.counts[index] = counts
 
     def proof(self) -> None:
         self.proven = True
 
-    def report(self, version: int) -> tuple[int, int, np.ndarray | None, dict[int, es.Counts], bool, int]:
-        """(version, errors, the best board if newer than ``version``, counts, proven, workers ready)."""
+    def report(
+        self, version: int
+    ) -> tuple[int, int, np.ndarray | None, dict[int, es.Counts], bool, int, list[tuple[int, np.ndarray]]]:
+        """(version, errors, the best board if newer than ``version``, counts, proven, workers
+        ready, the hunt's boards since the last report)."""
         board = self.board if self.version > version else None
-        return self.version, self.errors, board, self.counts, self.proven, self.ready
+        hits, self.hits = self.hits, []
+        return self.version, self.errors, board, self.counts, self.proven, self.ready, hits
 
 
-def score_worker(instance: Instance, seed: Any, index: int, hub: Any, settings: dict[str, Any]) -> str:
+def score_worker(
+    instance: Instance, seed: Any, index: int, hub: Any, settings: dict[str, Any], level: int | None = None
+) -> str:
     """A Ray task: row scans with the caller's ``settings`` (:func:`~puzzlesat.native.eternity.score.settings`)
-    until cancelled, boards to the hub, the hub's best as bound."""
+    until cancelled, boards to the hub, the hub's best as bound (a hunt's ``level`` instead, its
+    boards to the hub's queue)."""
     import ray
 
     es.use_settings(settings)
     with without_blas_probe():
         eternity_score_kernel.warm_up()
     search = es.ScoreSearch(instance, np.random.default_rng(seed), es.SCHEDULES[index % len(es.SCHEDULES)])
+    search.level = level
+    search.on_hit = lambda board, errors: hub.hit.remote(errors, board)
     ray.get(hub.hello.remote())
     seen = {"bound": search.best.errors, "at": 0.0}
 
@@ -149,6 +164,7 @@ def score_worker(instance: Instance, seed: Any, index: int, hub: Any, settings: 
     search.shared_bound = shared_bound
     search.on_improve = improve
     search.on_restart = lambda: hub.count.remote(index, search.counts())
+    search.on_tick = es.every(es.COUNT_SECONDS, search.on_restart)
     search.scan(lambda: None)
     hub.count.remote(index, search.counts())
     if search.proven:
@@ -177,7 +193,8 @@ class ScorePool:
         def start() -> None:
             nonlocal next_index
             seed = seeds[next_index] if next_index < len(seeds) else [*np.atleast_1d(seeds[-1]).tolist(), next_index]
-            running[self.task.remote(search.instance, seed, next_index, hub, es.settings())] = next_index
+            task = self.task.remote(search.instance, seed, next_index, hub, es.settings(), search.level)
+            running[task] = next_index
             next_index += 1
 
         for _ in seeds:
@@ -187,7 +204,7 @@ class ScorePool:
             while until is None or time.perf_counter() < until:
                 search.tick()
                 try:
-                    version, errors, board, search.workers, proven, ready = ray.get(hub.report.remote(version))
+                    version, errors, board, search.workers, proven, ready, hits = ray.get(hub.report.remote(version))
                 except Exception as exc:  # noqa: BLE001 - the hub's node died: answer the best board so far
                     self.lost = f"the Ray hub died ({type(exc).__name__}); the best board before it"
                     return
@@ -195,10 +212,14 @@ class ScorePool:
                     self.ready_at = time.perf_counter()
                 if board is not None:
                     search.offer(board, errors)
+                hunt = search.hunt
+                if hunt is not None:
+                    for found, hit in hits:
+                        hunt.add(hit, found)
                 if proven:
                     search.proven = True
                     return
-                if search.best.errors == 0:
+                if search.done():
                     return
                 wait = POLL if until is None else max(0.0, min(POLL, until - time.perf_counter()))
                 ended, _ = ray.wait(list(running), num_returns=1, timeout=wait)
@@ -212,6 +233,12 @@ class ScorePool:
                         search.replaced += 1
                         start()
         finally:
+            if search.hunt is not None:  # the hunt's boards since the last look
+                try:
+                    for found, hit in ray.get(hub.report.remote(version), timeout=5.0)[-1]:
+                        search.hunt.add(hit, found)
+                except Exception:  # noqa: BLE001, S110 - the hub is gone: those boards with it
+                    pass
             search.settle()
             stop(ray, list(running), hub)
 

@@ -48,7 +48,7 @@ STRATEGY = Strategy(
     "numba row-scan backtracker, (west, north) lookup of pre-rotated tiles, seeded restarts; "
     "--workers N shares one tree between N processes",
     options=ROWSCAN_OPTIONS,
-    modes=("count", "score", "checkpoint", "resume"),
+    modes=("count", "score", "checkpoint", "resume", "target", "boards"),
     puzzle="eternity",
     engine="native",
     parallel=True,
@@ -78,13 +78,17 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     With ``limits.workers`` above 1, one search tree shared by that many processes instead
     (:mod:`puzzlesat.native.eternity.split`).
     """
+    if limits.options.get("boards") and limits.options.get("target") is None:
+        from puzzlesat.native.eternity.hunt import ALONE
+
+        raise PuzzlesatError(ALONE)
     if limits.options.get("score"):
         from puzzlesat.native.eternity.score import solve_score
 
         return solve_score(instance, limits)
-    for name in ("checkpoint", "resume"):
-        if limits.options.get(name):
-            raise PuzzlesatError(f"--{name} keeps the best board of a --score run: add --score")
+    for name in ("checkpoint", "resume", "target"):
+        if limits.options.get(name) is not None:
+            raise PuzzlesatError(f"--{name} serves a --score run: add --score")
     from puzzlesat.native import aot  # here, not at the top: listing the strategies imports this module
     from puzzlesat.native.eternity.search import Draws, Lookup, Search
 

@@ -47,27 +47,31 @@ from __future__ import annotations
 
 import math
 import multiprocessing
-import signal
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from puzzlesat.core import Limits, Result, Status, processes
-from puzzlesat.core.incumbent import Incumbent
+from puzzlesat.core import Limits, PuzzlesatError, Result, Status, processes
+from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
+from puzzlesat.core.interrupts import terminate_as_interrupt
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
-from puzzlesat.domains.eternity import Instance, Solution, max_score, rotated
+from puzzlesat.domains.eternity import GREY, Instance, Solution, max_score, rotated
 from puzzlesat.native.eternity import checkpoint as eternity_checkpoint
+from puzzlesat.native.eternity import hunt as hunt_module
 from puzzlesat.native.eternity import score_kernel as kernel
 from puzzlesat.native.eternity.arrays import Rows, ScanState
+from puzzlesat.native.eternity.hunt import Hunt
 from puzzlesat.native.eternity.search import Lookup
 from puzzlesat.native.first_dispatch import without_blas_probe
 
 SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
 FIRST_SLICE_NODES = 200_000
+STOP_RESERVE = 1.0  # seconds (5% of a short limit) before the limit that the search ends, to stop its workers
+COUNT_SECONDS = 1.0  # between a worker's reports of its counts (and at each restart)
+DRAIN_SECONDS = 0.5  # at the end of a hunt, for the workers' last boards and counts
 SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its best board (measured: docs)
 RESTART_NODES = 20_000_000  # row-scan nodes of a restart (20 M to 200 M reach 461-462 alike per node: docs)
 START_SLACK = 3  # a restart first looks for boards this many errors worse than the best (measured: docs)
@@ -386,30 +390,14 @@ class Best:
     improvements: int = 0
 
 
-@contextmanager
-def stop_on_sigterm() -> Iterator[None]:
-    """Turn SIGTERM into KeyboardInterrupt while searching, so the best board is still answered."""
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt
-
-    try:
-        previous = signal.signal(signal.SIGTERM, interrupt)
-    except ValueError:  # not the main thread: SIGTERM keeps its meaning
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 Pool = Callable[["ScoreSearch", list[Any], "float | None"], None]
 """Runs row scans elsewhere: ``pool(search, seeds, until)`` scans with one worker per seed until
 ``until`` (:func:`time.perf_counter`; None: until stopped), offering their boards to ``search``."""
 
 
-Counts = tuple[int, int, int]  # a search's nodes, restarts and revisits (ScoreSearch.counts)
+Counts = tuple[
+    int, int, int, dict[int, int]
+]  # a search's nodes, restarts, revisits, hunt's boards (ScoreSearch.counts)
 
 
 def worker_seeds(seed: int, runs: int, count: int) -> list[Any]:
@@ -426,112 +414,190 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
     (:func:`scan_in_processes`, or ``pool``'s workers), each with its own seed and schedule
     (:data:`SCHEDULES`), sharing the best board's errors as their bound; this process
     polishes the best board they find.  The options ``checkpoint`` and ``resume`` are read
-    here (module docstring).
+    here (module docstring), and ``target`` and ``boards``: a hunt at a fixed level
+    (:mod:`~puzzlesat.native.eternity.hunt`), which scans the whole time and polishes nothing.
+
+    The answer is never lost: a legal board is in hand before the kernels are compiled (the
+    resumed one, or :func:`legal_board`), and the time limit counts the compilation: when it
+    passes before the search is done (a cold cache, a loaded machine), or on Ctrl-C or SIGTERM,
+    the best board held so far is the answer.
     """
-    compile_start = time.perf_counter()
-    with without_blas_probe():
-        kernel.warm_up()
-    compile_time = time.perf_counter() - compile_start
-    start = time.perf_counter()
+    started = time.perf_counter()
     options = limits.options
+    if options.get("boards") and options.get("target") is None:
+        raise PuzzlesatError(hunt_module.ALONE)
+    hunt = Hunt(instance, options["target"], options.get("boards")) if options.get("target") is not None else None
     resumed = eternity_checkpoint.read(instance, options["resume"]) if options.get("resume") else None
-    runs = 0 if resumed is None else (resumed.record.runs if resumed.record else 1)
-    search = ScoreSearch(
-        instance, np.random.default_rng(limits.seed if runs == 0 else [limits.seed, runs]), SCHEDULES[0]
-    )
-    if resumed is not None:
-        search.best = Best(resumed.board, resumed.errors, time.perf_counter())
-    path = options.get("checkpoint") or options.get("resume")
-    before = resumed.record if resumed is not None and resumed.record is not None else None
-    record = eternity_checkpoint.Record(
-        eternity_checkpoint.fingerprint(instance),
-        max_score(instance) - search.best.errors,
-        limits.seed,
-        runs + 1,
-        before.seconds if before else 0.0,
-        before.nodes if before else 0,
-        limits.workers,
-    )
-    if path:
-        search.checkpoint = eternity_checkpoint.Checkpoint(
-            instance, path, eternity_checkpoint.picture(path), record, search.nodes_so_far
-        )
-        search.checkpoint.save(search.best.board, search.best.errors)
-    if limits.shared is not None:
-        join_race(search, limits.shared)
-    seeds = worker_seeds(limits.seed, runs, limits.workers)
-    if pool is None and limits.workers > 1:
-        pool = scan_in_processes
-    left = limits.remaining(compile_start)
+    held = resumed.board if resumed is not None else legal_board(instance)
+    run = ScoreRun(instance, limits, pool, resumed, hunt)
     message = ""
-    with stop_on_sigterm():
-        try:
-            if left is None:
-                search.alternate(seeds, pool)
-            else:
-                scan_until = time.perf_counter() + left * SCAN_SHARE
-                if pool is not None:
-                    pool(search, seeds, scan_until)
-                else:
-                    search.scan(lambda: scan_until - time.perf_counter())
-                if not search.proven:
-                    search.polish(limits.remaining(compile_start) or 0.0)
-        except KeyboardInterrupt:
-            message = "interrupted"
-        finally:
-            if search.checkpoint is not None:
-                search.checkpoint.flush()
-    best = search.best
-    errors = board_errors(instance, search.look, best.board)
+    left = limits.remaining(started)
+    # the search stops itself a moment before the time limit (STOP_RESERVE: for stopping its
+    # workers); at the limit (a compilation or the workers' start on a loaded machine), the board
+    # held is the answer; with none in hand (a board the plain greedy cannot fill), the search
+    # must make one
+    stall = None if left is None or held is None else left
+    try:
+        with terminate_as_interrupt(), hard_deadline(stall, "the score search"):
+            run.search_for(None if left is None else started + left - min(STOP_RESERVE, 0.05 * left))
+    except KeyboardInterrupt:
+        message = "interrupted"
+    except DeadlineExceeded:
+        message = "time limit reached before the search was done: the best board held"
+    finally:
+        if run.search is not None and run.search.checkpoint is not None:
+            run.search.checkpoint.flush()
+    search = run.search
+    board = held if search is None else search.best.board
+    if board is None:
+        return Result(Status.UNKNOWN, wall_time=time.perf_counter() - started, message=message)
+    errors = board_errors(instance, looks(instance), board)
     total = max_score(instance)
-    stats = {
-        "score": f"{total - errors}/{total}",
-        "nodes": search.nodes,
-        "restarts": search.restarts,
-        "revisits": search.revisits,
-        "improvements": best.improvements,
-        "lns_moves": search.lns_moves,
-        "lns_gain": search.lns_gain,
-        "best_at": round(best.found_at - start, 3),
-        "compile_time": round(compile_time, 3),
-    }
-    if pool is not None:
-        stats["workers"] = limits.workers
-    if search.replaced:
-        stats["workers_replaced"] = search.replaced
-    if search.checkpoint is not None:
-        stats.update(search.checkpoint.stats())
-    proven = errors == 0 or search.proven
+    stats: dict[str, Any] = {"score": f"{total - errors}/{total}"}
+    if search is None:
+        stats["compile_time"] = round(time.perf_counter() - started, 3)
+        stats["answer"] = "resumed board" if resumed is not None else "plain greedy board (the kernels were not ready)"
+    else:
+        stats |= {
+            "nodes": search.nodes,
+            "restarts": search.restarts,
+            "revisits": search.revisits,
+            "improvements": search.best.improvements,
+            "lns_moves": search.lns_moves,
+            "lns_gain": search.lns_gain,
+            "best_at": round(search.best.found_at - run.start, 3),
+            "compile_time": round(run.compile_time, 3),
+        }
+        if run.pool is not None:
+            stats["workers"] = limits.workers
+        if search.replaced:
+            stats["workers_replaced"] = search.replaced
+        if search.checkpoint is not None:
+            stats.update(search.checkpoint.stats())
+    # a hunt's complete search proves its best board only when that board is of its level
+    proven = errors == 0 or (search is not None and search.proven and (hunt is None or errors <= hunt.errors))
+    if hunt is not None:
+        found = {} if search is None else search.found_so_far()
+        stats.update(hunt.stats(found))
+        hunt.report(0 if search is None else search.nodes, found, force=True)
+        if search is not None and search.proven and errors > hunt.errors:
+            message = f"no board of score {hunt.target} or more exists (a complete search)"
+        if hunt.failed:
+            message += f"; {hunt.failed}"
     if not message and not proven:
         message = "time limit: the best board found, not proven the best"
-    if search.checkpoint is not None and search.checkpoint.failed:
+    if search is not None and search.checkpoint is not None and search.checkpoint.failed:
         message += f"; {search.checkpoint.failed}"
     return Result(
         Status.OPTIMAL if proven else Status.FEASIBLE,
-        Solution(tuple((int(t), int(r)) for t, r in best.board)),
+        Solution(tuple((int(t), int(r)) for t, r in board)),
         objective=errors,
-        wall_time=time.perf_counter() - start,
+        wall_time=time.perf_counter() - started,
         stats=stats,
-        message=message,
+        message=message.lstrip("; "),
+        boards=[] if hunt is None else hunt.boards,
     )
 
 
-def join_race(search: ScoreSearch, race: Incumbent) -> None:
-    """A race member's search: each better board is offered to the race, and the race's best,
-    when another member holds a better one, becomes this search's best board and so its bound."""
+class ScoreRun:
+    """One ``--score`` run's search, built once the kernels are compiled (:attr:`search` None
+    before), so that what it holds is there whenever the run is stopped."""
 
-    def bound() -> int:
-        entry = race.best()
-        if entry is not None and entry.objective < search.best.errors:
-            search.offer(np.array(entry.solution.placements, dtype=np.int64), entry.objective)
-        return search.best.errors
+    def __init__(self, instance: Instance, limits: Limits, pool: Pool | None, resumed: Any, hunt: Hunt | None) -> None:
+        self.instance = instance
+        self.limits = limits
+        self.pool = pool if pool is not None or limits.workers <= 1 else scan_in_processes
+        self.resumed = resumed
+        self.hunt = hunt
+        self.search: ScoreSearch | None = None
+        self.compile_time = 0.0
+        self.start = time.perf_counter()
 
-    def improve(board: np.ndarray, errors: int) -> None:
-        race.offer(errors, Solution(tuple((int(t), int(r)) for t, r in board)))
+    def search_for(self, until: float | None) -> None:
+        """Compile, build the search (its checkpoint too) and search until ``until`` (perf_counter)."""
+        instance, limits, resumed = self.instance, self.limits, self.resumed
+        compile_start = time.perf_counter()
+        with without_blas_probe():
+            kernel.warm_up()
+        self.compile_time = time.perf_counter() - compile_start
+        self.start = time.perf_counter()
+        runs = 0 if resumed is None else (resumed.record.runs if resumed.record else 1)
+        search = ScoreSearch(
+            instance, np.random.default_rng(limits.seed if runs == 0 else [limits.seed, runs]), SCHEDULES[0]
+        )
+        if resumed is not None:
+            search.best = Best(resumed.board, resumed.errors, time.perf_counter())
+        if self.hunt is not None:
+            search.level, search.hunt = self.hunt.errors, self.hunt
+        options = limits.options
+        path = options.get("checkpoint") or options.get("resume")
+        before = resumed.record if resumed is not None and resumed.record is not None else None
+        record = eternity_checkpoint.Record(
+            eternity_checkpoint.fingerprint(instance),
+            max_score(instance) - search.best.errors,
+            limits.seed,
+            runs + 1,
+            before.seconds if before else 0.0,
+            before.nodes if before else 0,
+            limits.workers,
+        )
+        if path:
+            search.checkpoint = eternity_checkpoint.Checkpoint(
+                instance, path, eternity_checkpoint.picture(path), record, search.nodes_so_far
+            )
+            search.checkpoint.save(search.best.board, search.best.errors)
+        self.search = search
+        seeds = worker_seeds(limits.seed, runs, limits.workers)
+        if until is None:
+            search.alternate(seeds, self.pool)
+            return
+        hunting = self.hunt is not None
+        scan_until = until if hunting else time.perf_counter() + (until - time.perf_counter()) * SCAN_SHARE
+        if self.pool is not None:
+            self.pool(search, seeds, scan_until)
+        else:
+            search.scan(lambda: scan_until - time.perf_counter())
+        if not search.proven and not hunting:
+            search.polish(until - time.perf_counter())
 
-    search.shared_bound = bound
-    search.on_improve = improve
-    improve(search.best.board, search.best.errors)  # the first board too: a hint for the others
+
+def legal_board(instance: Instance) -> np.ndarray | None:
+    """A legal board (every tile once, grey exactly on the frame, the hints kept) made in plain
+    Python, before the kernels are ready: each cell in turn takes, of the unused tiles of its
+    kind turned to fit the frame, the one that matches its west and north neighbours best (of
+    the first few: this is a board to answer with, not a search)."""
+    cells = instance.cells
+    board = np.zeros((cells, 2), dtype=np.int64)
+    hinted = {hint.cell: (hint.tile, hint.rotation) for hint in instance.hints}
+    free = [t for t in range(cells) if t not in {tile for tile, _ in hinted.values()}]
+    shown: list[tuple[int, ...]] = [()] * cells
+    for cell in range(cells):
+        if cell in hinted:
+            tile, turn = hinted[cell]
+        else:
+            frame = set(instance.frame_sides(cell))
+            r, c = divmod(cell, instance.cols)
+            west = shown[cell - 1][1] if c > 0 else None
+            north = shown[cell - instance.cols][2] if r > 0 else None
+            best: tuple[int, int, int] | None = None
+            looked = 0
+            for index, t in enumerate(free):
+                for turn in range(4):
+                    sides = rotated(instance.tiles[t], turn)
+                    if {s for s in range(4) if sides[s] == GREY} != frame:
+                        continue
+                    misses = int(west is not None and sides[3] != west) + int(north is not None and sides[0] != north)
+                    if best is None or misses < best[0]:
+                        best = (misses, index, turn)
+                    looked += 1
+                if best is not None and (best[0] == 0 or looked >= 64):
+                    break
+            if best is None:  # no tile of the cell's kind left: the search's greedy dive will say more
+                return None
+            tile, turn = free.pop(best[1]), best[2]
+        board[cell] = tile, turn
+        shown[cell] = rotated(instance.tiles[tile], turn)
+    return board
 
 
 def scan_in_processes(search: ScoreSearch, seeds: list[Any], until: float | None) -> None:
@@ -545,8 +611,9 @@ def scan_in_processes(search: ScoreSearch, seeds: list[Any], until: float | None
     done = 0
     try:
         with processes.TaskPool(len(seeds), _start_scans, (shared, settings()), name="puzzlesat-score") as pool:
-            pool.submit(_scans, [(search.instance, seed, i, deadline) for i, seed in enumerate(seeds)])
-            while done < len(seeds) and search.best.errors > 0 and not search.proven:
+            tasks = [(search.instance, seed, i, deadline, search.level) for i, seed in enumerate(seeds)]
+            pool.submit(_scans, tasks)
+            while done < len(seeds) and not search.done():
                 if until is not None and time.perf_counter() > until:
                     break
                 search.tick()
@@ -560,15 +627,43 @@ def scan_in_processes(search: ScoreSearch, seeds: list[Any], until: float | None
                     if not any(process.is_alive() for process in pool.processes):
                         break
                     continue
-                if message[0] == "board":
-                    search.offer(message[2], message[1])
-                elif message[0] == "proof":  # a worker's complete scan: the shared bound is optimal
-                    search.proven = True
-                else:  # "count", or "done" with the last counts
-                    search.workers[message[1]] = message[2]
-                    done += message[0] == "done"
+                done += _heard(search, message)
+            drain = time.perf_counter() + DRAIN_SECONDS
+            while search.level is not None and done < len(seeds) and time.perf_counter() < drain:
+                try:  # a hunt's workers end on the same clock: their last boards and counts
+                    done += _heard(search, pool.next(timeout=max(0.0, drain - time.perf_counter())))
+                except (TimeoutError, processes.WorkerDied):
+                    break
     finally:
         search.settle()
+
+
+def every(seconds: float, call: Callable[[], None]) -> Callable[[], None]:
+    """``call``, made to run at most once every ``seconds`` (a worker's counts between restarts)."""
+    last = [time.monotonic()]
+
+    def maybe() -> None:
+        if time.monotonic() - last[0] >= seconds:
+            last[0] = time.monotonic()
+            call()
+
+    return maybe
+
+
+def _heard(search: ScoreSearch, message: tuple[Any, ...]) -> int:
+    """Take a scan worker's message into ``search``; 1 for its last ("done"), else 0."""
+    if message[0] == "board":
+        search.offer(message[2], message[1])
+    elif message[0] == "hit":  # a board of the hunt's level, new to its worker, with its counts
+        search.workers[message[3]] = message[4]
+        if search.hunt is not None:
+            search.hunt.add(message[2], message[1])
+    elif message[0] == "proof":  # a worker's complete scan: the shared bound is optimal (a hunt's level searched)
+        search.proven = True
+    else:  # "count", or "done" with the last counts
+        search.workers[message[1]] = message[2]
+        return int(message[0] == "done")
+    return 0
 
 
 _SHARED: list[Any] = []  # in a scan worker: the shared bound
@@ -582,13 +677,16 @@ def _start_scans(shared: Any, values: dict[str, Any]) -> None:
     _SHARED.append(shared)
 
 
-def _scans(task: tuple[Instance, Any, int, float | None]) -> tuple[str, int, Counts]:
+def _scans(task: tuple[Instance, Any, int, float | None, int | None]) -> tuple[str, int, Counts]:
     """A pool task: row scans with seed and schedule ``index`` until ``deadline`` (:func:`time.time`,
-    which every process reads alike); each board beating the shared bound is reported, and the
-    counts at each restart.  Returns ("done", index, counts)."""
-    instance, seed, index, deadline = task
+    which every process reads alike); each board beating the shared bound is reported, each
+    board of a hunt's ``level`` (its most errors; None: no hunt) too, and the counts at each
+    restart.  Returns ("done", index, counts)."""
+    instance, seed, index, deadline, level = task
     shared = _SHARED[0]
     search = ScoreSearch(instance, np.random.default_rng(seed), SCHEDULES[index % len(SCHEDULES)])
+    search.level = level
+    search.on_hit = lambda board, errors: processes.report(("hit", errors, board, index, search.counts()))
 
     def improve(board: np.ndarray, errors: int) -> None:
         with shared.get_lock():
@@ -599,6 +697,7 @@ def _scans(task: tuple[Instance, Any, int, float | None]) -> tuple[str, int, Cou
     search.on_improve = improve
     search.on_proof = lambda: processes.report(("proof",))
     search.on_restart = lambda: processes.report(("count", index, search.counts()))
+    search.on_tick = every(COUNT_SECONDS, search.on_restart)
     search.scan(lambda: None if deadline is None else deadline - time.time())
     return "done", index, search.counts()
 
@@ -743,6 +842,12 @@ class ScoreSearch:
     ``shared_bound`` gives the errors of the best board of every worker: the scan's bound
     follows it; ``on_improve`` hears of each board better than the last, and ``checkpoint``
     writes it.
+
+    A hunt (:attr:`level` set: the most unmatched edges a board of the target score has) keeps
+    the bound at that level instead, never tightened by the boards found: each restart steps
+    down to it from :data:`START_SLACK` errors above as usual and then stays there, handing
+    every board of the level or better to ``on_hit`` (``hunt`` in the process that answers,
+    whose ladder :meth:`tick` reports).
     """
 
     def __init__(self, instance: Instance, rng: np.random.Generator, schedule: Schedule) -> None:
@@ -764,7 +869,13 @@ class ScoreSearch:
         self.on_improve: Callable[[np.ndarray, int], None] | None = None
         self.on_proof: Callable[[], None] | None = None
         self.on_restart: Callable[[], None] | None = None
-        self.proven = False  # a complete scan found nothing better than the best
+        self.level: int | None = None  # a hunt's errors at most (None: the best score search)
+        self.on_hit: Callable[[np.ndarray, int], None] | None = None
+        self.hunt: Hunt | None = None
+        self.found: dict[int, int] = {}  # a hunt's boards completed, by their errors (the same one again too)
+        self.hit_keys: set[str] = set()  # the boards handed on, by hunt.key: each placement once
+        self.on_tick: Callable[[], None] | None = None
+        self.proven = False  # a complete scan found nothing better than the best (a hunt: every board of its level)
         n = instance.cells
         greedy = Scan(self.cands, rng, np.full(n, 2 * n, dtype=np.int64))
         bound = np.array([4 * n], dtype=np.int64)
@@ -785,29 +896,62 @@ class ScoreSearch:
             self.checkpoint.save(board, errors)
         return True
 
+    def hit(self, board: np.ndarray, errors: int) -> None:
+        """A board of the hunt's level or better: counted, and handed on once (a revisit finds
+        its restart's boards again, a scan the neighbours of each) to ``on_hit``, or to the hunt."""
+        self.found[errors] = self.found.get(errors, 0) + 1
+        name = hunt_module.key(board)
+        if name in self.hit_keys:
+            return
+        self.hit_keys.add(name)
+        if self.on_hit is not None:
+            self.on_hit(board, errors)
+        elif self.hunt is not None:
+            self.hunt.add(board, errors)
+
+    def found_so_far(self) -> dict[int, int]:
+        """A hunt's boards completed by errors: this search's and its workers' as of their last report."""
+        found = dict(self.found)
+        for *_, theirs in self.workers.values():
+            for errors, count in theirs.items():
+                found[errors] = found.get(errors, 0) + count
+        return found
+
+    def done(self) -> bool:
+        """True when searching on cannot help: proved, or a board with no error (a hunt goes on)."""
+        return self.proven or (self.level is None and self.best.errors == 0)
+
     def counts(self) -> Counts:
-        """(nodes, restarts, revisits) so far: what a worker tells the caller's search."""
-        return self.nodes, self.restarts, self.revisits
+        """(nodes, restarts, revisits, a hunt's boards by errors) so far: what a worker tells the caller's search."""
+        return self.nodes, self.restarts, self.revisits, dict(self.found)
 
     def nodes_so_far(self) -> int:
         """This search's nodes and its workers' as of their last report."""
-        return self.nodes + sum(nodes for nodes, _, _ in self.workers.values())
+        return self.nodes + sum(nodes for nodes, *_ in self.workers.values())
 
     def settle(self) -> None:
         """The workers are done: their last :meth:`counts` added to this search's."""
-        for nodes, restarts, revisits in self.workers.values():
+        self.found = self.found_so_far()
+        for nodes, restarts, revisits, _ in self.workers.values():
             self.nodes += nodes
             self.restarts += restarts
             self.revisits += revisits
         self.workers = {}
 
     def tick(self) -> None:
-        """Between two slices of work: write a board the checkpoint holds back."""
+        """Between two slices of work: write a board the checkpoint holds back, tell the hunt's ladder."""
         if self.checkpoint is not None:
             self.checkpoint.tick()
+        if self.hunt is not None:
+            self.hunt.report(self.nodes_so_far(), self.found_so_far())
+        if self.on_tick is not None:
+            self.on_tick()
 
     def bound(self) -> int:
-        """The errors a new board must beat: the best board's, or the workers' best."""
+        """The errors a new board must beat: the best board's, or the workers' best; a hunt's
+        level and one."""
+        if self.level is not None:
+            return self.level + 1
         return self.best.errors if self.shared_bound is None else min(self.best.errors, self.shared_bound())
 
     def alternate(self, seeds: list[Any], pool: Pool | None = None) -> None:
@@ -816,10 +960,11 @@ class ScoreSearch:
         if pool is not None:
             pool(self, seeds, None)
             return
-        while self.best.errors > 0 and not self.proven:
+        while not self.done():
             began = time.perf_counter()
             self.scan(lambda: None, one_restart=True)
-            self.polish(time.perf_counter() - began)
+            if self.level is None:
+                self.polish(time.perf_counter() - began)
 
     def polish(self, seconds: float) -> None:
         """Neighbourhood moves on a copy of the best board for ``seconds``."""
@@ -844,7 +989,7 @@ class ScoreSearch:
         """Row-scan restarts of ``restart_nodes`` nodes (:data:`RESTART_NODES`, read at the call),
         each with its :meth:`revisit`, until the time is up (or after one)."""
         restart_nodes = RESTART_NODES if restart_nodes is None else restart_nodes
-        while self.bound() > 0 and not self.proven:
+        while self.bound() > 0 and not self.done():
             left = remaining()
             if left is not None and left <= 0:
                 return
@@ -875,16 +1020,18 @@ class ScoreSearch:
     ) -> tuple[int | None, int | None]:
         """Run ``scan`` for ``nodes`` nodes with a bound of its own, ``start_slack`` errors above
         the best board's (or the workers' best), under the schedule for boards ``shape_slack``
-        errors worse than its bound; each board it finds lowers its bound, and is offered when it
-        beats the best.  (The kernel status it ended on, None when the time ran out; the errors
-        of the last board it found, None for none.)"""
+        errors worse than its bound; each board it finds lowers its bound (a hunt's: down to its
+        level), is offered when it beats the best and is a hit when it is of the hunt's level.
+        (The kernel status it ended on, None when the time ran out; the errors of the last board
+        it found, None for none.)"""
         n = self.instance.cells
         bound = np.array([self.bound() + start_slack], dtype=np.int64)
         complete = self.schedule.complete
         spent, last, shaped = 0, None, -1
         slice_nodes = FIRST_SLICE_NODES
         while spent < nodes:
-            bound[0] = min(bound[0], self.bound() + start_slack)  # another worker may have found better
+            # another worker may have found better; a hunt's bound stays at its level
+            bound[0] = max(min(bound[0], self.bound() + start_slack), self.bound())
             if shaped != bound[0]:  # the schedule follows the bound
                 shaped = int(bound[0])
                 scan.state.allowed[:] = self.schedule.allowed(n, shaped - 1 + shape_slack)
@@ -898,7 +1045,10 @@ class ScoreSearch:
             if status == FOUND:
                 last = int(bound[0])
                 if last < self.bound():  # a stepping stone above the best is not handed on
-                    self.offer(scan.board(), last)
+                    board = scan.board()
+                    self.offer(board, last)
+                    if self.level is not None:
+                        self.hit(board, last)
             if status == EXHAUSTED or bound[0] == 0:
                 return status, last
             self.tick()
