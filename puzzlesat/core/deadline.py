@@ -54,3 +54,25 @@ def hard_deadline(seconds: float | None, what: str) -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
         if outer_left:
             signal.setitimer(signal.ITIMER_REAL, max(outer_left - (time.monotonic() - started), 0.001))
+
+
+@contextmanager
+def held_off(grace: float = 1.0) -> Iterator[None]:
+    """Hold an enclosing :func:`hard_deadline` off while the block runs: for an anytime search
+    that stops at its time limit by itself (with its own hard deadline inside) and must then
+    answer what it holds, however loaded the machine, rather than be cut off with nothing.
+    Afterwards the enclosing deadline is armed again with the time it had left, and at least
+    ``grace`` seconds, for its caller to take the answer."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    import signal
+
+    outer_left, _ = signal.getitimer(signal.ITIMER_REAL)
+    signal.setitimer(signal.ITIMER_REAL, 0)
+    started = time.monotonic()
+    try:
+        yield
+    finally:
+        if outer_left:
+            signal.setitimer(signal.ITIMER_REAL, max(outer_left - (time.monotonic() - started), grace))

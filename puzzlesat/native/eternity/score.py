@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from puzzlesat.core import Limits, PuzzlesatError, Result, Status, processes
-from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
+from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline, held_off
 from puzzlesat.core.interrupts import terminate_as_interrupt
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import GREY, Instance, Solution, max_score, rotated
@@ -407,6 +407,14 @@ def worker_seeds(seed: int, runs: int, count: int) -> list[Any]:
 
 
 def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) -> Result:
+    """The anytime best-score search (:func:`search_score`), which holds its time limit itself:
+    the caller's hard deadline (``run_strategy``'s) is held off, so that what it finds is
+    answered even when the machine is too loaded to stop within that deadline's margin."""
+    with held_off():
+        return search_score(instance, limits, pool)
+
+
+def search_score(instance: Instance, limits: Limits, pool: Pool | None = None) -> Result:
     """The anytime best-score search (module docstring); OPTIMAL for a board with no error or
     after a complete scan (:attr:`Schedule.complete`) found none better.
 
