@@ -23,11 +23,10 @@ checked by the verifier and scored again here, printed beside the published sing
 figures for the official 16x16 with the starter piece.
 
 ``--variants A B ...`` with ``--score`` runs side by side, for each seed at the same time,
-the search with settings of :mod:`puzzlesat.native.eternity.score` changed in the run's
-process (``RESTART_NODES=5000000,SCAN_SHARE=1``; an empty string for the search as it is):
-an A/B test under the same load.  The run's workers (``--workers``) take the settings over
-(``eternity_score.settings``), so one variant with ``--workers 2`` is an hour run with a setting
-changed and nothing edited on disk.
+the search with some of its knobs (Options of native-rowscan, ``-O``) set: ``key=value``
+pairs separated by spaces (``"restart_nodes=5000000 scan_share=1"``; an empty string for the
+search as it is): an A/B test under the same load.  One variant with ``--workers 2`` is an
+hour run with a knob changed and nothing edited on disk.
 
 ``--exact`` measures native-rowscan's exact search on the shipped peak boards instead
 (``instances/eternity/``): the speed-up of ``--workers 2`` over one process on the 7x7 boards
@@ -46,8 +45,8 @@ Usage:
     python benchmarks/eternity.py --sizes 7 --seeds 11 --seed-start 100 --whole-process \
         --strategies native-rowscan --baseline /tmp/eternity_seq
     python benchmarks/eternity.py --score e2_16x16.txt --hints starter.txt [--seeds 5] [--timeout 60] [--workers 1]
-    python benchmarks/eternity.py --score e2_16x16.txt --hints starter.txt --variants "" "RESTART_NODES=5000000"
-    python benchmarks/eternity.py --score e2_16x16.txt --hints hints.txt --variants "TAIL_COLUMNS=5" --workers 2
+    python benchmarks/eternity.py --score e2_16x16.txt --hints starter.txt --variants "" "restart_nodes=5000000"
+    python benchmarks/eternity.py --score e2_16x16.txt --hints hints.txt --variants "tail_columns=5" --workers 2
     python benchmarks/eternity.py --exact [--parts speedup pruning 8x8] [--timeout 300]
     python benchmarks/eternity.py --ray [--address HOST:PORT] [--score e2_16x16.txt --hints starter.txt --seeds 2]
 """
@@ -71,6 +70,7 @@ from _runner import print_table, run_command, run_strategy, summary, tied  # noq
 
 from puzzlesat import api  # noqa: E402
 from puzzlesat.domains import eternity  # noqa: E402
+from puzzlesat.native.eternity.knobs import Knobs  # noqa: E402
 
 STRATEGIES = ["native-rowscan", "cpsat-table", "cnf-heule:cadical195", "cnf-heule:kissat404"]
 
@@ -102,38 +102,24 @@ PUBLISHED = [
 ]
 
 
-def run_with_settings(settings: str, argv: list[str]) -> int:
-    """The CLI on ``argv`` with module settings of eternity_score changed (``--variants``' child)."""
-    from puzzlesat import cli
+def variant_options(variant: str) -> dict[str, str]:
+    """A variant's knobs of the score search (Options of native-rowscan), ``key=value`` pairs
+    separated by spaces (``restart_nodes=5000000 scan_share=1``), checked as ``-O`` checks them.
 
-    apply_settings(settings)
-    return cli.main(argv)
+    >>> variant_options("restart_nodes=5000000 schedules=0.31:2.5")
+    {'restart_nodes': '5000000', 'schedules': '0.31:2.5'}
+    """
+    from puzzlesat.core.options import parse_pairs, resolve
+    from puzzlesat.native.eternity.knobs import OPTIONS
 
-
-def apply_settings(settings: str) -> None:
-    """Change module settings of eternity_score, ``NAME=VALUE,...``: numbers as numbers,
-    anything else a Python expression in the module's namespace (``SCHEDULES=(Schedule(0.31, 2.5),)``)."""
-    from puzzlesat.native.eternity import score as eternity_score
-
-    for pair in top_level_split(settings):
-        name, _, value = pair.partition("=")
-        kind = type(getattr(eternity_score, name))
-        setattr(
-            eternity_score,
-            name,
-            kind(float(value)) if kind in (int, float) else eval(value, vars(eternity_score)),  # noqa: S307
-        )
+    given = parse_pairs(variant.split())
+    resolve(OPTIONS, given, "a variant of the score search")
+    return given
 
 
-def top_level_split(settings: str) -> list[str]:
-    """``settings`` cut at the commas outside parentheses, empty parts left out."""
-    parts, depth, start = [], 0, 0
-    for i, char in enumerate(settings + ","):
-        depth += (char == "(") - (char == ")")
-        if char == "," and depth == 0:
-            parts.append(settings[start:i].strip())
-            start = i + 1
-    return [part for part in parts if part]
+def variant_knobs(variant: str) -> Knobs:
+    """A variant's knobs (:func:`variant_options`) as the search takes them."""
+    return Knobs.from_options(variant_options(variant))
 
 
 def score_variants(
@@ -148,7 +134,8 @@ def score_variants(
         argv += ["--workers", str(workers)] + (["--hints", hints] if hints else [])
         procs = {
             v: subprocess.Popen(
-                [sys.executable, __file__, "--child", v, "--", *argv],
+                [sys.executable, "-m", "puzzlesat.cli", *argv]
+                + [f"-O{key}={value}" for key, value in variant_options(v).items()],
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 text=True,
@@ -338,8 +325,6 @@ def on_ray(board: Path | None, hints: str | None, seeds: range, timeout: float, 
 
 
 def main() -> None:
-    if len(sys.argv) > 2 and sys.argv[1] == "--child":  # one run of --variants
-        sys.exit(run_with_settings(sys.argv[2], sys.argv[4:]))
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", type=int, nargs="+", default=[6, 7, 8])
     parser.add_argument("--seeds", type=int, default=5)

@@ -7,11 +7,11 @@ that fit it too.  When the cells before it leave no such tile, the scan backtrac
 cell placed between those two neighbours and the hint (a row's worth, row by row) has its
 choices tried again before the ones that matter; the restart may spend its whole budget there.
 For each restart this script counts the nodes until the scan first places a tile past each hint
-of the head and past the head, at most ``RESTART_NODES`` (a restart that never got there).
-Variants (module settings of ``eternity_score``, as in ``score_hits.py``) run side by side.
+of the head and past the head, at most ``restart_nodes`` (a restart that never got there).
+Variants (knobs of the score search, as in ``score_hits.py``) run side by side.
 
     python benchmarks/score_head.py e2_16x16.txt --hints e2_16x16_hints.txt --restarts 60 \\
-        --variants "HINT_AHEAD=0" "HINT_AHEAD=1" "HINT_AHEAD=2"
+        --variants "hint_ahead=0" "hint_ahead=1" "hint_ahead=2"
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _runner import print_table, variant_children  # noqa: E402
-from eternity import apply_settings  # noqa: E402
+from eternity import variant_knobs  # noqa: E402
 
 
 def measure(board: str, hints: str | None, settings: str, restarts: int, seed: int) -> dict[str, object]:
@@ -35,9 +35,10 @@ def measure(board: str, hints: str | None, settings: str, restarts: int, seed: i
     from puzzlesat.core.kernel_status import BUDGET
     from puzzlesat.native.eternity import score as es
 
-    apply_settings(settings)
+    knobs = variant_knobs(settings)
     instance = api.load("eternity", board, **({"hints": hints} if hints else {})).data
-    search = es.ScoreSearch(instance, np.random.default_rng(seed), es.SCHEDULES[0])
+    search = es.ScoreSearch(instance, np.random.default_rng(seed), es.schedules(knobs)[0], knobs)
+    budget = knobs.restart_nodes
     cells = instance.cells
     head = search.schedule.start(cells)
     depth = np.argsort(search.cands.cell)
@@ -47,7 +48,7 @@ def measure(board: str, hints: str | None, settings: str, restarts: int, seed: i
         bound = np.array([cells], dtype=np.int64)  # any board: the head allows no error anyway
         scan = es.Scan(search.cands, search.rng, search.schedule.allowed(cells, cells - 1))
         spent, passed = 0, 0
-        while passed < len(marks) and spent < es.RESTART_NODES:
+        while passed < len(marks) and spent < budget:
             status, done = scan.run(1000, bound)
             spent += done
             while passed < len(marks) and scan.state.depth[0] > marks[passed]:
@@ -56,8 +57,8 @@ def measure(board: str, hints: str | None, settings: str, restarts: int, seed: i
             if status != BUDGET:
                 break
         for stuck in nodes[passed:]:
-            stuck.append(es.RESTART_NODES)
-    return {"marks": marks, "nodes": nodes, "budget": es.RESTART_NODES}
+            stuck.append(budget)
+    return {"marks": marks, "nodes": nodes, "budget": budget}
 
 
 def main() -> None:

@@ -1,24 +1,24 @@
 """Per-restart hit rate of the ``--score`` row scan at a fixed target: the quantity behind its plateau.
 
 A run of the best-score search is a string of restarts, each a fresh random candidate order
-searched for ``RESTART_NODES`` nodes for a board that beats the best so far.  Its final score
+searched for ``restart_nodes`` nodes for a board that beats the best so far.  Its final score
 is the best of thousands of restarts, so it moves with the chance ``p`` that one restart
 reaches a given score, and ``p`` is what a change to the search changes.  This script
 measures ``p`` directly: every restart starts with the bound and schedule the search would
 use with a best board one below ``target``, tightens them with each board it finds (as the
 search does) until its nodes are spent, and the table counts the restarts that reached
-``target`` and each of the three scores above it (``START_SLACK`` is 0, so the target sets
-where the restarts start, unless a variant sets it: ``START_SLACK=3`` starts them three errors
-below the target, as the search does below its best).  Each variant (module settings of
-``eternity_score``, as in ``eternity.py --variants``) runs in a process of its own; with two
+``target`` and each of the three scores above it (``start_slack`` is 0, so the target sets
+where the restarts start, unless a variant sets it: ``start_slack=3`` starts them three errors
+below the target, as the search does below its best).  Each variant (knobs of the score
+search, as in ``eternity.py --variants``) runs in a process of its own; with two
 cores, run two variants at a time.  Restarts, not seconds, are the budget, so a busy machine
-changes only how long it takes; variants whose restarts differ in length (``RESTART_NODES``)
+changes only how long it takes; variants whose restarts differ in length (``restart_nodes``)
 compare by hits per G nodes, which the table gives.  ``--cuts`` replays shorter restarts from
 the same ones (each restart's nodes at each board it found are kept): restart sizes compared on
 the same restarts, which spares a run per size.
 
     python benchmarks/score_hits.py e2_16x16.txt --hints starter.txt --target 458 --restarts 300 \\
-        --variants "TAIL_COLUMNS=5" "TAIL_COLUMNS=4"
+        --variants "tail_columns=5" "tail_columns=4"
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _runner import print_table, variant_children  # noqa: E402
-from eternity import apply_settings  # noqa: E402
+from eternity import variant_knobs  # noqa: E402
 
 
 def measure(board: str, hints: str | None, settings: str, target: int, restarts: int, seed: int) -> dict[str, object]:
@@ -44,12 +44,12 @@ def measure(board: str, hints: str | None, settings: str, target: int, restarts:
     from puzzlesat.domains import eternity
     from puzzlesat.native.eternity import score as es
 
-    es.START_SLACK = 0  # the target sets where the restarts start, unless the variant sets a slack
-    apply_settings(settings)
+    # the target sets where the restarts start, unless the variant sets a slack
+    knobs = variant_knobs(f"start_slack=0 {settings}")
     instance = api.load("eternity", board, **({"hints": hints} if hints else {})).data
     top = eternity.max_score(instance)
     errors = top - target  # a hit has at most this many unmatched edges
-    search = es.ScoreSearch(instance, np.random.default_rng(seed), es.SCHEDULES[0])
+    search = es.ScoreSearch(instance, np.random.default_rng(seed), es.schedules(knobs)[0], knobs)
     found: list[tuple[int, int]] = []
     before = 0
 
@@ -83,7 +83,7 @@ def main() -> None:
     parser.add_argument("--target", type=int, required=True, help="score a restart must reach to count")
     parser.add_argument("--restarts", type=int, default=300)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--variants", nargs="+", default=[""], help="module settings of eternity_score")
+    parser.add_argument("--variants", nargs="+", default=[""], help="knobs of the score search: key=value ...")
     parser.add_argument(
         "--cuts", nargs="*", type=float, default=[], help="also count the restarts as if they had ended after N nodes"
     )
@@ -105,7 +105,7 @@ def main() -> None:
             rows.append([variant or "as is", ended, *cells, str(max(best, default="-")), f"{nodes / 1e9:.1f}", *timing])
         print(f"c [{variant or 'as is'}] restart bests {sorted(best, reverse=True)[:20]}", file=sys.stderr)
     title = f"of {args.restarts} restarts, those reaching each score: {Path(args.board).name}"
-    title += f"{' + ' + Path(args.hints).name if args.hints else ''}, RESTART_NODES nodes each unless a variant says"
+    title += f"{' + ' + Path(args.hints).name if args.hints else ''}, restart_nodes nodes each unless a variant says"
     print_table(
         title, ["settings", "ended", *(f">= {level}" for level in levels), "best", "G nodes", "s", "M nodes/s"], rows
     )

@@ -42,7 +42,7 @@ def measure(board: str, hints: str | None, seed: int, restarts: int, nodes: int)
     instance = api.load("eternity", board).data
     if hints:
         instance = eternity.with_hints(instance, Path(hints).read_text(), hints)
-    es.kernel.warm_up()
+    es.kernels().warm_up()
     began = time.perf_counter()
     search = es.ScoreSearch(instance, np.random.default_rng(seed), es.SCHEDULES[0])
     for _ in range(restarts):

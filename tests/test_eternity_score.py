@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import psutil
@@ -22,6 +23,7 @@ from puzzlesat.core import Status
 from puzzlesat.domains import eternity
 from puzzlesat.native.eternity import score as es
 from puzzlesat.native.eternity import score_kernel as kernel
+from puzzlesat.native.eternity.knobs import Knobs
 
 ROOT = Path(__file__).resolve().parents[1]
 SCORE_STRATEGIES = ["native-rowscan", "cpsat-table", "maxsat-rc2"]
@@ -34,9 +36,9 @@ def unsolvable(size: int, seed: int, cols: int | None = None) -> eternity.Instan
     return eternity.make_unsolvable(eternity.generate(options, seed))
 
 
-def scored(instance: eternity.Instance, strategy: str, timeout: float = 20) -> tuple[Status, int]:
-    """(status, score) of a --score run; the board is legal and keeps the hints."""
-    result = api.solve(api.Instance("eternity", instance), strategy, timeout=timeout, score=True)
+def scored(instance: eternity.Instance, strategy: str, timeout: float = 20, **options: Any) -> tuple[Status, int]:
+    """(status, score) of a --score run (with ``options``); the board is legal and keeps the hints."""
+    result = api.solve(api.Instance("eternity", instance), strategy, timeout=timeout, score=True, **options)
     assert result.solution is not None, result.message
     assert eternity.verify(instance, result.solution, matching=False) == []
     assert result.objective == len(eternity.mismatches(instance, result.solution))
@@ -77,28 +79,24 @@ def hinted_at_3_2() -> eternity.Instance:
 
 
 @pytest.mark.parametrize("ahead", [0, 1, 2, 5])
-def test_a_hints_row_is_filled_with_the_rows_above_it_column_by_column(
-    monkeypatch: pytest.MonkeyPatch, ahead: int
-) -> None:
+def test_a_hints_row_is_filled_with_the_rows_above_it_column_by_column(ahead: int) -> None:
     """The hint's row 3 and ``ahead`` rows above it (at most to row 0), its first two columns
     row by row, then row 4 (the tail)."""
-    monkeypatch.setattr(es, "HINT_AHEAD", ahead)
-    cell, west_of, north_of = es.fill_order(hinted_at_3_2(), 1)
+    cell, west_of, north_of = es.fill_order(hinted_at_3_2(), 1, Knobs(hint_ahead=ahead))
     top = max(3 - ahead, 0)
     band = [r * 5 + c for r in range(top, 4) for c in (0, 1)] + [r * 5 + c for c in range(2, 5) for r in range(top, 4)]
     assert cell.tolist() == list(range(top * 5)) + band + list(range(20, 25))
     assert (west_of < np.arange(25)).all() and (north_of < np.arange(25)).all()
 
 
-def test_the_tail_is_four_rows_with_a_hint_in_the_last_five_five_without(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_tail_is_four_rows_with_a_hint_in_the_last_five_five_without() -> None:
     """A hint in the last five rows makes the tail four rows; the setting, when given, rules."""
     board = eternity.generate({"size": 8, "frame_colours": 3, "inner_colours": 6}, 4)
     inner = next(t for t, sides in enumerate(board.tiles) if 0 not in sides)
     assert es.tail_rows(board) == 5
     assert es.tail_rows(eternity.with_hints(board, f"{inner} 2 2 0")) == 5
     assert es.tail_rows(eternity.with_hints(board, f"{inner} 3 2 0")) == 4
-    monkeypatch.setattr(es, "TAIL_COLUMNS", 6)
-    assert es.tail_rows(eternity.with_hints(board, f"{inner} 3 2 0")) == 6
+    assert es.tail_rows(eternity.with_hints(board, f"{inner} 3 2 0"), Knobs(tail_columns=6)) == 6
 
 
 def test_the_cells_before_a_hint_take_tiles_that_fit_it_first() -> None:
@@ -178,23 +176,16 @@ def test_fill_order_places_west_and_north_neighbours_first(tail: int) -> None:
 
 @pytest.mark.parametrize(("size", "seed", "cols"), [(4, 0, None), (4, 2, None), (3, 0, 5)])
 def test_native_score_search_proves_the_same_optimum_row_by_row_and_by_columns(
-    monkeypatch: pytest.MonkeyPatch, size: int, seed: int, cols: int | None
+    size: int, seed: int, cols: int | None
 ) -> None:
     instance = unsolvable(size, seed, cols)
     by_columns = scored(instance, "native-rowscan")
-    monkeypatch.setattr(es, "TAIL_COLUMNS", 0)
-    assert scored(instance, "native-rowscan") == by_columns
+    assert scored(instance, "native-rowscan", tail_columns=0) == by_columns
     assert by_columns[0] is Status.OPTIMAL
 
 
-@pytest.fixture
-def as_the_traces_were_taken(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Restarts that start at the best board's bound, their candidate order random alone."""
-    monkeypatch.setattr(es, "START_SLACK", 0)
-    monkeypatch.setattr(es, "ORDER_COLOURS", 0)
-    monkeypatch.setattr(es, "HINT_AHEAD", 0)
-    monkeypatch.setattr(es, "LEAD_COLUMNS", 1)
-    monkeypatch.setattr(es, "REVISIT", -1)
+# restarts that start at the best board's bound, their candidate order random alone
+AS_THE_TRACES_WERE_TAKEN = Knobs(start_slack=0, order_colours=0, hint_ahead=0, lead_columns=1, revisit=-1)
 
 
 def scan_trace(
@@ -203,7 +194,7 @@ def scan_trace(
     """What row-scan restarts did: the best board's errors, the nodes, whether they proved it
     best, its digest, and the nodes and errors at each better board: equal searches, equal traces."""
     found: list[tuple[int, int]] = []
-    search = es.ScoreSearch(instance, np.random.default_rng(seed), schedule)
+    search = es.ScoreSearch(instance, np.random.default_rng(seed), schedule, AS_THE_TRACES_WERE_TAKEN)
     search.on_improve = lambda board, errors: found.append((search.nodes, errors))
     for _ in range(restarts):
         search.scan(lambda: None, restart_nodes=nodes, one_restart=True)
@@ -240,7 +231,6 @@ SCAN_TRACES = [
 ]
 
 
-@pytest.mark.usefixtures("as_the_traces_were_taken")
 @pytest.mark.parametrize(("board", "seed", "schedule", "restarts", "nodes", "trace"), SCAN_TRACES)
 def test_row_scan_searches_as_it_always_did(
     board: tuple[int, int, int | None], seed: int, schedule: es.Schedule, restarts: int, nodes: int, trace: tuple
@@ -250,7 +240,6 @@ def test_row_scan_searches_as_it_always_did(
     assert scan_trace(unsolvable(*board), seed, schedule, restarts, nodes) == trace
 
 
-@pytest.mark.usefixtures("as_the_traces_were_taken")
 def test_row_scan_searches_the_official_board_as_it_always_did(shared_instances: Path) -> None:
     """20 M nodes on the official 16x16 with its starter piece, late rows (one side unmatched) included."""
     folder = shared_instances / "eternity"
@@ -266,12 +255,9 @@ def test_row_scan_searches_the_official_board_as_it_always_did(shared_instances:
 
 
 @pytest.mark.parametrize("colours", [0, 2, 5])
-def test_candidate_lists_put_tiles_showing_the_drawn_colours_first(
-    monkeypatch: pytest.MonkeyPatch, colours: int
-) -> None:
+def test_candidate_lists_put_tiles_showing_the_drawn_colours_first(colours: int) -> None:
     """Within every list (phase, class, key), tiles showing more drawn colours come first."""
-    monkeypatch.setattr(es, "ORDER_COLOURS", colours)
-    cands = es.Candidates(unsolvable(6, 1))
+    cands = es.Candidates(unsolvable(6, 1), Knobs(order_colours=colours))
     shows = cands.preference(np.random.default_rng(5))
     assert (shows.max() > 0) == (colours > 0)
     off, order, _, _ = cands.arrays(np.random.default_rng(5))  # the same draws first
@@ -284,12 +270,11 @@ def test_candidate_lists_put_tiles_showing_the_drawn_colours_first(
     assert segments > 0
 
 
-def test_restarts_above_the_best_offer_only_better_boards(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Restarts that start START_SLACK errors above the best (stepping stones) hand on only
+def test_restarts_above_the_best_offer_only_better_boards() -> None:
+    """Restarts that start ``start_slack`` errors above the best (stepping stones) hand on only
     boards that beat it, each counted right, and still prove the optimum of a small board."""
-    monkeypatch.setattr(es, "START_SLACK", 4)
     instance = unsolvable(6, 2)
-    search = es.ScoreSearch(instance, np.random.default_rng(1), es.SCHEDULES[0])
+    search = es.ScoreSearch(instance, np.random.default_rng(1), es.SCHEDULES[0], Knobs(start_slack=4))
     offered: list[tuple[int, int]] = []
     search.on_improve = lambda board, errors: offered.append((errors, es.board_errors(instance, search.look, board)))
     for _ in range(6):
@@ -300,11 +285,9 @@ def test_restarts_above_the_best_offer_only_better_boards(monkeypatch: pytest.Mo
     assert scored(unsolvable(4, 2), "native-rowscan")[0] is Status.OPTIMAL
 
 
-def test_a_restart_spends_the_restart_nodes_set_at_the_call(monkeypatch: pytest.MonkeyPatch) -> None:
-    """RESTART_NODES is read when a scan starts, so benchmarks' module settings change it (a
-    restart and its revisit spend it each)."""
-    monkeypatch.setattr(es, "RESTART_NODES", 50_000)
-    search = es.ScoreSearch(unsolvable(12, 1), np.random.default_rng(1), es.SCHEDULES[0])
+def test_a_restart_spends_the_restart_nodes_of_its_knobs() -> None:
+    """A restart and its revisit spend ``restart_nodes`` each."""
+    search = es.ScoreSearch(unsolvable(12, 1), np.random.default_rng(1), es.SCHEDULES[0], Knobs(restart_nodes=50_000))
     before = search.nodes
     search.scan(lambda: None, one_restart=True)
     assert 0 < search.nodes - before <= 2 * 50_000 and search.restarts == 1
@@ -342,9 +325,9 @@ def test_a_scan_below_a_kept_head_finds_the_best_completion_of_it(seed: int) -> 
     assert best[0] == min(len(eternity.mismatches(instance, board)) for board in legal)
 
 
-def restarts_spent(instance: eternity.Instance, restarts: int) -> tuple[list[int], list[tuple[int, int]]]:
+def restarts_spent(instance: eternity.Instance, restarts: int, knobs: Knobs) -> tuple[list[int], list[tuple[int, int]]]:
     """The nodes of each of ``restarts`` restarts, and (errors given, errors counted) of every board offered."""
-    search = es.ScoreSearch(instance, np.random.default_rng(1), es.SCHEDULES[0])
+    search = es.ScoreSearch(instance, np.random.default_rng(1), es.SCHEDULES[0], knobs)
     offered: list[tuple[int, int]] = []
     search.on_improve = lambda board, errors: offered.append((errors, es.board_errors(instance, search.look, board)))
     spent = []
@@ -355,27 +338,24 @@ def restarts_spent(instance: eternity.Instance, restarts: int) -> tuple[list[int
     return spent, offered
 
 
-def test_a_restart_that_ends_near_the_best_revisits_its_head(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With REVISIT wide enough for every restart, a restart that found a board is followed by a
+def test_a_restart_that_ends_near_the_best_revisits_its_head() -> None:
+    """With ``revisit`` wide enough for every restart, a restart that found a board is followed by a
     search below its head (more nodes than the restart's own); boards are handed on only when
-    better, each counted right.  With REVISIT -1 no restart spends more than its own."""
-    monkeypatch.setattr(es, "RESTART_NODES", 100_000)
+    better, each counted right.  With ``revisit`` -1 no restart spends more than its own."""
     spent = {}
     for revisit in (-1, 100):
-        monkeypatch.setattr(es, "REVISIT", revisit)
-        spent[revisit], offered = restarts_spent(unsolvable(8, 1), 4)
+        spent[revisit], offered = restarts_spent(unsolvable(8, 1), 4, Knobs(restart_nodes=100_000, revisit=revisit))
         errors = [given for given, _ in offered]
         assert errors == sorted(set(errors), reverse=True)
         assert all(given == counted for given, counted in offered)
     assert max(spent[-1]) <= 100_000 < max(spent[100]) <= 200_000
 
 
-def test_a_revisit_spends_what_the_restarts_took_to_find_its_head(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_revisit_spends_what_the_restarts_took_to_find_its_head() -> None:
     """A revisit may spend the nodes of the restarts since the last one (its schedules tried in
     turn while they run out), then the count starts again."""
-    monkeypatch.setattr(es, "RESTART_NODES", 100_000)
-    monkeypatch.setattr(es, "REVISIT", 100)
-    search = es.ScoreSearch(unsolvable(8, 1), np.random.default_rng(1), es.SCHEDULES[0])
+    knobs = Knobs(restart_nodes=100_000, revisit=100)
+    search = es.ScoreSearch(unsolvable(8, 1), np.random.default_rng(1), es.SCHEDULES[0], knobs)
     search.unrevisited = 900_000  # as if nine restarts before this one had ended far from the best
     before = search.nodes
     search.scan(lambda: None, one_restart=True)
@@ -383,19 +363,40 @@ def test_a_revisit_spends_what_the_restarts_took_to_find_its_head(monkeypatch: p
     assert search.revisits == 1 and search.unrevisited == 0
 
 
-def test_workers_scan_with_the_settings_of_their_caller(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A spawned worker imports the module afresh: RESTART_NODES set here reaches it (restarts of
-    50 K nodes, hundreds in a second, where the default's 20 M would make a handful)."""
-    monkeypatch.setattr(es, "RESTART_NODES", 50_000)
-    search = es.ScoreSearch(unsolvable(12, 1), np.random.default_rng(1), es.SCHEDULES[0])
+def test_workers_scan_with_the_knobs_of_their_caller() -> None:
+    """A spawned worker takes its caller's knobs: restarts of 50 K nodes, hundreds in a second,
+    where the default's 20 M would make a handful."""
+    knobs = Knobs(restart_nodes=50_000)
+    search = es.ScoreSearch(unsolvable(12, 1), np.random.default_rng(1), es.SCHEDULES[0], knobs)
     es.scan_in_processes(search, [1], time.perf_counter() + 4)
     assert search.restarts > 20 and search.nodes < 2 * 60_000 * search.restarts
 
 
-def test_only_the_search_settings_can_be_handed_on() -> None:
-    with pytest.raises(ValueError, match="BOGUS"):
-        es.use_settings({"BOGUS": 1})
-    assert es.settings()["RESTART_NODES"] == es.RESTART_NODES
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["-O", "bogus=1"], "unknown option 'bogus'"),
+        (["-O", "restart_nodes=12"], "expected at least 1000"),
+        (["-O", "revisit_slacks=3;4"], "expected text like '3,4,5,6'"),
+        (["-O", "schedules=0.35,2.5"], "expected text like '0.35:2.5,0.37:2.5'"),
+        (["-O", "schedules=1.5:2"], "expected text like"),
+        (["-O", "scan_share=2"], "expected at most 1"),
+    ],
+)
+def test_a_knob_is_checked_at_the_edge_in_one_line(tmp_path: Path, options: list[str], message: str) -> None:
+    path = tmp_path / "board.txt"
+    path.write_text(eternity.write_instance(unsolvable(5, 1)))
+    proc = run_cli("solve", "eternity", str(path), "--score", "--timeout", "2", *options)
+    assert proc.returncode == 2 and message in proc.stderr and len(proc.stderr.splitlines()) == 1, proc.stderr
+
+
+def test_knobs_read_back_from_their_options_and_reach_the_search() -> None:
+    knobs = Knobs(restart_nodes=123_456, revisit_slacks=(2, 7), schedules=((0.3, 2.0), (1.0, 0.0)), tail_columns=3)
+    assert Knobs.from_options(knobs.options()) == knobs
+    assert Knobs.from_options({"restart_nodes": None, "twins": True}) == Knobs()
+    assert es.schedules(knobs) == (es.Schedule(0.3, 2.0), es.Schedule(1.0, 0.0))
+    listed = run_cli("list", "eternity", "-v").stdout
+    assert "restart_nodes=int (default 20000000)" in listed and "schedules=str (default 0.35:2.5,0.37:2.5)" in listed
 
 
 def test_schedule_allows_errors_late_and_loosens_to_the_complete_one() -> None:

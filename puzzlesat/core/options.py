@@ -38,6 +38,8 @@ class Option(NamedTuple):
         high: the largest accepted number (e.g. a size that would exhaust the machine);
             None = no bound.
         writes: the value names a file the command writes, checked before any work.
+        pattern: for a ``str``, a regular expression the whole text must match (a list of
+            numbers, say); empty = any.
     """
 
     name: str
@@ -48,6 +50,7 @@ class Option(NamedTuple):
     low: float | None = None
     high: float | None = None
     writes: bool = False
+    pattern: str = ""
 
     @property
     def flag(self) -> str:
@@ -66,6 +69,8 @@ class Option(NamedTuple):
         if value is None and self.default is None:
             return None
         converted = self._typed(value)
+        if self.pattern and not re.fullmatch(self.pattern, converted):
+            raise OptionError(f"option {self.name}={value!r}: expected text like {self.default!r}")
         if self.choices and converted not in self.choices:
             raise OptionError(f"option {self.name}={value!r}: expected one of {', '.join(self.choices)}")
         if self.low is not None and converted < self.low:

@@ -44,6 +44,7 @@ from puzzlesat.native.eternity import rowscan
 from puzzlesat.native.eternity import score as es
 from puzzlesat.native.eternity import score_kernel as eternity_score_kernel
 from puzzlesat.native.eternity.arrays import Table
+from puzzlesat.native.eternity.knobs import Knobs
 from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search, Task
 from puzzlesat.native.first_dispatch import without_blas_probe
 
@@ -135,18 +136,14 @@ class ScoreHub:
         return self.version, self.errors, board, self.counts, self.proven, self.ready, hits
 
 
-def score_worker(
-    instance: Instance, seed: Any, index: int, hub: Any, settings: dict[str, Any], level: int | None = None
-) -> str:
-    """A Ray task: row scans with the caller's ``settings`` (:func:`~puzzlesat.native.eternity.score.settings`)
-    until cancelled, boards to the hub, the hub's best as bound (a hunt's ``level`` instead, its
-    boards to the hub's queue)."""
+def score_worker(instance: Instance, seed: Any, index: int, hub: Any, knobs: Knobs, level: int | None = None) -> str:
+    """A Ray task: row scans with the caller's ``knobs`` until cancelled, boards to the hub, the
+    hub's best as bound (a hunt's ``level`` instead, its boards to the hub's queue)."""
     import ray
 
-    es.use_settings(settings)
     with without_blas_probe():
         eternity_score_kernel.warm_up()
-    search = es.ScoreSearch(instance, np.random.default_rng(seed), es.SCHEDULES[index % len(es.SCHEDULES)])
+    search = es.ScoreSearch(instance, np.random.default_rng(seed), es.worker_schedule(knobs, index), knobs)
     search.level = level
     search.on_hit = lambda board, errors: hub.hit.remote(errors, board)
     ray.get(hub.hello.remote())
@@ -193,7 +190,7 @@ class ScorePool:
         def start() -> None:
             nonlocal next_index
             seed = seeds[next_index] if next_index < len(seeds) else [*np.atleast_1d(seeds[-1]).tolist(), next_index]
-            task = self.task.remote(search.instance, seed, next_index, hub, es.settings(), search.level)
+            task = self.task.remote(search.instance, seed, next_index, hub, search.knobs, search.level)
             running[task] = next_index
             next_index += 1
 

@@ -28,6 +28,7 @@ from puzzlesat.core import Limits, Option, PuzzlesatError, Result, Status, Strat
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND, decision_status
 from puzzlesat.core.options import defaults
 from puzzlesat.domains.eternity import Instance, Solution
+from puzzlesat.native.eternity.knobs import OPTIONS as SCORE_KNOBS
 
 if TYPE_CHECKING:
     from puzzlesat.native.eternity.count_search import CountSearch
@@ -41,6 +42,7 @@ ROWSCAN_OPTIONS = (
         "refuse a tile that leaves more cells needing a (class, north colour) than tiles left to fill them",
     ),
     Option("twins", bool, True, "identical pieces tried once per cell (counts multiplied back)"),
+    *SCORE_KNOBS,
 )
 STRATEGY = Strategy(
     "native-rowscan",

@@ -11,21 +11,21 @@ Two searches share the best board:
    completed board beats the last one.  Each restart reshuffles the candidate lists with the
    run's seed (as ``native-rowscan`` does), tiles showing a few drawn colours first
    (:meth:`Candidates.preference`), and runs a node budget; it starts its own bound
-   :data:`START_SLACK` errors above the best board's and tightens it with each board it
+   :data:`~Knobs.start_slack` errors above the best board's and tightens it with each board it
    completes (stepping stones), handing on only the boards that beat the best; a restart that exhausts its
    search loosens the schedule, up to the complete one, whose exhaustion proves the best
    board optimal.  The first board of all is a greedy dive that may leave both sides unmatched.
    The last rows (:func:`tail_rows`) are filled column by column (:func:`fill_order`), so the
    bottom border row is not left to the end with the few border tiles that are left over, and
-   so is each hint's row with the :data:`HINT_AHEAD` rows above it, whose cells west and north
+   so is each hint's row with the ``hint_ahead`` rows above it, whose cells west and north
    of the hint take tiles that fit it first, and one that misses it only where the schedule
    allows the error at the hint (:func:`hint_neighbours`); a band's first two columns are
-   filled together, row by row (:data:`LEAD_COLUMNS`).  A restart whose last board came within
-   :data:`REVISIT` errors of the best is followed by a *revisit* (:meth:`ScoreSearch.revisit`):
+   filled together, row by row (``lead_columns``).  A restart whose last board came within
+   ``revisit`` errors of the best is followed by a *revisit* (:meth:`ScoreSearch.revisit`):
    a search below that board's head aimed straight at the best, under looser schedules, for
    as many nodes as the restarts took to find that head.
 2. **Large neighbourhood search** on the best board (:class:`Neighbourhoods`), in the time
-   the scan leaves (:data:`SCAN_SHARE`): destroy and repair, each repair exact.  *Windows*: a small
+   the scan leaves (``scan_share``): destroy and repair, each repair exact.  *Windows*: a small
    rectangle around an unmatched edge re-solved by branch and bound
    (:func:`~puzzlesat.native.eternity.score_kernel.window_best`).  *Scattered cells*: the
    tiles of a set of cells of one frame kind, no two adjacent, reassigned optimally as a
@@ -50,6 +50,7 @@ import multiprocessing
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -61,9 +62,9 @@ from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import GREY, Instance, Solution, max_score, rotated
 from puzzlesat.native.eternity import checkpoint as eternity_checkpoint
 from puzzlesat.native.eternity import hunt as hunt_module
-from puzzlesat.native.eternity import score_kernel as kernel
 from puzzlesat.native.eternity.arrays import Rows, ScanState
 from puzzlesat.native.eternity.hunt import Hunt
+from puzzlesat.native.eternity.knobs import Knobs
 from puzzlesat.native.eternity.search import Lookup
 from puzzlesat.native.first_dispatch import without_blas_probe
 
@@ -72,18 +73,7 @@ FIRST_SLICE_NODES = 200_000
 STOP_RESERVE = 1.0  # seconds (5% of a short limit) before the limit that the search ends, to stop its workers
 COUNT_SECONDS = 1.0  # between a worker's reports of its counts (and at each restart)
 DRAIN_SECONDS = 0.5  # at the end of a hunt, for the workers' last boards and counts
-SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its best board (measured: docs)
-RESTART_NODES = 20_000_000  # row-scan nodes of a restart (20 M to 200 M reach 461-462 alike per node: docs)
-START_SLACK = 3  # a restart first looks for boards this many errors worse than the best (measured: docs)
-ORDER_COLOURS = 5  # colours drawn per restart: tiles showing them come first in every list (measured: docs)
-HINT_AHEAD = 2  # rows above a hint filled with it, column by column, tiles that fit it first (measured: docs)
-TAIL_COLUMNS: int | None = None  # the board's last rows the scan fills column by column; None: tail_rows() picks
-LEAD_COLUMNS = 2  # a band's first columns, filled together row by row (1: none; measured: docs)
-REVISIT = 2  # a restart ending on a board this many errors from the best revisits its head (-1: never; docs)
-REVISIT_ROWS = 2  # rows' worth of depths before the tail band that a revisit searches again with the tail
-REVISIT_SLACKS = (3, 4, 5, 6)  # a revisit's schedules, shaped for boards this many errors worse than the best,
-# each tried when the search below the head under the last one was exhausted (docs)
-REVISIT_SHARE = 1.0  # a revisit's nodes: this share of the restarts' nodes since the last one, a restart's at least
+DEFAULT = Knobs()  # the knobs (Options of native-rowscan: puzzlesat.native.eternity.knobs) as measured
 
 
 @dataclass
@@ -123,60 +113,50 @@ class Schedule:
         return np.floor(max(errors, 0) * ramp**self.power).astype(np.int64)
 
 
-# worker i scans with SCHEDULES[i % len(SCHEDULES)]: on 16x16 restarts with tails of 0.35-0.37 of the board
-# reach 458 four times as often as with 0.4, 0.3 or 0.45, and powers 2 or 3 do far worse (docs)
-SCHEDULES = (Schedule(0.35, 2.5), Schedule(0.37, 2.5))
+def kernels() -> ModuleType:
+    """The numba kernels (:mod:`puzzlesat.native.eternity.score_kernel`), imported at first use:
+    importing numba takes seconds on a loaded machine, which a run's time limit counts, and the
+    run holds a board by then (:func:`solve_score`)."""
+    from puzzlesat.native.eternity import score_kernel
+
+    return score_kernel
 
 
-# the settings a caller (a benchmark's variant) may change; its workers take them over (settings())
-TUNABLES = (
-    "RESTART_NODES",
-    "START_SLACK",
-    "ORDER_COLOURS",
-    "HINT_AHEAD",
-    "TAIL_COLUMNS",
-    "LEAD_COLUMNS",
-    "REVISIT",
-    "REVISIT_ROWS",
-    "REVISIT_SLACKS",
-    "REVISIT_SHARE",
-    "SCHEDULES",
-)
+def schedules(knobs: Knobs) -> tuple[Schedule, ...]:
+    """The workers' schedules: worker i scans with the i-th (cyclically).  On 16x16 restarts with
+    tails of 0.35-0.37 of the board reach 458 four times as often as with 0.4, 0.3 or 0.45, and
+    powers 2 or 3 do far worse (docs)."""
+    return tuple(Schedule(tail, power) for tail, power in knobs.schedules)
 
 
-def settings() -> dict[str, Any]:
-    """This process's values of :data:`TUNABLES`, for the workers it starts: a spawned or remote
-    worker imports this module afresh, with the values written above."""
-    return {name: globals()[name] for name in TUNABLES}
+SCHEDULES = schedules(DEFAULT)
 
 
-def use_settings(values: dict[str, Any]) -> None:
-    """Take over a caller's :func:`settings` (names outside :data:`TUNABLES` are refused)."""
-    unknown = set(values) - set(TUNABLES)
-    if unknown:
-        raise ValueError(f"not a setting of the score search: {', '.join(sorted(unknown))}")
-    globals().update(values)
+def worker_schedule(knobs: Knobs, index: int) -> Schedule:
+    """Worker ``index``'s schedule (:func:`schedules`, cyclically)."""
+    given = schedules(knobs)
+    return given[index % len(given)]
 
 
-def tail_rows(instance: Instance) -> int:
-    """How many of the last rows :func:`fill_order` fills column by column: :data:`TAIL_COLUMNS`
+def tail_rows(instance: Instance, knobs: Knobs = DEFAULT) -> int:
+    """How many of the last rows :func:`fill_order` fills column by column: ``tail_columns``
     when set, else five, or four when a hint lies in those five.  Measured on the official
     16x16 (docs): with the starter piece (row 8) five rows reach 460-462 in ten minutes where
     four reach 459 and six or eight fewer; with all five hints (two in row 13) restarts with
     four rows reached 456 and 457 two to four times as often as with five, and one hour
     reached 460 where five stayed at 459."""
-    if TAIL_COLUMNS is not None:
-        return TAIL_COLUMNS
+    if knobs.tail_columns is not None:
+        return knobs.tail_columns
     return 4 if any(hint.cell // instance.cols >= instance.rows - 5 for hint in instance.hints) else 5
 
 
-def revisit_depth(instance: Instance) -> int:
+def revisit_depth(instance: Instance, knobs: Knobs = DEFAULT) -> int:
     """The depth from which a :meth:`ScoreSearch.revisit` searches a board again: the tail band
-    (:func:`tail_rows`) and :data:`REVISIT_ROWS` rows' worth of depths before it (0: none)."""
-    return max(0, instance.cells - (tail_rows(instance) + REVISIT_ROWS) * instance.cols)
+    (:func:`tail_rows`) and ``revisit_rows`` rows' worth of depths before it (0: none)."""
+    return max(0, instance.cells - (tail_rows(instance, knobs) + knobs.revisit_rows) * instance.cols)
 
 
-def fill_order(instance: Instance, tail: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def fill_order(instance: Instance, tail: int, knobs: Knobs = DEFAULT) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(cell, west_of, north_of) by depth: the order the row scan fills the cells in, and the
     depths of each cell's west and north neighbours (-1 across the rim), which come before it.
 
@@ -186,14 +166,14 @@ def fill_order(instance: Instance, tail: int) -> tuple[np.ndarray, np.ndarray, n
     * the last ``tail`` rows form one band, so that the bottom border row is not left to the end,
       where few border tiles are left to match the row above (as Blackwood's solver fills its
       last rows by columns);
-    * a hint's row above them and the :data:`HINT_AHEAD` rows above it form one, so that the
+    * a hint's row above them and the ``hint_ahead`` rows above it form one, so that the
       cells that decide whether the hint fits are placed close together: row by row, a row's
       worth of cells that do not touch the hint lie between the tile above it and the one left
       of it, and when the hint does not fit, the scan tries every choice of those cells again
       before it changes the ones that matter (with all five hints of the official board, most
       restarts of 20 M nodes never got past the first rows; measured: docs).
 
-    The first :data:`LEAD_COLUMNS` (2) of a band are filled together, row by row: the first
+    The first ``lead_columns`` (2) of a band are filled together, row by row: the first
     column is the board's border, whose cells only the colour above them holds, and filled
     alone its tiles are tried in every order before the second column finds that the first
     does not fit (with the starter piece a third of the scan's nodes went there: docs).
@@ -201,13 +181,14 @@ def fill_order(instance: Instance, tail: int) -> tuple[np.ndarray, np.ndarray, n
     rows, cols = instance.rows, instance.cols
     tail = min(max(tail, 0), rows)
     band = [min(row, rows - tail) for row in range(rows)]  # each row's band: the first row in it
-    for hint in instance.hints if HINT_AHEAD else ():
+    ahead, lead = knobs.hint_ahead, knobs.lead_columns
+    for hint in instance.hints if ahead else ():
         row = hint.cell // cols
-        if row < rows - tail:  # the hint's band joins the ones of the HINT_AHEAD rows above
-            joined, into = band[row], band[max(row - HINT_AHEAD, 0)]
+        if row < rows - tail:  # the hint's band joins the ones of the hint_ahead rows above
+            joined, into = band[row], band[max(row - ahead, 0)]
             band = [into if into <= b <= joined else b for b in band]
     by_band = sorted(
-        range(instance.cells), key=lambda x: (band[x // cols], max(x % cols, LEAD_COLUMNS - 1), x // cols, x % cols)
+        range(instance.cells), key=lambda x: (band[x // cols], max(x % cols, lead - 1), x // cols, x % cols)
     )
     cell = np.array(by_band, dtype=np.int64)
     depth = np.empty(instance.cells, dtype=np.int64)
@@ -219,16 +200,16 @@ def fill_order(instance: Instance, tail: int) -> tuple[np.ndarray, np.ndarray, n
 
 
 def hint_neighbours(
-    instance: Instance, rows: np.ndarray, classes: np.ndarray, nclasses: int
+    instance: Instance, rows: np.ndarray, classes: np.ndarray, nclasses: int, ahead: int = DEFAULT.hint_ahead
 ) -> tuple[np.ndarray, np.ndarray, int]:
     """(rows, miss, nclasses) with a class of its own for each cell west or north of a hint
     (``classes`` changed in place): its class's rows again, ``miss`` the sides of the hint each
     would leave unmatched there (0 on every other row).  The lists put the rows that miss least
     first, so that the scan places a tile that fits the hint it will meet rather than find the
     mismatch there, and the scan places one that misses only where the schedule allows the
-    error at the hint's depth (:func:`hints_ahead`).  Off with :data:`HINT_AHEAD` 0."""
+    error at the hint's depth (:func:`hints_ahead`).  Off with ``ahead`` (``hint_ahead``) 0."""
     miss = np.zeros(len(rows), dtype=np.int64)
-    if not HINT_AHEAD:
+    if not ahead:
         return rows, miss, nclasses
     hinted = {hint.cell: rotated(instance.tiles[hint.tile], hint.rotation) for hint in instance.hints}
     extra, extra_miss = [rows], [miss]
@@ -251,14 +232,14 @@ def hint_neighbours(
     return np.concatenate(extra), np.concatenate(extra_miss), nclasses
 
 
-def hints_ahead(instance: Instance, cell: np.ndarray) -> np.ndarray:
+def hints_ahead(instance: Instance, cell: np.ndarray, rows_ahead: int = DEFAULT.hint_ahead) -> np.ndarray:
     """Per depth of the fill order ``cell``: the depth of the hint east or south of its cell (the
-    later one when both), -1 for none or with :data:`HINT_AHEAD` 0.  A tile placed there that
+    later one when both), -1 for none or with ``rows_ahead`` (``hint_ahead``) 0.  A tile placed there that
     misses the hint makes an error certain at that depth, which the scan checks at once."""
     depth = np.empty(instance.cells, dtype=np.int64)
     depth[cell] = np.arange(instance.cells)
     ahead = np.full(instance.cells, -1, dtype=np.int64)
-    for hint in instance.hints if HINT_AHEAD else ():
+    for hint in instance.hints if rows_ahead else ():
         r, col = divmod(hint.cell, instance.cols)
         for before in ([hint.cell - 1] if col > 0 else []) + ([hint.cell - instance.cols] if r > 0 else []):
             ahead[depth[before]] = max(ahead[depth[before]], depth[hint.cell])
@@ -275,22 +256,23 @@ class Candidates:
     random order within every list.
     """
 
-    def __init__(self, instance: Instance) -> None:
+    def __init__(self, instance: Instance, knobs: Knobs = DEFAULT) -> None:
+        self.knobs = knobs
         lookup = Lookup(instance, symmetry=instance.square)
         c = instance.colours
         self.colours = c
         classes = np.array(lookup.classes, dtype=np.int64)
         # class, west * C + north, tile, rotation, east, south
         rows = np.array(lookup.rows, dtype=np.int64).reshape(-1, 6)
-        rows, self.miss, self.nclasses = hint_neighbours(instance, rows, classes, lookup.nclasses)
+        rows, self.miss, self.nclasses = hint_neighbours(instance, rows, classes, lookup.nclasses, knobs.hint_ahead)
         self.cls = rows[:, 0]
         west, north = rows[:, 1] // c, rows[:, 1] % c
         self.rot = np.ascontiguousarray(rows[:, 3])
         east, south = (np.ascontiguousarray(rows[:, i]) for i in (4, 5))
         tile = rows[:, 2].astype(np.uint16)
-        self.cell, west_of, north_of = fill_order(instance, tail_rows(instance))
+        self.cell, west_of, north_of = fill_order(instance, tail_rows(instance, knobs), knobs)
         classes = np.ascontiguousarray(classes[self.cell])
-        miss, ahead = self.miss.astype(np.uint8), hints_ahead(instance, self.cell)
+        miss, ahead = self.miss.astype(np.uint8), hints_ahead(instance, self.cell, knobs.hint_ahead)
         self.rows = Rows(
             west_of, north_of, c, classes, tile, np.ascontiguousarray(north), east, south, west, miss, ahead
         )
@@ -298,13 +280,14 @@ class Candidates:
         self.sides = np.stack([north, east, south, west])
 
     def preference(self, rng: np.random.Generator) -> np.ndarray:
-        """Per row, how many of its sides show one of :data:`ORDER_COLOURS` colours drawn (grey
+        """Per row, how many of its sides show one of ``order_colours`` colours drawn (grey
         aside): such tiles come first in every list, so a restart uses those colours up early and
         leaves the tiles of the others for the last rows (a soft form of Blackwood's colour
-        exhaustion); all zero when ORDER_COLOURS is 0, with nothing drawn."""
-        if not ORDER_COLOURS:
+        exhaustion); all zero when ``order_colours`` is 0, with nothing drawn."""
+        colours = self.knobs.order_colours
+        if not colours:
             return np.zeros(len(self.cls), dtype=np.int64)
-        drawn = rng.choice(np.arange(1, self.colours), size=min(ORDER_COLOURS, self.colours - 1), replace=False)
+        drawn = rng.choice(np.arange(1, self.colours), size=min(colours, self.colours - 1), replace=False)
         return np.isin(self.sides, drawn).sum(axis=0)
 
     def arrays(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -342,19 +325,19 @@ class Scan:
             self.keep(head)
 
     def keep(self, head: np.ndarray) -> None:
-        """Place ``head`` on the first depths for good (phase :data:`~kernel.KEPT`), its errors
+        """Place ``head`` on the first depths for good (the kernels' phase ``KEPT``), its errors
         counted as the kernel counts them (west and north sides)."""
         r, s = self.cands.rows, self.state
         for d, row in enumerate(head):
             west = r.east[s.placed[r.west_of[d]]] if r.west_of[d] >= 0 else 0
             north = r.south[s.placed[r.north_of[d]]] if r.north_of[d] >= 0 else 0
-            s.placed[d], s.phase[d], s.used[r.tile[row]] = row, kernel.KEPT, 1
+            s.placed[d], s.phase[d], s.used[r.tile[row]] = row, kernels().KEPT, 1
             s.errors[d + 1] = s.errors[d] + int(r.west[row] != west) + int(r.north[row] != north)
         s.depth[0] = len(head)
 
     def run(self, budget: int, best: np.ndarray, double: bool = False) -> tuple[int, int]:
         """(kernel status, nodes) of at most ``budget`` nodes; FOUND lowers ``best[0]``."""
-        status, nodes = kernel.scan(self.cands.rows, self.state, best, int(double), max(1, budget))
+        status, nodes = kernels().scan(self.cands.rows, self.state, best, int(double), max(1, budget))
         return int(status), int(nodes)
 
     def board(self) -> np.ndarray:
@@ -420,7 +403,7 @@ def search_score(instance: Instance, limits: Limits, pool: Pool | None = None) -
 
     ``limits.workers`` > 1 runs that many row scans in worker processes
     (:func:`scan_in_processes`, or ``pool``'s workers), each with its own seed and schedule
-    (:data:`SCHEDULES`), sharing the best board's errors as their bound; this process
+    (the ``schedules`` knob), sharing the best board's errors as their bound; this process
     polishes the best board they find.  The options ``checkpoint`` and ``resume`` are read
     here (module docstring), and ``target`` and ``boards``: a hunt at a fixed level
     (:mod:`~puzzlesat.native.eternity.hunt`), which scans the whole time and polishes nothing.
@@ -526,13 +509,13 @@ class ScoreRun:
         instance, limits, resumed = self.instance, self.limits, self.resumed
         compile_start = time.perf_counter()
         with without_blas_probe():
-            kernel.warm_up()
+            kernels().warm_up()
         self.compile_time = time.perf_counter() - compile_start
         self.start = time.perf_counter()
         runs = 0 if resumed is None else (resumed.record.runs if resumed.record else 1)
-        search = ScoreSearch(
-            instance, np.random.default_rng(limits.seed if runs == 0 else [limits.seed, runs]), SCHEDULES[0]
-        )
+        knobs = Knobs.from_options(limits.options)
+        rng = np.random.default_rng(limits.seed if runs == 0 else [limits.seed, runs])
+        search = ScoreSearch(instance, rng, schedules(knobs)[0], knobs)
         if resumed is not None:
             search.best = Best(resumed.board, resumed.errors, time.perf_counter())
         if self.hunt is not None:
@@ -560,7 +543,7 @@ class ScoreRun:
             search.alternate(seeds, self.pool)
             return
         hunting = self.hunt is not None
-        scan_until = until if hunting else time.perf_counter() + (until - time.perf_counter()) * SCAN_SHARE
+        scan_until = until if hunting else time.perf_counter() + (until - time.perf_counter()) * knobs.scan_share
         if self.pool is not None:
             self.pool(search, seeds, scan_until)
         else:
@@ -618,8 +601,8 @@ def scan_in_processes(search: ScoreSearch, seeds: list[Any], until: float | None
     deadline = None if until is None else time.time() + until - time.perf_counter()
     done = 0
     try:
-        with processes.TaskPool(len(seeds), _start_scans, (shared, settings()), name="puzzlesat-score") as pool:
-            tasks = [(search.instance, seed, i, deadline, search.level) for i, seed in enumerate(seeds)]
+        with processes.TaskPool(len(seeds), _start_scans, (shared,), name="puzzlesat-score") as pool:
+            tasks = [(search.instance, seed, i, deadline, search.level, search.knobs) for i, seed in enumerate(seeds)]
             pool.submit(_scans, tasks)
             while done < len(seeds) and not search.done():
                 if until is not None and time.perf_counter() > until:
@@ -677,22 +660,21 @@ def _heard(search: ScoreSearch, message: tuple[Any, ...]) -> int:
 _SHARED: list[Any] = []  # in a scan worker: the shared bound
 
 
-def _start_scans(shared: Any, values: dict[str, Any]) -> None:
-    """A scan worker's start: the caller's :func:`settings`, the kernels, and the shared bound."""
-    use_settings(values)
+def _start_scans(shared: Any) -> None:
+    """A scan worker's start: the kernels, and the shared bound."""
     with without_blas_probe():
-        kernel.warm_up()
+        kernels().warm_up()
     _SHARED.append(shared)
 
 
-def _scans(task: tuple[Instance, Any, int, float | None, int | None]) -> tuple[str, int, Counts]:
+def _scans(task: tuple[Instance, Any, int, float | None, int | None, Knobs]) -> tuple[str, int, Counts]:
     """A pool task: row scans with seed and schedule ``index`` until ``deadline`` (:func:`time.time`,
     which every process reads alike); each board beating the shared bound is reported, each
     board of a hunt's ``level`` (its most errors; None: no hunt) too, and the counts at each
     restart.  Returns ("done", index, counts)."""
-    instance, seed, index, deadline, level = task
+    instance, seed, index, deadline, level, knobs = task
     shared = _SHARED[0]
-    search = ScoreSearch(instance, np.random.default_rng(seed), SCHEDULES[index % len(SCHEDULES)])
+    search = ScoreSearch(instance, np.random.default_rng(seed), worker_schedule(knobs, index), knobs)
     search.level = level
     search.on_hit = lambda board, errors: processes.report(("hit", errors, board, index, search.counts()))
 
@@ -778,7 +760,7 @@ class Neighbourhoods:
         turn = cost.argmin(axis=2)
         least = cost.min(axis=2)
         old = int(cost[np.arange(len(cells)), np.arange(len(cells)), board[cells, 1]].sum())
-        to = kernel.assignment(least)
+        to = kernels().assignment(least)
         new = int(least[np.arange(len(cells)), to].sum())
         if new > old:
             return 0
@@ -829,7 +811,7 @@ class Neighbourhoods:
         tiles = board[cells, 0]
         fits = (self.grey_pattern[tiles][None, :, :] == self.rim_pattern[cells][:, None, None]).astype(np.int64)
         out = np.zeros(m, dtype=np.int64)
-        best, _ = kernel.window_best(cells, around, self.look[tiles], fits, current, self.WINDOW_NODES, out)
+        best, _ = kernels().window_best(cells, around, self.look[tiles], fits, current, self.WINDOW_NODES, out)
         if best >= current:
             return 0
         board[cells, 0] = tiles[out // 4]
@@ -853,16 +835,19 @@ class ScoreSearch:
 
     A hunt (:attr:`level` set: the most unmatched edges a board of the target score has) keeps
     the bound at that level instead, never tightened by the boards found: each restart steps
-    down to it from :data:`START_SLACK` errors above as usual and then stays there, handing
+    down to it from ``start_slack`` errors above as usual and then stays there, handing
     every board of the level or better to ``on_hit`` (``hunt`` in the process that answers,
     whose ladder :meth:`tick` reports).
     """
 
-    def __init__(self, instance: Instance, rng: np.random.Generator, schedule: Schedule) -> None:
+    def __init__(
+        self, instance: Instance, rng: np.random.Generator, schedule: Schedule, knobs: Knobs = DEFAULT
+    ) -> None:
         self.instance = instance
+        self.knobs = knobs
         self.rng = rng
         self.schedule = schedule
-        self.cands = Candidates(instance)
+        self.cands = Candidates(instance, knobs)
         self.look = looks(instance)
         self.nodes = 0
         self.restarts = 0
@@ -994,9 +979,9 @@ class ScoreSearch:
     def scan(
         self, remaining: Callable[[], float | None], restart_nodes: int | None = None, one_restart: bool = False
     ) -> None:
-        """Row-scan restarts of ``restart_nodes`` nodes (:data:`RESTART_NODES`, read at the call),
+        """Row-scan restarts of ``restart_nodes`` nodes (default the ``restart_nodes`` knob),
         each with its :meth:`revisit`, until the time is up (or after one)."""
-        restart_nodes = RESTART_NODES if restart_nodes is None else restart_nodes
+        restart_nodes = self.knobs.restart_nodes if restart_nodes is None else restart_nodes
         while self.bound() > 0 and not self.done():
             left = remaining()
             if left is not None and left <= 0:
@@ -1004,7 +989,7 @@ class ScoreSearch:
             complete = self.schedule.complete
             scan = Scan(self.cands, self.rng, np.zeros(self.instance.cells, dtype=np.int64))
             began = self.nodes
-            status, last = self.search(scan, START_SLACK, 0, restart_nodes, remaining)
+            status, last = self.search(scan, self.knobs.start_slack, 0, restart_nodes, remaining)
             self.unrevisited += self.nodes - began
             if status is None:  # the time is up
                 return
@@ -1066,22 +1051,23 @@ class ScoreSearch:
         return BUDGET, last
 
     def revisit(self, scan: Scan, errors: int, nodes: int, remaining: Callable[[], float | None]) -> None:
-        """After a restart whose last board came within :data:`REVISIT` errors of the best: search
+        """After a restart whose last board came within ``revisit`` errors of the best: search
         again below that board's head (its depths before :func:`revisit_depth`), aiming straight at
-        the best (no stepping stones), under the schedules of :data:`REVISIT_SLACKS` in turn, each
-        looser than the last, until the nodes are spent: :data:`REVISIT_SHARE` of those the
+        the best (no stepping stones), under the schedules of ``revisit_slacks`` in turn, each
+        looser than the last, until the nodes are spent: ``revisit_share`` of those the
         restarts took since the last revisit, and at least ``nodes``.  The restart searched below
         that head only with the tightened schedule of its last board, which better boards below
         it may not fit; a head that came that close holds them far more often than a fresh one,
         and the nearer the best, the rarer such heads and the more each is worth (measured: docs)."""
-        keep = revisit_depth(self.instance)
-        if REVISIT < 0 or keep <= 0 or self.bound() == 0 or errors > self.bound() + REVISIT:
+        knobs = self.knobs
+        keep = revisit_depth(self.instance, knobs)
+        if knobs.revisit < 0 or keep <= 0 or self.bound() == 0 or errors > self.bound() + knobs.revisit:
             return
-        budget = max(nodes, int(REVISIT_SHARE * self.unrevisited))
+        budget = max(nodes, int(knobs.revisit_share * self.unrevisited))
         self.unrevisited = 0
         self.revisits += 1
         began = self.nodes
-        for slack in REVISIT_SLACKS:
+        for slack in knobs.revisit_slacks:
             again = Scan(
                 self.cands, self.rng, np.zeros(self.instance.cells, dtype=np.int64), scan.state.best_placed[:keep]
             )

@@ -1,0 +1,172 @@
+"""The best-score search's knobs: declared Options of ``native-rowscan`` (``-O KEY=VALUE``, listed
+by ``list -v``, checked at the edge), read into one :class:`Knobs` that the search, its workers
+and a benchmark's variant all take as a value: nothing is set in a module.
+
+The defaults are the measured ones (docs/eternity.md says how).  This module imports nothing
+heavy: ``list`` reads the declarations.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from puzzlesat.core.options import Option
+
+_SLACKS = r"[0-9]{1,2}(,[0-9]{1,2}){0,15}"
+_SCHEDULE = r"(0?\.[0-9]+|1(\.0*)?):[0-9]{1,2}(\.[0-9]*)?"
+
+
+@dataclass(frozen=True)
+class Knobs:
+    """The score search's settings (each an Option of the same name, :data:`OPTIONS`).
+
+    Attributes:
+        restart_nodes: row-scan nodes of a restart (20 M to 200 M reach 461-462 alike per node).
+        start_slack: a restart first looks for boards this many errors worse than the best.
+        order_colours: colours drawn per restart, whose tiles come first in every list.
+        hint_ahead: rows above a hint filled with it, column by column, tiles that fit it first.
+        tail_columns: the board's last rows filled column by column; None: the search picks.
+        lead_columns: a band's first columns, filled together row by row (1: none).
+        revisit: a restart ending this many errors from the best revisits its head (-1: never).
+        revisit_rows: rows' worth of depths before the tail band that a revisit searches again.
+        revisit_slacks: a revisit's schedules, shaped for boards this many errors worse than
+            the best, each tried when the search under the last one was exhausted.
+        revisit_share: a revisit's nodes, this share of the restarts' since the last one.
+        schedules: (tail, power) of each worker's schedule, worker i taking the i-th (cyclically).
+        scan_share: of the time limit, the share for the row scan; the rest polishes its best.
+    """
+
+    restart_nodes: int = 20_000_000
+    start_slack: int = 3
+    order_colours: int = 5
+    hint_ahead: int = 2
+    tail_columns: int | None = None
+    lead_columns: int = 2
+    revisit: int = 2
+    revisit_rows: int = 2
+    revisit_slacks: tuple[int, ...] = (3, 4, 5, 6)
+    revisit_share: float = 1.0
+    schedules: tuple[tuple[float, float], ...] = ((0.35, 2.5), (0.37, 2.5))
+    scan_share: float = 0.9
+
+    @classmethod
+    def from_options(cls, options: dict[str, Any]) -> Knobs:
+        """The knobs among a run's options (the others left out, a missing or None one at its default).
+
+        Raises:
+            OptionError: a value its Option does not accept (:class:`~puzzlesat.core.options.OptionError`).
+        """
+        given = {opt.name: opt.convert(options[opt.name]) for opt in OPTIONS if options.get(opt.name) is not None}
+        values: dict[str, Any] = {}
+        for name, value in given.items():
+            if name == "revisit_slacks":
+                values[name] = tuple(int(x) for x in value.split(","))
+            elif name == "schedules":
+                values[name] = tuple(tuple(float(x) for x in pair.split(":")) for pair in value.split(","))
+            else:
+                values[name] = value
+        return cls(**values)
+
+    def options(self) -> dict[str, Any]:
+        """These knobs as option values (what :meth:`from_options` reads back)."""
+        values = {f.name: getattr(self, f.name) for f in fields(self)}
+        values["revisit_slacks"] = ",".join(map(str, self.revisit_slacks))
+        values["schedules"] = ",".join(f"{t:g}:{p:g}" for t, p in self.schedules)
+        return values
+
+
+def _text(name: str) -> str:
+    """A default as an option's text."""
+    return str(Knobs().options()[name])
+
+
+OPTIONS = (
+    Option("restart_nodes", int, Knobs.restart_nodes, "--score: row-scan nodes of a restart", low=1_000, high=10**12),
+    Option(
+        "start_slack",
+        int,
+        Knobs.start_slack,
+        "--score: a restart first aims this many errors above the best",
+        low=0,
+        high=100,
+    ),
+    Option(
+        "order_colours",
+        int,
+        Knobs.order_colours,
+        "--score: colours drawn per restart, their tiles first",
+        low=0,
+        high=64,
+    ),
+    Option(
+        "hint_ahead",
+        int,
+        Knobs.hint_ahead,
+        "--score: rows above a hint filled with it, column by column",
+        low=0,
+        high=64,
+    ),
+    Option(
+        "tail_columns",
+        int,
+        None,
+        "--score: the last rows filled column by column (default: by the hints)",
+        low=0,
+        high=64,
+    ),
+    Option(
+        "lead_columns",
+        int,
+        Knobs.lead_columns,
+        "--score: a band's first columns filled together (1: none)",
+        low=1,
+        high=64,
+    ),
+    Option(
+        "revisit",
+        int,
+        Knobs.revisit,
+        "--score: a restart this many errors from the best revisits its head (-1: never)",
+        low=-1,
+        high=100,
+    ),
+    Option(
+        "revisit_rows",
+        int,
+        Knobs.revisit_rows,
+        "--score: rows before the tail band a revisit searches again",
+        low=0,
+        high=64,
+    ),
+    Option(
+        "revisit_slacks",
+        str,
+        _text("revisit_slacks"),
+        "--score: a revisit's schedules, errors above the best, comma-separated, tried in turn",
+        pattern=_SLACKS,
+    ),
+    Option(
+        "revisit_share",
+        float,
+        Knobs.revisit_share,
+        "--score: a revisit's nodes, this share of the restarts' since the last",
+        low=0.0,
+        high=1000.0,
+    ),
+    Option(
+        "schedules",
+        str,
+        _text("schedules"),
+        "--score: TAIL:POWER of each worker's error schedule, comma-separated (worker i takes the i-th)",
+        pattern=f"{_SCHEDULE}(,{_SCHEDULE}){{0,63}}",
+    ),
+    Option(
+        "scan_share",
+        float,
+        Knobs.scan_share,
+        "--score: share of the time limit for the row scan, the rest polishes",
+        low=0.0,
+        high=1.0,
+    ),
+)
