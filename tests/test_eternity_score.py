@@ -368,7 +368,7 @@ def test_workers_scan_with_the_knobs_of_their_caller() -> None:
     where the default's 20 M would make a handful."""
     knobs = Knobs(restart_nodes=50_000)
     search = es.ScoreSearch(unsolvable(12, 1), np.random.default_rng(1), es.SCHEDULES[0], knobs)
-    es.scan_in_processes(search, [1], time.perf_counter() + 4)
+    es.scan_in_processes(search, [1], time.perf_counter() + 8)  # a worker's start takes seconds when loaded
     assert search.restarts > 20 and search.nodes < 2 * 60_000 * search.restarts
 
 

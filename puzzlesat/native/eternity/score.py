@@ -378,9 +378,8 @@ Pool = Callable[["ScoreSearch", list[Any], "float | None"], None]
 ``until`` (:func:`time.perf_counter`; None: until stopped), offering their boards to ``search``."""
 
 
-Counts = tuple[
-    int, int, int, dict[int, int]
-]  # a search's nodes, restarts, revisits, hunt's boards (ScoreSearch.counts)
+# a search's nodes, restarts, revisits and a hunt's boards by errors (ScoreSearch.counts)
+Counts = tuple[int, int, int, dict[int, int]]
 
 
 def worker_seeds(seed: int, runs: int, count: int) -> list[Any]:
