@@ -103,3 +103,22 @@ def test_score_on_ray_replaces_a_dead_worker_and_keeps_the_best(ray_session: Non
     assert eternity.parse_solution(instance, saved.read_text()) == result.solution
     leftover = [p for p in psutil.process_iter(["cmdline"]) if "ray::score_worker" in " ".join(p.info["cmdline"] or ())]
     assert not [p for p in leftover if p.is_running() and p.status() != psutil.STATUS_ZOMBIE]
+
+
+@pytest.mark.slow
+def test_a_hunt_on_ray_writes_each_board_its_workers_find_once(ray_session: None, tmp_path: Path) -> None:
+    """``--target`` on Ray: the workers' boards of the level reach the driver through the hub and
+    are written once each, every one a legal board of its named score."""
+    options = {"size": 7, "frame_colours": 2, "inner_colours": 8}
+    instance = eternity.make_unsolvable(eternity.generate(options, 3))
+    target = eternity.max_score(instance) - 24
+    folder = tmp_path / "boards"
+    result = api.solve(
+        api.Instance("eternity", instance), timeout=20, workers=2, score=True, target=target, boards=str(folder),
+        backend="ray",
+    )  # fmt: skip
+    names = sorted(p.name for p in folder.iterdir())
+    assert names and len(names) == len(result.boards) == result.stats["boards"]
+    assert len({name.rsplit("-", 1)[1] for name in names}) == len(names)
+    for board in result.boards:
+        assert eternity.verify(instance, board, matching=False) == [] and eternity.score(instance, board) >= target
