@@ -114,7 +114,7 @@ def test_each_board_is_written_once_checked_again_and_named_by_score(tmp_path: P
     assert check.returncode == 0 and f"c score {total - errors}/{total}" in check.stderr
 
 
-@pytest.mark.parametrize(("workers", "timeout"), [("1", "6"), pytest.param("2", "20", marks=pytest.mark.slow)])
+@pytest.mark.parametrize(("workers", "timeout"), [("1", "10"), pytest.param("2", "20", marks=pytest.mark.slow)])
 def test_cli_hunt_writes_its_boards_and_a_resumed_one_never_again(tmp_path: Path, workers: str, timeout: str) -> None:
     """Two runs into one folder, the second resumed from the first's checkpoint: every board is a
     legal board of its named score, at the level or better, and no placement is written twice.

@@ -87,7 +87,7 @@ def test_python_unknown_option_raises() -> None:
         puzzlesat.solve(board, "cnf-heule", amoo=1)
     with pytest.raises(
         PuzzlesatError,
-        match="for eternity native-rowscan; valid options: checkpoint, colour_check, count, resume, score, twins$",
+        match="for eternity native-rowscan; valid options: boards, checkpoint, colour_check, count, hint_ahead, ",
     ):
         puzzlesat.solve(board, "native-rowscan", amo=0)
     with pytest.raises(PuzzlesatError, match="valid options: none"):

@@ -25,6 +25,7 @@ import time
 from typing import TYPE_CHECKING
 
 from puzzlesat.core import Limits, Option, PuzzlesatError, Result, Status, Strategy
+from puzzlesat.core.deadline import held_off
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND, decision_status
 from puzzlesat.core.options import defaults
 from puzzlesat.domains.eternity import Instance, Solution
@@ -85,9 +86,11 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
 
         raise PuzzlesatError(ALONE)
     if limits.options.get("score"):
-        from puzzlesat.native.eternity.score import solve_score
+        began = time.perf_counter()
+        with held_off():  # the score search holds its own limit, its imports included
+            from puzzlesat.native.eternity.score import solve_score
 
-        return solve_score(instance, limits)
+            return solve_score(instance, limits, began=began)
     for name in ("checkpoint", "resume", "target"):
         if limits.options.get(name) is not None:
             raise PuzzlesatError(f"--{name} serves a --score run: add --score")

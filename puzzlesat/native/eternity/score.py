@@ -388,15 +388,17 @@ def worker_seeds(seed: int, runs: int, count: int) -> list[Any]:
     return [[seed, i + 1] if runs == 0 else [seed, i + 1, runs] for i in range(count)]
 
 
-def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) -> Result:
-    """The anytime best-score search (:func:`search_score`), which holds its time limit itself:
-    the caller's hard deadline (``run_strategy``'s) is held off, so that what it finds is
-    answered even when the machine is too loaded to stop within that deadline's margin."""
+def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None, began: float | None = None) -> Result:
+    """The anytime best-score search (:func:`search_score`), which holds its time limit itself,
+    counted from ``began`` (perf_counter; default now: a caller that imported this module first
+    says when it started): the caller's hard deadline (``run_strategy``'s) is held off, so that
+    what it finds is answered even when the machine is too loaded to stop within that
+    deadline's margin."""
     with held_off():
-        return search_score(instance, limits, pool)
+        return search_score(instance, limits, pool, time.perf_counter() if began is None else began)
 
 
-def search_score(instance: Instance, limits: Limits, pool: Pool | None = None) -> Result:
+def search_score(instance: Instance, limits: Limits, pool: Pool | None, started: float) -> Result:
     """The anytime best-score search (module docstring); OPTIMAL for a board with no error or
     after a complete scan (:attr:`Schedule.complete`) found none better.
 
@@ -412,7 +414,6 @@ def search_score(instance: Instance, limits: Limits, pool: Pool | None = None) -
     passes before the search is done (a cold cache, a loaded machine), or on Ctrl-C or SIGTERM,
     the best board held so far is the answer.
     """
-    started = time.perf_counter()
     options = limits.options
     if options.get("boards") and options.get("target") is None:
         raise PuzzlesatError(hunt_module.ALONE)
@@ -421,15 +422,15 @@ def search_score(instance: Instance, limits: Limits, pool: Pool | None = None) -
     held = resumed.board if resumed is not None else legal_board(instance)
     run = ScoreRun(instance, limits, pool, resumed, hunt)
     message = ""
-    left = limits.remaining(started)
+    timeout = limits.timeout
     # the search stops itself a moment before the time limit (STOP_RESERVE: for stopping its
-    # workers); at the limit (a compilation or the workers' start on a loaded machine), the board
-    # held is the answer; with none in hand (a board the plain greedy cannot fill), the search
-    # must make one
-    stall = None if left is None or held is None else left
+    # workers); at the limit (imports or a compilation or the workers' start on a loaded
+    # machine), the board held is the answer; with none in hand (a board the plain greedy cannot
+    # fill), the search must make one
+    stall = None if held is None else limits.remaining(started)
     try:
         with terminate_as_interrupt(), hard_deadline(stall, "the score search"):
-            run.search_for(None if left is None else started + left - min(STOP_RESERVE, 0.05 * left))
+            run.search_for(None if timeout is None else started + timeout - min(STOP_RESERVE, 0.05 * timeout))
     except KeyboardInterrupt:
         message = "interrupted"
     except DeadlineExceeded:
