@@ -173,6 +173,16 @@ def test_cli_refuses_a_fifo_as_the_boards_folder(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "not a folder" in proc.stderr and fifo.is_fifo()
 
 
+@pytest.mark.parametrize("flag", ["--checkpoint", "--resume"])
+def test_a_checkpoint_on_a_device_or_a_folder_is_refused_and_left_alone(tmp_path: Path, flag: str) -> None:
+    path = board_file(tmp_path, unsolvable(5, 1))
+    for target in ("/dev/null", str(tmp_path)):
+        proc = run_cli("solve", "eternity", str(path), "--score", "--timeout", "3", flag, target)
+        assert proc.returncode == 2 and ("not a regular file" in proc.stderr or "is a folder" in proc.stderr)
+        assert len(proc.stderr.strip().splitlines()) == 1
+    assert Path("/dev/null").is_char_device() and not Path("/dev/null.svg").exists()
+
+
 def test_python_hunt_refuses_a_target_above_the_board() -> None:
     with pytest.raises(PuzzlesatError, match="edges to match at most"):
         api.solve(api.Instance("eternity", unsolvable(4, 0)), "native-rowscan", score=True, target=500, timeout=5)

@@ -89,6 +89,19 @@ def picture(path: str) -> str:
     return str(target) if target != Path(path) else path + ".svg"
 
 
+def check_paths(path: str) -> None:
+    """Before any work: the checkpoint and its picture are regular files or new names, never a
+    device, a FIFO or a folder that an atomic rename would replace.
+
+    Raises:
+        PuzzlesatError: one line naming the path.
+    """
+    for target in (path, picture(path)):
+        where = Path(target)
+        if where.exists() and not where.is_file():
+            raise PuzzlesatError(f"{target}: not a regular file: a checkpoint replaces only a file of its own")
+
+
 def board_text(instance: Instance, board: np.ndarray, record: Record) -> str:
     """The checkpoint's text: the comment lines, then the board in the seed's format."""
     solution = as_solution(board)

@@ -418,6 +418,9 @@ def search_score(instance: Instance, limits: Limits, pool: Pool | None, started:
     if options.get("boards") and options.get("target") is None:
         raise PuzzlesatError(hunt_module.ALONE)
     hunt = Hunt(instance, options["target"], options.get("boards")) if options.get("target") is not None else None
+    for name in ("checkpoint", "resume"):
+        if options.get(name):
+            eternity_checkpoint.check_paths(options[name])
     resumed = eternity_checkpoint.read(instance, options["resume"]) if options.get("resume") else None
     held = resumed.board if resumed is not None else legal_board(instance)
     run = ScoreRun(instance, limits, pool, resumed, hunt)
