@@ -110,12 +110,16 @@ class Hunt:
         name = key(board)
         if name in self.seen:
             return False
-        if self.folder is not None:
-            self.write(solution, score, name)
-        self.seen.add(name)
-        self.distinct[score] += 1
-        if len(self.boards) < KEPT:
-            self.boards.append(solution)
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)  # the board written and counted, or neither
+        try:
+            if self.folder is not None:
+                self.write(solution, score, name)
+            self.seen.add(name)
+            self.distinct[score] += 1
+            if len(self.boards) < KEPT:
+                self.boards.append(solution)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a stop that came meanwhile is taken now
         return True
 
     def write(self, solution: Solution, score: int, name: str) -> None:
@@ -127,14 +131,11 @@ class Hunt:
             f"# puzzlesat eternity --score --target {self.target}: {score}/{self.total}, "
             f"found {now:%Y-%m-%d %H:%M:%S} UTC\n"
         )
-        held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)  # a board is written whole or not at all
         try:
             write_atomic(path, head + format_solution(self.instance, solution), durable=False)
         except OSError as exc:
             self.failed = f"cannot write a board into --boards: {exc.strerror or exc}"
             return
-        finally:
-            signal.pthread_sigmask(signal.SIG_SETMASK, held)  # a stop that came meanwhile is taken now
         progress.line(f"c board {score}/{self.total}: {path}")
 
     def ladder(self, found: dict[int, int]) -> str:
