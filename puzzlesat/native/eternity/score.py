@@ -57,6 +57,7 @@ import numpy as np
 
 from puzzlesat.core import Limits, PuzzlesatError, Result, Status, processes
 from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline, held_off
+from puzzlesat.core.incumbent import Incumbent
 from puzzlesat.core.interrupts import terminate_as_interrupt
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import GREY, Instance, Solution, max_score, rotated
@@ -540,6 +541,8 @@ class ScoreRun:
                 instance, path, eternity_checkpoint.picture(path), record, search.nodes_so_far
             )
             search.checkpoint.save(search.best.board, search.best.errors)
+        if limits.shared is not None:
+            join_race(search, limits.shared)
         self.search = search
         seeds = worker_seeds(limits.seed, runs, limits.workers)
         if until is None:
@@ -553,6 +556,24 @@ class ScoreRun:
             search.scan(lambda: scan_until - time.perf_counter())
         if not search.proven and not hunting:
             search.polish(until - time.perf_counter())
+
+
+def join_race(search: ScoreSearch, race: Incumbent) -> None:
+    """A race member's search: each better board is offered to the race, and the race's best,
+    when another member holds a better one, becomes this search's best board and so its bound."""
+
+    def bound() -> int:
+        entry = race.best()
+        if entry is not None and entry.objective < search.best.errors:
+            search.offer(np.array(entry.solution.placements, dtype=np.int64), entry.objective)
+        return search.best.errors
+
+    def improve(board: np.ndarray, errors: int) -> None:
+        race.offer(errors, Solution(tuple((int(t), int(r)) for t, r in board)))
+
+    search.shared_bound = bound
+    search.on_improve = improve
+    improve(search.best.board, search.best.errors)  # the first board too: a hint for the others
 
 
 def legal_board(instance: Instance) -> np.ndarray | None:
