@@ -68,6 +68,9 @@ from puzzlesat.native.first_dispatch import without_blas_probe
 
 SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
 FIRST_SLICE_NODES = 200_000
+ALONE_FIRST = (
+    0.2  # seconds of row scan in this process before --workers N starts the others (a small board ends sooner)
+)
 SCAN_SHARE = 0.9  # of the time limit for the row scan, the rest to polish its best board (measured: docs)
 RESTART_NODES = 20_000_000  # row-scan nodes of a restart (20 M to 200 M reach 461-462 alike per node: docs)
 START_SLACK = 3  # a restart first looks for boards this many errors worse than the best (measured: docs)
@@ -460,13 +463,21 @@ def solve_score(instance: Instance, limits: Limits, pool: Pool | None = None) ->
     if limits.shared is not None:
         join_race(search, limits.shared)
     seeds = worker_seeds(limits.seed, runs, limits.workers)
-    if pool is None and limits.workers > 1:
+    alone = pool is None and limits.workers > 1  # a head start here before the processes
+    if alone:
         pool = scan_in_processes
     left = limits.remaining(compile_start)
     message = ""
     with stop_on_sigterm():
         try:
-            if left is None:
+            if alone:  # a small board is settled here, with no process started
+                head_until = time.perf_counter() + (
+                    ALONE_FIRST if left is None else min(ALONE_FIRST, left * SCAN_SHARE)
+                )
+                search.scan(lambda: head_until - time.perf_counter())
+            if search.proven or search.best.errors == 0:
+                pass
+            elif left is None:
                 search.alternate(seeds, pool)
             else:
                 scan_until = time.perf_counter() + left * SCAN_SHARE

@@ -33,7 +33,7 @@ from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, Solution
 from puzzlesat.native import aot
 from puzzlesat.native.eternity.arrays import Table
-from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search, Task
+from puzzlesat.native.eternity.search import COUNT_LIMIT, Lookup, Search, Task
 from puzzlesat.native.first_dispatch import without_blas_probe
 
 START_METHOD = "fork" if sys.platform.startswith("linux") else "spawn"
@@ -43,20 +43,19 @@ WAIT = 0.05  # seconds between the coordinator's looks at the clock
 
 
 def solve(
-    instance: Instance, lookup: Lookup, limits: Limits, check: bool, compile_start: float, compile_time: float
+    instance: Instance, lookup: Lookup, search: Search, limits: Limits, check: bool, compile_start: float, plain: int
 ) -> Result:
     """Search (or count, with the ``count`` option) here, then in ``limits.workers`` processes.
 
-    The workers are stopped with their process trees before this returns, whatever happens.
+    ``search`` is the one-process search of the seed's candidate order, ``plain`` nodes into it
+    (the caller's plain-Python head start).  The workers are stopped with their process trees
+    before this returns, whatever happens.
     """
-    began = time.perf_counter()
-    _load_kernels()  # the task kernel too, here: forked workers start with it loaded
     start = time.perf_counter()
-    compile_time += start - began
     counting = bool(limits.options.get("count"))
-    search = Search(instance, lookup, Draws(limits.seed), check)
-    stats: dict[str, Any] = {"workers": limits.workers, "compile_time": round(compile_time, 3)}
+    stats: dict[str, Any] = {"workers": limits.workers, "compile_time": 0.0}
     tally = _Tally()
+    tally.alone = plain
 
     def finish(status: Status, message: str = "") -> Result:
         stats.update(nodes=tally.alone + sum(tally.nodes.values()), tasks=tally.handed)
@@ -90,6 +89,10 @@ def solve(
             return finish(Status.UNKNOWN, "time limit")
         return None
 
+    began = time.perf_counter()
+    _load_kernels()  # the task kernel too, here: forked workers start with it loaded
+    stats["compile_time"] = round(time.perf_counter() - began, 3)
+    start += time.perf_counter() - began  # the search's own time leaves the compilation out
     while time.perf_counter() - start < ALONE_FIRST:  # 1. alone
         if (answer := alone()) is not None:
             return answer
