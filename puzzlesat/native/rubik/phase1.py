@@ -43,7 +43,7 @@ from numba import njit, prange
 from puzzlesat.core import progress
 from puzzlesat.core.cache import cache_dir
 from puzzlesat.domains.rubik import SOLVED, Cube, move_cubes
-from puzzlesat.native.memory import compare_and_swap, huge_page_copy
+from puzzlesat.native.memory import claim_nibble, huge_page_copy
 from puzzlesat.native.rubik.symmetry import axis_symmetries, edge_maps, move_index, symmetry_inverses, ud_symmetries
 from puzzlesat.native.rubik.tables import move_set
 from puzzlesat.native.table_build import BuildStopped, Progress, Workspace
@@ -360,20 +360,6 @@ def _set4(table: np.ndarray, i: int, v: int) -> None:
     table[i >> 1] = (table[i >> 1] & ~(15 << sh)) | (v << sh)
 
 
-@njit(cache=True, inline="always")
-def _claim4(table: np.ndarray, i: int, v: int) -> bool:
-    """Set entry ``i`` to ``v`` if it is empty, atomically (other threads write the other half
-    of the byte); whether it was empty."""
-    at = i >> 1
-    sh = (i & 1) << 2
-    while True:
-        old = table[at]
-        if (old >> sh) & 15 != EMPTY:
-            return False
-        if compare_and_swap(table, at, old, (old & ~(15 << sh)) | (v << sh)):
-            return True
-
-
 FORWARD_CHUNKS = 512  # class rows per parallel task: 1/512 of them, one scratch row each
 
 
@@ -381,8 +367,8 @@ FORWARD_CHUNKS = 512  # class rows per parallel task: 1/512 of them, one scratch
 def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj, first, last):  # noqa: ANN001, ANN202
     """Fill every empty neighbour of the entries at ``depth`` in chunks ``first`` to ``last - 1``
     of the class rows with ``depth + 1``; in parallel over the chunks.  A neighbour may be in
-    any row, so each is claimed with a compare-and-swap (:func:`_claim4`): the table comes out
-    the same in any order, and a chunk run again only claims what is still empty."""
+    any row, so each is claimed with a compare-and-swap (:func:`~puzzlesat.native.memory.claim_nibble`):
+    the table comes out the same in any order, and a chunk run again only claims what is still empty."""
     nd = depth + 1
     nm = flip_mv.shape[1]
     ncls = reps.shape[0]
@@ -413,11 +399,11 @@ def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist
                 mask = selfsym[c1]
                 for j in range(n):
                     t1 = twist_conj[twist_mv[rows[j], m], s1]
-                    if _claim4(table, c1 * ROW + t1, nd):
+                    if claim_nibble(table, c1 * ROW + t1, EMPTY, nd):
                         new += 1
                         if mask != 1:
                             for k in range(1, 16):
-                                if (mask >> k) & 1 and _claim4(table, c1 * ROW + twist_conj[t1, k], nd):
+                                if (mask >> k) & 1 and claim_nibble(table, c1 * ROW + twist_conj[t1, k], EMPTY, nd):
                                     new += 1
         found[q] = new
     return found.sum()

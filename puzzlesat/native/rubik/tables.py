@@ -197,12 +197,13 @@ def file_keys(name: str) -> tuple[str, ...]:
 def build(
     name: str, metric: str, ws: Workspace, quiet: bool = False, stop_at: float | None = None
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """Build a table set by breadth-first search from the solved cube, one level at a time, in
-    the work folder ``ws`` (a stopped build goes on from its last kept level).
+    """Build a table set by breadth-first search from the solved cube, one level at a time on
+    every core (:mod:`.pdb_build`), in the work folder ``ws`` (a stopped build goes on from its last kept level).
 
     Raises :class:`BuildStopped` once ``stop_at`` (a :func:`time.monotonic` time) has passed,
     after keeping the work done."""
     from puzzlesat.native.rubik import kernels as k
+    from puzzlesat.native.rubik.pdb_build import bfs_level
 
     specs, tracked, total = _specs(name)
     ms = move_set(metric)
@@ -234,7 +235,7 @@ def build(
         dest, add = (ms.cdest, ms.cadd) if kind == 0 else (ms.edest, ms.eadd)
         while filled < size:
             backward = filled > size // 2
-            found = k.bfs_level(table, offset, size, depth, tracked[j], kk, n, mod, kor, dest, add, backward)
+            found = bfs_level(table, offset, size, depth, tracked[j], kk, n, mod, kor, dest, add, backward)
             if found == 0 and depth >= deepest:
                 break
             filled += found
