@@ -17,6 +17,7 @@ import puzzlesat
 from puzzlesat.core import arguments as check_arg
 from puzzlesat.core import processes
 
+pytestmark = pytest.mark.every_core
 ROOT = Path(__file__).resolve().parents[1]
 INSTANCES = ROOT / "instances"
 
