@@ -444,7 +444,7 @@ def compare(
     limits = Limits(
         timeout=check_arg.timeout(timeout),
         seed=check_arg.declared(check_arg.SEED, seed),
-        workers=check_arg.declared(check_arg.WORKERS, workers),
+        workers=check_arg.declared(check_arg.RUN_WORKERS, workers),
         options=options,
     )
     pool = backend_of(backend, address, jobs, memory_limit)

@@ -38,6 +38,8 @@ WORKERS = Option(
     "splits, as `list -v` shows, else 1; 1: one process, reproducible node counts)",
     low=1,
 )
+# a comparison's runs: one worker each unless told (its runs share the machine one at a time or in --jobs)
+RUN_WORKERS = WORKERS._replace(default=1, help=f"CP-SAT workers per run (default 1, at most the {CORES} cores)")
 JOBS = Option("jobs", int, None, f"cores to share out (default: all {CORES})", low=1)
 MEMORY_LIMIT = Option(
     "memory_limit",

@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 # table set -> MiB of memory a search with it needs (tables, plus Python and numba), largest first
 TABLE_MEMORY_MB = {"phase1": 2300, "phase1x12": 950, "phase1x6": 900, "full": 450, "small": 350}
 TABLE_SETS = tuple(TABLE_MEMORY_MB)
+# table set -> MB of its files, and seconds its HTM build took on the 2-core machine of docs/rubik.md
+TABLE_DISK_MB = {"phase1": 1853, "phase1x12": 550, "phase1x6": 530, "full": 87, "small": 0.4}
+BUILD_SECONDS = {"phase1": 150, "phase1x6": 51}
 KORF_SETS = ("full", "small")  # Korf's pattern databases (:mod:`.tables`); the others are phase-1 sets
 
 
@@ -151,6 +154,8 @@ def load(name: str, metric: str, quiet: bool = False, stop_at: float | None = No
 def _build(name: str, metric: str, store: Store, quiet: bool, stop_at: float | None) -> tuple[str, dict[str, Any]]:
     kind = _kind(name)
     began = time.monotonic()
+    if not quiet and name in BUILD_SECONDS:
+        progress.line(f"c rubik: the {name} tables, {_what(name)}: the bar shows the time left")
     key = {"metric": metric, "set": name, "version": kind.VERSION}
     status, meta = store.build(
         f"the rubik {name} tables", key, lambda ws: kind.build(name, metric, ws, quiet, stop_at), quiet
@@ -187,6 +192,16 @@ def status(name: str, metric: str) -> TableSet:
 def statuses() -> list[TableSet]:
     """Every set of every metric, largest first."""
     return [status(name, metric) for name in TABLE_SETS for metric in METRICS]
+
+
+def _what(name: str) -> str:
+    """``1853 MB, about 2 min 30 s to build on 2 cores``: what a build makes and how long it took here."""
+    from puzzlesat.native.table_build import format_seconds
+
+    size = f"{TABLE_DISK_MB[name]:g} MB"
+    if name not in BUILD_SECONDS:
+        return size
+    return f"{size}, about {format_seconds(BUILD_SECONDS[name])} to build on 2 cores"
 
 
 def build(name: str, metric: str, quiet: bool = False, stop_at: float | None = None) -> TableSet:
