@@ -1,4 +1,4 @@
-"""Time a new user's first solves: each shipped seed instance on empty caches, then warm.
+"""Time a new user's first solves: each shipped instance on empty caches, then warm.
 
 Every run is a whole ``puzzlesat solve PUZZLE FILE`` process with the default strategy, as a
 user types it, timed from outside (wall seconds, and the CPU seconds of the process and its
@@ -20,9 +20,14 @@ tables (``tables_s``), the search (the cube's ``search_s``, else the result's ``
 and the rest (Python's start-up, the command's imports, reading the instance, the verifier,
 printing).
 
+Every instance under ``instances/`` runs (the cube's ``seed_position.txt`` among them, whose
+first run builds the 1.85 GB tables); ``--seeds`` keeps the six seed instances of the bar
+figures, ``--only NAME...`` the files whose names hold one of the words.
+
 Usage:
     python benchmarks/first_solve.py [--puzzles eternity masyu ...] [--warm 5] [--timeout 120]
-    python benchmarks/first_solve.py --tree /tmp/before
+    python benchmarks/first_solve.py --seeds --tree /tmp/before
+    python benchmarks/first_solve.py --only seed_position --warm 1 --timeout 600
     python benchmarks/first_solve.py --parts --warm 1
 """
 
@@ -44,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _runner import print_table, tied  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
-SEEDS = [
+SEEDS = [  # the bar figures' first minute
     ("eternity", "instances/eternity/seed_4x4.txt"),
     ("masyu", "instances/masyu/seed_7x7.txt"),
     ("masyu", "instances/masyu/seed_16x33.txt"),
@@ -52,6 +57,8 @@ SEEDS = [
     ("blacken", "instances/blacken/seed_7x7.txt"),
     ("rubik", "instances/rubik/scramble_8_seed1.txt"),
 ]
+# every shipped instance (README.md and the .sol answers beside them are no instances)
+SHIPPED = [(path.parent.name, str(path.relative_to(ROOT))) for path in sorted(ROOT.glob("instances/*/*.txt"))]
 FLOOR = [("python -c pass", ["-c", "pass"]), ("puzzlesat list", ["-m", "puzzlesat.cli", "list"])]
 
 
@@ -96,14 +103,20 @@ def cell(wall: float, cpu: float, code: int, timeout: float) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--puzzles", nargs="+", help="only these puzzles' seeds (default: all six)")
+    parser.add_argument("--puzzles", nargs="+", help="only these puzzles' instances (default: every puzzle)")
+    parser.add_argument("--seeds", action="store_true", help="only the six seed instances of the bar figures")
+    parser.add_argument("--only", nargs="+", help="only the files whose names hold one of these words")
     parser.add_argument("--warm", type=int, default=5, help="warm runs per instance (their median is shown)")
     parser.add_argument("--timeout", type=float, default=120, help="seconds before a run is stopped")
     parser.add_argument("--tree", type=Path, action="append", default=[], help="another checkout to time alike")
     parser.add_argument("--parts", action="store_true", help="split the first runs' time (--json statistics)")
     args = parser.parse_args()
     trees = [ROOT, *(tree.resolve() for tree in args.tree)]
-    seeds = [(p, f) for p, f in SEEDS if not args.puzzles or p in args.puzzles]
+    seeds = [
+        (p, f)
+        for p, f in (SEEDS if args.seeds else SHIPPED)
+        if (not args.puzzles or p in args.puzzles) and (not args.only or any(w in Path(f).name for w in args.only))
+    ]
     rows: list[list[str]] = []
     split: list[list[str]] = []
     with tempfile.TemporaryDirectory(prefix="puzzlesat-first-") as tmp:

@@ -42,14 +42,10 @@ H48_MEANS = {
 
 def table_line(metric: str, name: str) -> str:
     """Load (or build) a table set and describe it."""
-    from puzzlesat.native.rubik import phase1 as rubik_phase1
-    from puzzlesat.native.rubik import tables as rubik_tables
+    from puzzlesat.native.rubik import cache as rubik_cache
 
     start = time.perf_counter()
-    if name in rubik_phase1.TABLE_SETS:
-        tables = rubik_phase1.load(metric, False, name)
-    else:
-        tables = rubik_tables.load(name, metric, quiet=False)
+    tables = rubik_cache.load(name, metric)
     took = time.perf_counter() - start
     return (
         f"| {metric} | {name} | {tables.nbytes / 1e6:.1f} MB | build {tables.build_seconds:.1f} s | "

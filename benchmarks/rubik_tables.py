@@ -28,6 +28,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from puzzlesat.domains import rubik as rk  # noqa: E402
+from puzzlesat.native.rubik import cache as rubik_cache  # noqa: E402
 from puzzlesat.native.rubik import phase1 as p1  # noqa: E402
 
 ROWS_AT_ONCE = 1 << 17  # class rows unpacked per step (about 290 MB)
@@ -99,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     print("| tables | metric | entries | share by distance | mean |\n|---|---|---|---|---|")
-    loaded = [p1.load(args.metric, False, name) for name in args.tables]
+    loaded = [rubik_cache.load(name, args.metric) for name in args.tables]  # phase-1 sets
     for tables in loaded:
         print(describe(tables))
     exact = [t for t in loaded if t.base < 0]

@@ -146,7 +146,7 @@ def solve(
     *,
     timeout: float | None = None,
     seed: int = 0,
-    workers: int = 1,
+    workers: int | None = None,
     backend: str = "local",
     address: str | None = None,
     on_progress: progress.Callback | None = None,
@@ -161,7 +161,9 @@ def solve(
             default the puzzle's first (``puzzlesat list``).
         timeout: seconds, None for no limit.
         seed: the search order's seed.
-        workers: threads or processes the strategy may use.
+        workers: threads or processes the strategy may use; None: every core this process may
+            run on for a strategy whose search splits (``Strategy.parallel``), else 1; 1 keeps
+            one process (reproducible node counts).
         backend: ``local``, or ``ray``: eternity's native-rowscan spreads its ``workers`` over
             a Ray cluster (:mod:`puzzlesat.native.eternity.ray`).
         address: the Ray cluster's ``HOST:PORT``; None starts a local Ray instance.
@@ -192,12 +194,13 @@ def solve(
             raise core.BackendUnavailable(f"{puzzle.name} has no strategy")
         strategy = default[0].name
     choice = puzzle.choose(strategy_name(puzzle, strategy))  # resolved once for the whole run
-    limits = Limits(
-        timeout=check_arg.timeout(timeout),
-        seed=check_arg.declared(check_arg.SEED, seed),
-        workers=check_arg.declared(check_arg.WORKERS, workers),
-        options=for_strategies(puzzle, [choice], options),
-    )
+    timeout = check_arg.timeout(timeout)
+    seed = check_arg.declared(check_arg.SEED, seed)
+    workers = check_arg.declared(check_arg.WORKERS, workers)
+    options = for_strategies(puzzle, [choice], options)
+    if workers is None:
+        workers = check_arg.default_workers(choice.strategy.parallel)
+    limits = Limits(timeout=timeout, seed=seed, workers=workers, options=options)
     backend = check_arg.declared(check_arg.BACKEND, backend)
     if check_arg.declared(check_arg.ADDRESS, address) and backend == "local":
         raise ArgumentError("address: needs backend='ray'")
@@ -441,7 +444,7 @@ def compare(
     limits = Limits(
         timeout=check_arg.timeout(timeout),
         seed=check_arg.declared(check_arg.SEED, seed),
-        workers=check_arg.declared(check_arg.WORKERS, workers),
+        workers=check_arg.declared(check_arg.RUN_WORKERS, workers),
         options=options,
     )
     pool = backend_of(backend, address, jobs, memory_limit)

@@ -21,7 +21,7 @@ from typing import Any, TextIO
 from puzzlesat import api, core
 from puzzlesat.cli_parser import build_parser
 from puzzlesat.core import Option, PuzzlesatError, Result, Status, Strategy, progress, registry
-from puzzlesat.core.arguments import TIMEOUT, distinct, writable
+from puzzlesat.core.arguments import CORES, TIMEOUT, distinct, writable
 from puzzlesat.core.arguments import cores as check_cores_of
 from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
 from puzzlesat.core.interrupts import is_solver_interrupt
@@ -168,7 +168,8 @@ def cmd_list(args: argparse.Namespace) -> int:
             note = f"  [{', '.join(extra)}]" if extra else ""
             print(f"  {label}\n      {strat.summary}{note}")
             if args.verbose:
-                print(f"      engine: {strat.engine}" + (", splits over --workers" if strat.parallel else ""))
+                split = f", splits over --workers (default: all {CORES} cores)" if strat.parallel else ", one process"
+                print(f"      engine: {strat.engine}{split}")
                 if puzzle.modes:
                     print(f"      modes: {served_modes(puzzle, strat)}")
                 for opt in strat.options:

@@ -18,11 +18,11 @@ from puzzlesat.core import Option, OptionError, PuzzlesatError, registry
 from puzzlesat.core.arguments import (
     ADDRESS,
     BACKEND,
-    CORES,
     JOBS,
     MEMORY_LIMIT,
     OUTPUT,
     RESULTS,
+    RUN_WORKERS,
     SEED,
     STRATEGIES,
     TABLE_FORMAT,
@@ -66,7 +66,6 @@ RUN_STRATEGIES = STRATEGIES._replace(
 RUN_PAIRS = PAIRS._replace(help="option KEY=VALUE for every run (puzzlesat list -v)")
 RUN_TIMEOUT = TIMEOUT._replace(default=60.0, help="seconds per run (default 60)")
 PROBLEM_TIMEOUT = TIMEOUT._replace(default=60.0, help="seconds per problem and strategy (default 60)")
-RUN_WORKERS = WORKERS._replace(help=f"CP-SAT workers per run (at most the {CORES} cores)")
 RUNS_AT_ONCE = JOBS._replace(help="runs at once (default 1; with --backend ray, as many as the cluster's CPUs allow)")
 PROBLEMS_AT_ONCE = JOBS._replace(help="problems at once (default 1)")
 RUN_MEMORY = MEMORY_LIMIT._replace(help="memory cap per run, in MB")

@@ -18,6 +18,17 @@ if str(ROOT / "tests") not in sys.path:
 SHARED_INSTANCES = ROOT.parent / "shared" / "instances"
 
 
+@pytest.fixture(autouse=True)
+def one_worker_unless_told(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A library call that gives no ``workers`` runs in one process here, as ``workers=1``: the
+    tests' node counts stay reproducible and they start no process they do not ask for.  The
+    tests marked ``every_core`` (tests/test_workers_default.py) check the default itself."""
+    if request.node.get_closest_marker("every_core") is None:
+        from puzzlesat.core import arguments
+
+        monkeypatch.setattr(arguments, "default_workers", lambda parallel: 1)
+
+
 @pytest.fixture
 def shared_instances() -> Path:
     """The public instance collection beside the repository; skips the test when absent."""

@@ -126,7 +126,7 @@ def test_load(puzzle: Any, source: Any) -> None:
     strategy=STRATEGIES,
     timeout=TIMEOUTS,
     seed=either(0, 7, 2**31 - 1),
-    workers=either(1),
+    workers=either(1, None),
     options=st.dictionaries(st.sampled_from(["amo", "symmetry", "nope"]), either(True, False, "0"), max_size=2),
 )
 def test_solve(instance: Any, strategy: Any, timeout: Any, seed: Any, workers: Any, options: dict[str, Any]) -> None:

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from puzzlesat.core import InvalidInstanceError, Limits, ParseError, PuzzlesatError, Status, run_strategy
-from puzzlesat.core.cache import cache_dir
 from puzzlesat.domains import rubik as rk
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -515,7 +514,8 @@ def test_the_first_solve_needs_no_large_tables(tmp_path: Path, monkeypatch: pyte
     done = run_cli("solve", "rubik", "instances/rubik/scramble_8_seed1.txt", "-O", "plain_depth=0")
     assert done.returncode == 0 and "(8f)" in done.stdout
     assert "tables=small" in done.stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["rubik-htm-small-v1.json", "rubik-htm-small-v1.npy"]
+    kept = ["rubik-htm-small-v2-table.npy", "rubik-htm-small-v2.json", "rubik-htm-small-v2.partial.lock"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == kept  # the table, its note, the builds' lock
 
 
 def test_plan_chunks_covers_every_subtree_once_in_shrinking_chunks() -> None:
@@ -608,6 +608,7 @@ def _no_plain() -> object:
 
 
 def test_pattern_databases_are_lower_bounds() -> None:
+    from puzzlesat.native.rubik import cache as rubik_cache
     from puzzlesat.native.rubik import kernels as rubik_kernels
     from puzzlesat.native.rubik import tables as rubik_tables
     from puzzlesat.native.rubik.arrays import Codes, Pdbs
@@ -615,7 +616,7 @@ def test_pattern_databases_are_lower_bounds() -> None:
 
     rng = random.Random(7)
     for metric in rk.METRICS:
-        tables = rubik_tables.load("small", metric, quiet=True)
+        tables = rubik_cache.load("small", metric, quiet=True)
         sym = rubik_tables.symmetric_lookups("small", 4)
         pdbs = Pdbs(tables.specs, tables.tracked, tables.table, True, *sym)
         for length in range(0, 9):
@@ -628,24 +629,46 @@ def test_pattern_databases_are_lower_bounds() -> None:
 
 
 def test_damaged_tables_are_rebuilt() -> None:
-    from puzzlesat.native.rubik import tables as rubik_tables
+    from puzzlesat.native.rubik import cache as rubik_cache
 
-    first = rubik_tables.load("small", "htm", quiet=True)
-    npy = cache_dir() / f"rubik-htm-small-v{rubik_tables.VERSION}.npy"
-    assert npy.exists()
+    first = rubik_cache.load("small", "htm", quiet=True)
+    files, note = rubik_cache.paths("small", "htm")
+    npy = files["table"]
+    assert npy.exists() and note.exists() and rubik_cache.is_built("small", "htm")
+    assert rubik_cache.verify("small", "htm") == []
     data = bytearray(npy.read_bytes())
     data[-10] ^= 0xFF
     npy.write_bytes(bytes(data))
-    again = rubik_tables.load("small", "htm", quiet=True)
+    assert rubik_cache.verify("small", "htm") == [f"{npy}: its digest differs from the note's"]
+    again = rubik_cache.load("small", "htm", quiet=True)
     assert again.loaded_from == "built"
     assert bytes(again.table) == bytes(first.table)
-    assert rubik_tables.load("small", "htm", quiet=True).loaded_from.startswith("cache")
+    assert rubik_cache.load("small", "htm", quiet=True).loaded_from.startswith("cache (stamps")
+
+
+def test_a_stopped_korf_build_resumes_to_the_same_table(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    from puzzlesat.native import table_build as tb
+    from puzzlesat.native.rubik import cache as rubik_cache
+
+    whole = rubik_cache.load("small", "qtm", quiet=True)
+    monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))
+    shares = []
+    for _ in range(40):
+        try:
+            rubik_cache.load("small", "qtm", quiet=True, stop_at=0.0)  # one level a run
+            break
+        except tb.BuildStopped as exc:
+            shares.append(exc.done)
+    assert len(shares) > 3 and shares == sorted(shares)
+    again = rubik_cache.load("small", "qtm", quiet=True)
+    assert bytes(again.table) == bytes(whole.table)
+    assert not rubik_cache.work_folder("small", "qtm").exists()
 
 
 def test_file_digest_sees_a_flipped_bit_and_swapped_blocks(tmp_path) -> None:  # noqa: ANN001
     import numpy as np
 
-    from puzzlesat.native.rubik.tables import file_digest
+    from puzzlesat.native.table_build import file_digest
 
     data = np.random.default_rng(3).integers(0, 255, (3 << 20) + 5, dtype=np.uint8)
     path = tmp_path / "t.bin"

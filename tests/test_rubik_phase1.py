@@ -10,9 +10,11 @@ from numba import njit
 
 from puzzlesat.core import Limits, Status, run_strategy
 from puzzlesat.domains import rubik as rk
+from puzzlesat.native.rubik import cache as rubik_cache
 from puzzlesat.native.rubik import phase1 as p1
 from puzzlesat.native.rubik import symmetry as sy
 from puzzlesat.native.rubik.prefixes import PrefixReduction
+from puzzlesat.native.table_build import Store
 
 
 @pytest.fixture(scope="module")
@@ -305,8 +307,8 @@ def test_unwritable_cache_fails_before_the_build(tmp_path, monkeypatch) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("")
     monkeypatch.setenv("PUZZLESAT_CACHE", str(blocker / "cache"))
-    with pytest.raises(PuzzlesatError, match="cannot write rubik tables"):
-        p1.load("htm", quiet=True)
+    with pytest.raises(PuzzlesatError, match="cannot write the rubik phase1 tables"):
+        rubik_cache.load("phase1", "htm", quiet=True)
 
 
 def test_inverse_coordinates_are_those_of_the_inverse_cube_on_each_axis() -> None:
@@ -338,23 +340,23 @@ def test_a_new_build_removes_the_files_of_earlier_versions(tmp_path) -> None:  #
     ]
     for n in names:
         (tmp_path / n).write_text("")
-    p1._remove_other_versions(tmp_path / "rubik-htm-phase1-v2.json")
+    Store({}, tmp_path / "rubik-htm-phase1-v2.json").remove_other_versions("rubik-htm-phase1-v")
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names[2:])
 
 
 def test_loads_check_stamps_once_the_digests_were_checked(tmp_path, monkeypatch) -> None:  # noqa: ANN001
     import json
 
-    from puzzlesat.native.rubik.tables import file_digest
+    from puzzlesat.native.table_build import file_digest
 
     monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))
-    files, note = p1.table_paths("htm", "phase1")
+    files, note = rubik_cache.paths("phase1", "htm")
     for k, path in files.items():
         np.save(path, np.arange(3 << 18, dtype=np.int64) * (len(k) + 1))
     note.write_text(json.dumps({"max_depth": 13, "build_seconds": 1.0} | {k: file_digest(p) for k, p in files.items()}))
-    assert "digests" in p1.load("htm", quiet=True).loaded_from  # an older note: digests, then stamps noted
+    assert "digests" in rubik_cache.load("phase1", "htm", quiet=True).loaded_from  # an older note: digests, then stamps
     assert "stamps" in json.loads(note.read_text())
-    assert "stamps" in p1.load("htm", quiet=True).loaded_from
+    assert "stamps" in rubik_cache.load("phase1", "htm", quiet=True).loaded_from
 
     def rebuild(*args: object) -> None:
         raise RuntimeError("rebuilt")
@@ -364,13 +366,13 @@ def test_loads_check_stamps_once_the_digests_were_checked(tmp_path, monkeypatch)
     data[12345] += 1
     np.save(files["phase1"], data)  # a change the stamp sees (the time), and the digest too
     with pytest.raises(RuntimeError, match="rebuilt"):
-        p1.load("htm", quiet=True)
+        rubik_cache.load("phase1", "htm", quiet=True)
 
 
 def test_a_file_stamp_sees_a_rewrite_a_sampled_block_and_the_size(tmp_path) -> None:  # noqa: ANN001
     import os
 
-    from puzzlesat.native.rubik.tables import file_stamp
+    from puzzlesat.native.table_build import file_stamp
 
     path = tmp_path / "t.bin"
     data = np.random.default_rng(5).integers(0, 255, 1 << 20, dtype=np.uint8)

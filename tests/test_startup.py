@@ -64,9 +64,9 @@ def test_loading_a_kernel_skips_numbas_scipy_probe() -> None:
 
 
 def test_first_solve_benchmark_runs() -> None:
-    """benchmarks/first_solve.py on one quick puzzle: its own temporary caches, a table with both runs."""
+    """benchmarks/first_solve.py on one quick puzzle's seeds: its own temporary caches, a table with both runs."""
     script = Path(__file__).resolve().parents[1] / "benchmarks" / "first_solve.py"
-    cmd = [sys.executable, str(script), "--puzzles", "masyu", "--warm", "1", "--timeout", "60"]
+    cmd = [sys.executable, str(script), "--seeds", "--puzzles", "masyu", "--warm", "1", "--timeout", "60"]
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=300, check=True).stdout
     rows = [line for line in out.splitlines() if line.startswith("| masyu")]
     assert len(rows) == 2 and all(" exit " not in row and "> 60" not in row for row in rows), out

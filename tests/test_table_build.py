@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 from puzzlesat.native import table_build as tb
+from puzzlesat.native.rubik import cache as rubik_cache
 from puzzlesat.native.rubik import phase1 as p1
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,8 +92,8 @@ def _steps(cache: Path, runs: int) -> list[dict[str, object]]:
     states = []
     for _ in range(runs):
         with pytest.raises(tb.BuildStopped, match="phase1x6 tables .*built; the next build resumes"):
-            p1.load("htm", True, "phase1x6", stop_at=0.0)
-        states.append(tb.read_state(p1.work_folder("htm", "phase1x6")))
+            rubik_cache.load("phase1x6", "htm", True, stop_at=0.0)
+        states.append(tb.read_state(rubik_cache.work_folder("phase1x6", "htm")))
     return states
 
 
@@ -105,7 +106,7 @@ def test_a_stopped_phase1_build_resumes_where_it_stopped(tmp_path: Path, monkeyp
     assert shares == sorted(shares) and shares[0] == p1.CLASSES_SHARE
     # the table so far holds exactly the first two groups' share of depth 1
     x6 = p1._small_tables("htm", 6)
-    folder = p1.work_folder("htm", "phase1x6")
+    folder = rubik_cache.work_folder("phase1x6", "htm")
     clsym, reps, selfsym = (np.load(folder / f"{k}.npy") for k in ("clsym", "reps", "selfsym"))
     reference = np.full(reps.shape[0] * p1.ROW_BYTES, 0xFF, np.uint8)
     goal = int(x6["slice_reduced"][p1.slice_of(np.arange(12, dtype=np.int64))])
@@ -114,8 +115,6 @@ def test_a_stopped_phase1_build_resumes_where_it_stopped(tmp_path: Path, monkeyp
     p1._phase1_forward(reference, 0, reps, clsym, selfsym, *moves, 0, 2 * p1.FORWARD_CHUNKS // p1.LEVEL_GROUPS)
     assert np.array_equal(np.fromfile(folder / "phase1.bin", np.uint8), reference)
     # the table list shows the partial build
-    from puzzlesat.native.rubik import cache as rubik_cache
-
     partial = rubik_cache.status("phase1x6", "htm")
     assert partial.state == "partial" and partial.done == shares[-1] and partial.disk_mb > 400
 
@@ -132,7 +131,7 @@ def _digests(cache: Path, name: str) -> dict[str, str]:
 def x6_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A cache holding phase1x6 (HTM), built once without a stop."""
     cache = tmp_path_factory.mktemp("x6")
-    code = "from puzzlesat.native import rubik_phase1 as p1; p1.load('htm', True, 'phase1x6')"
+    code = "from puzzlesat.native.rubik import cache; cache.load('phase1x6', 'htm', True)"
     subprocess.run(
         [sys.executable, "-c", code], env={**os.environ, "PUZZLESAT_CACHE": str(cache)}, check=True, timeout=900
     )

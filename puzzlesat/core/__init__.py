@@ -158,6 +158,8 @@ def run_strategy(
     if not result.wall_time:
         result.wall_time = time.perf_counter() - start
     result.strategy = name
+    if strat.parallel and isinstance(result.stats, dict):
+        result.stats.setdefault("workers", limits.workers)
     result = check_result(puzzle, instance, result, limits.options)
     if plugin is not None and result.status is Status.ERROR and not result.message.startswith(plugin):
         result.message = f"{plugin}: {result.message}"

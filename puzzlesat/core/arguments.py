@@ -30,7 +30,16 @@ MAX_TIMEOUT = 1e8
 
 TIMEOUT = Option("timeout", float, None, "seconds for the whole command, reading the instance included", low=0.01)
 SEED = Option("seed", int, 0, "random seed (search order, generators)", low=0, high=2**31 - 1)
-WORKERS = Option("workers", int, 1, f"threads or processes of one strategy (at most the {CORES} cores)", low=1)
+WORKERS = Option(
+    "workers",
+    int,
+    None,
+    f"threads or processes of one strategy (default: the {CORES} cores for a strategy whose search "
+    "splits, as `list -v` shows, else 1; 1: one process, reproducible node counts)",
+    low=1,
+)
+# a comparison's runs: one worker each unless told (its runs share the machine one at a time or in --jobs)
+RUN_WORKERS = WORKERS._replace(default=1, help=f"CP-SAT workers per run (default 1, at most the {CORES} cores)")
 JOBS = Option("jobs", int, None, f"cores to share out (default: all {CORES})", low=1)
 MEMORY_LIMIT = Option(
     "memory_limit",
@@ -100,6 +109,14 @@ def timeout(value: Any, opt: Option = TIMEOUT) -> float | None:
     """A time limit in seconds: positive and finite, or None; beyond :data:`MAX_TIMEOUT` it is that."""
     seconds = declared(opt, value)
     return None if seconds is None else min(float(seconds), MAX_TIMEOUT)
+
+
+def default_workers(parallel: bool) -> int:
+    """The workers of a run that does not say: every core this process may run on (its CPU
+    affinity, which a container or ``taskset`` narrows) for a strategy whose search splits
+    (:attr:`~puzzlesat.core.types.Strategy.parallel`), else one.  CP-SAT and the seed
+    programs did the same; a race or a comparison shares its cores out instead."""
+    return len(os.sched_getaffinity(0)) if parallel else 1
 
 
 def cores(name: str, value: int | None, backend: str = "local") -> None:

@@ -21,7 +21,7 @@ from typing import cast
 
 import numpy as np
 from llvmlite import ir
-from numba import types
+from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
@@ -75,6 +75,20 @@ def _compare_and_swap(typingctx, array, index, expected, desired):  # noqa: ANN0
 
 # what callers see: no typing context
 compare_and_swap = cast("Callable[[np.ndarray, int, int, int], bool]", _compare_and_swap)
+
+
+@njit(cache=True, inline="always")
+def claim_nibble(table: np.ndarray, i: int, empty: int, value: int) -> bool:
+    """Set 4-bit entry ``i`` of a byte array to ``value`` if it holds ``empty``, atomically
+    (other threads may write the other half of its byte); whether it did."""
+    at = i >> 1
+    shift = (i & 1) << 2
+    while True:
+        old = table[at]
+        if (old >> shift) & 15 != empty:
+            return False
+        if compare_and_swap(table, at, old, (old & ~(15 << shift)) | (value << shift)):
+            return True
 
 
 def huge_pages_available() -> bool:

@@ -15,7 +15,9 @@ two moves, in the serial order), one task each for ``limits.workers`` spawned pr
 (:class:`~puzzlesat.core.processes.TaskPool`); the best move count is shared through a
 ``multiprocessing.Value`` that every worker reads between node budgets, so one worker's answer
 cuts the others' trees (what the seed's MPI version did with work stealing), and each better
-answer is reported to this process as it is found.
+answer is reported to this process as it is found.  ``native-bb`` with more than one worker
+(the default on a machine with several cores) becomes ``native-bb-par`` once it has searched
+alone for :data:`SERIAL_FIRST` seconds without settling the board.
 
 A small board (at most :data:`PLAIN_WHITES` white stones) starts ``native-bb`` with the same
 kernels run as plain Python (:mod:`puzzlesat.native.plain`) for :data:`PLAIN_NODES` nodes, and
@@ -26,6 +28,7 @@ install, and the seed's 7x7 board is settled in 25 nodes.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Any
 
 from puzzlesat.core import TIME_LIMIT, Limits, Result, Status, Strategy
@@ -38,9 +41,11 @@ BRANCH_AND_BOUND = Strategy(
     "native-bb",
     "puzzlesat.native.blacken.bb:solve",
     "numba depth-first branch and bound: moves ordered by flips, transposition table, "
-    "partial order of commuting moves, exact per-component lower bound; proves optimality",
+    "partial order of commuting moves, exact per-component lower bound; proves optimality; "
+    "with --workers N, a search still running after a second goes on as native-bb-par",
     puzzle="blacken",
     engine="native",
+    parallel=True,
 )
 PARALLEL = Strategy(
     "native-bb-par",
@@ -279,6 +284,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         status = EXHAUSTED
         if cut > lower and search.start((), best=cut, target=lower):
             status = BUDGET
+            alone_from = time.perf_counter()  # --workers N: this search's time alone, compiling aside
             while status == BUDGET:
                 left = limits.remaining(start)
                 if left is not None and left <= 0:
@@ -288,11 +294,14 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                 if search.plain and (search.nodes or search.bounds.too_big.any()):  # not enough, or too big for plain
                     compile_time = search.compiled()
                     start += compile_time
+                    alone_from += compile_time
                     lower = max(lower, search.root_bound())  # the component bound at its full work limit
                     search.tree.st[search.kern.TARGET] = lower
                     if search.tree.st[search.kern.BEST] <= lower:  # the answer in hand meets it: optimal
                         status = EXHAUSTED
                         break
+                if limits.workers > 1 and time.perf_counter() - alone_from > SERIAL_FIRST:
+                    return _parallel(instance, replace(limits, timeout=left), 0.0)  # (alone: done)
                 status = search.run(PLAIN_NODES if search.plain else CHUNK)
     found = search.best_moves()
     if found is not None and (best is None or len(found) < len(best)):
@@ -376,6 +385,11 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     before this returns, whatever happens.
     """
     del variant
+    return _parallel(instance, limits, SERIAL_FIRST)
+
+
+def _parallel(instance: Instance, limits: Limits, serial_first: float) -> Result:
+    """:func:`solve_parallel`, searching alone for ``serial_first`` seconds before it starts processes."""
     compile_time = warm_up()
     start = time.perf_counter()
     if not instance.whites:
@@ -389,7 +403,7 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     # a short serial run first: most boards are settled before processes would have started
     status = EXHAUSTED
     if cut > lower and search.start((), best=cut, target=lower):
-        serial_end = start + SERIAL_FIRST
+        serial_end = start + serial_first
         status = BUDGET
         while status == BUDGET and time.perf_counter() < serial_end:
             left = limits.remaining(start)

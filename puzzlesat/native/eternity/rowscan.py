@@ -33,7 +33,7 @@ from puzzlesat.native.eternity.knobs import OPTIONS as SCORE_KNOBS
 
 if TYPE_CHECKING:
     from puzzlesat.native.eternity.count_search import CountSearch
-    from puzzlesat.native.eternity.search import Search
+    from puzzlesat.native.eternity.search import Lookup, Search
 
 ROWSCAN_OPTIONS = (
     Option(
@@ -78,8 +78,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     """Search with restarts until solved, exhausted, or out of time (or count: :func:`count`;
     score: :func:`~puzzlesat.native.eternity.score.solve_score`).
 
-    With ``limits.workers`` above 1, one search tree shared by that many processes instead
-    (:mod:`puzzlesat.native.eternity.split`).
+    With ``limits.workers`` above 1 (the default on a machine with more than one core), one
+    search tree shared by that many processes instead, once this process has not settled it
+    alone (:mod:`puzzlesat.native.eternity.split`).
     """
     if limits.options.get("boards") and limits.options.get("target") is None:
         from puzzlesat.native.eternity.hunt import ALONE
@@ -102,11 +103,10 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     opts = {**DEFAULTS, **limits.options}
     check = bool(opts["colour_check"])
     lookup = Lookup(instance, bool(opts["twins"]))
+    # plain-Python nodes left: none with the check (which runs in the kernel only) or a kernel built ahead of time
+    plain = 0 if check or aot.load("eternity") else PLAIN_NODES
     if limits.workers > 1:
-        from puzzlesat.native.eternity import split as eternity_split
-
-        compile_time = _compile()
-        return eternity_split.solve(instance, lookup, limits, check, compile_start, compile_time)
+        return _split(instance, lookup, limits, check, compile_start, plain)
     start = time.perf_counter()
     rng = Draws(limits.seed)
     if limits.options.get("count"):
@@ -116,8 +116,6 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
             return count(CountSearch(instance, lookup), limits, compile_start, _compile(counting=True))
         return count(Search(instance, lookup, rng, check), limits, compile_start, _compile())
     nodes = 0
-    # plain-Python nodes left: none with the check (which runs in the kernel only) or a kernel built ahead of time
-    plain = 0 if check or aot.load("eternity") else PLAIN_NODES
     pruned = 0  # placements the colour-count check refused, over the finished restarts
     restarts = 0
     restart_budget = float(FIRST_RESTART_NODES)
@@ -152,6 +150,26 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
                 break
         restarts += 1
         restart_budget *= RESTART_GROWTH
+
+
+def _split(instance: Instance, lookup: Lookup, limits: Limits, check: bool, compile_start: float, plain: int) -> Result:
+    """``--workers N`` (the default on more than one core): the seed's search, its first ``plain``
+    nodes here in plain Python (a small board ends there, with nothing compiled or started), then
+    shared by N processes (:mod:`puzzlesat.native.eternity.split`)."""
+    from puzzlesat.native.eternity import split as eternity_split
+    from puzzlesat.native.eternity.search import Draws, Search
+
+    start = time.perf_counter()
+    head, done = None, 0
+    if plain and not limits.options.get("count"):
+        head = Search(instance, lookup, Draws(limits.seed), check)
+        status, done = head.run(plain, plain=True)
+        outcome = decision_status(status)
+        if outcome in (Status.SOLVED, Status.INFEASIBLE):
+            stats = {"nodes": done, "workers": limits.workers, "compile_time": 0.0}
+            board = head.board() if outcome is Status.SOLVED else None
+            return Result(outcome, board, wall_time=time.perf_counter() - start, stats=stats)
+    return eternity_split.solve(instance, lookup, limits, check, compile_start, _compile(), head, done)
 
 
 def _compile(counting: bool = False) -> float:

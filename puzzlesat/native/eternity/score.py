@@ -74,6 +74,7 @@ FIRST_SLICE_NODES = 200_000
 STOP_RESERVE = 1.0  # seconds (5% of a short limit) before the limit that the search ends, to stop its workers
 COUNT_SECONDS = 1.0  # between a worker's reports of its counts (and at each restart)
 DRAIN_SECONDS = 0.5  # at the end of a hunt, for the workers' last boards and counts
+ALONE_FIRST = 0.2  # seconds of row scan here before --workers N starts the others (a small board ends sooner)
 DEFAULT = Knobs()  # the knobs (Options of native-rowscan: puzzlesat.native.eternity.knobs) as measured
 
 
@@ -545,6 +546,13 @@ class ScoreRun:
             join_race(search, limits.shared)
         self.search = search
         seeds = worker_seeds(limits.seed, runs, limits.workers)
+        if self.pool is scan_in_processes and self.hunt is None:  # a small board is settled here, no process started
+            head_until = time.perf_counter() + (
+                ALONE_FIRST if until is None else min(ALONE_FIRST, (until - time.perf_counter()) * knobs.scan_share)
+            )
+            search.scan(lambda: head_until - time.perf_counter())
+            if search.proven or search.best.errors == 0:
+                return
         if until is None:
             search.alternate(seeds, self.pool)
             return

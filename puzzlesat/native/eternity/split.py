@@ -45,11 +45,20 @@ WAIT = 0.05  # seconds between the coordinator's looks at the clock
 
 
 def solve(
-    instance: Instance, lookup: Lookup, limits: Limits, check: bool, compile_start: float, compile_time: float
+    instance: Instance,
+    lookup: Lookup,
+    limits: Limits,
+    check: bool,
+    compile_start: float,
+    compile_time: float,
+    head: Search | None = None,
+    plain: int = 0,
 ) -> Result:
     """Search (or count, with the ``count`` option) here, then in ``limits.workers`` processes.
 
-    The workers are stopped with their process trees before this returns, whatever happens.
+    ``head``, when given, is the one-process search of the seed's candidate order ``plain``
+    nodes in (the caller's plain-Python head start); it goes on from there.  The workers are
+    stopped with their process trees before this returns, whatever happens.
     """
     began = time.perf_counter()
     counting = bool(limits.options.get("count"))
@@ -58,10 +67,11 @@ def solve(
     start = time.perf_counter()
     compile_time += start - began
     search: Search | CountSearch = (
-        CountSearch(instance, lookup) if bits else Search(instance, lookup, Draws(limits.seed), check)
+        CountSearch(instance, lookup) if bits else head or Search(instance, lookup, Draws(limits.seed), check)
     )
     stats: dict[str, Any] = {"workers": limits.workers, "compile_time": round(compile_time, 3)}
     tally = _Tally()
+    tally.alone = plain if search is head else 0
 
     def finish(status: Status, message: str = "") -> Result:
         stats.update(nodes=tally.alone + sum(tally.nodes.values()), tasks=tally.handed)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from puzzlesat.core import TIME_LIMIT, BackendUnavailable, Limits, Option, Result, Status, Strategy
@@ -52,6 +53,7 @@ STRATEGY = Strategy(
     parallel=True,
 )
 
+ALONE_FIRST = 0.2  # seconds in the kernel before --workers N starts the others (easy boards end sooner)
 KEY_BITS = 120  # the kernel's KEY_BITS, repeated so that a refusal needs no numba import
 SLICE = 1 << 17
 RESTART_BASE = 1 << 13
@@ -130,7 +132,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     """
     start_time = time.perf_counter()
     if limits.workers > 1 and "share" not in limits.options:
-        return _split(instance, limits, start_time)
+        return _head_start_then_split(instance, limits, start_time)
     refused = _too_large(instance)
     if refused is not None:
         return refused
@@ -196,6 +198,7 @@ class _Search:
         self.stats: dict[str, Any] = {}
         self.nodes = 0
         self.compile_time = 0.0
+        self.kernel_at = 0.0  # when the kernel took over from the plain start
         self.import_time = time.perf_counter() - setup_start
         self.search_start = start_time + self.import_time
         if runner.plain is None:
@@ -210,8 +213,9 @@ class _Search:
         self.harvests = 0
         self.harvest_seconds = 0.0
 
-    def run(self) -> int:
-        """Search in slices until the kernel answers or the time is up; the kernel's last status."""
+    def run(self, alone: float | None = None) -> int:
+        """Search in slices until the kernel answers or the time is up, or (``alone``: a head
+        start) that many seconds after the kernel took over; the kernel's last status."""
         while True:
             grow = self.runner.tree.state[1] > (1 << self.bits) // 2 and self.bits < self.max_bits
             if self.runner.plain is not None and self.kernel_wanted(grow):
@@ -226,6 +230,8 @@ class _Search:
             status = self.search_slice()
             remaining = self.limits.remaining(self.search_start)
             if status != BUDGET or (remaining is not None and remaining <= 0):
+                return status
+            if alone is not None and self.runner.plain is None and time.perf_counter() - self.kernel_at >= alone:
                 return status
             if 0 <= self.run_budget <= self.run_nodes:
                 self.restart()
@@ -258,6 +264,7 @@ class _Search:
         spent = time.perf_counter() - began
         self.compile_time += spent
         self.search_start += spent
+        self.kernel_at = time.perf_counter()
 
     def grow_table(self) -> None:
         """Double the dead-position table, its entries hashed again into the new one."""
@@ -379,12 +386,25 @@ def _kernel_loaded() -> bool:
     return kernel is not None and bool(kernel.search.overloads)
 
 
+def _head_start_then_split(instance: Instance, limits: Limits, start_time: float) -> Result:
+    """``--workers N`` (N > 1, the default on a machine with several cores): this process
+    searches alone, its plain-Python nodes and then :data:`ALONE_FIRST` seconds in the kernel
+    (most boards end there, with no process started), then :func:`_split`."""
+    refused = _too_large(instance)
+    if refused is not None:
+        return refused
+    search = _Search(instance, replace(limits, workers=1), start_time)
+    status = search.run(alone=ALONE_FIRST)
+    left = limits.remaining(start_time)
+    if status != BUDGET or (left is not None and left <= 0):
+        return search.answer(status)
+    return _split(instance, limits, start_time)
+
+
 def _split(instance: Instance, limits: Limits, start_time: float) -> Result:
     """``--workers N``: N shares on a :class:`~puzzlesat.core.processes.TaskPool`, share k the
     first jumps whose code is k mod N (each with its own tables, restarts and endgame).  A
     solution from any share ends the search; the board is impossible once every share is exhausted."""
-    from dataclasses import replace
-
     from puzzlesat.core.processes import TaskPool, WorkerDied
 
     workers = limits.workers

@@ -1,26 +1,41 @@
-"""What the cube's table cache holds, and building a table set ahead of the solve that needs it.
+"""The cube's tables: one interface for every set (paths, is_built, load, build, verify).
 
-Every set is built once per metric into the cache folder (:func:`rubik_tables.cache_dir`):
-the phase-1 sets by :mod:`.phase1` (a stopped build is resumed), Korf's by
-:mod:`.tables`.  ``puzzlesat tables list`` and ``puzzlesat tables build rubik [SET]``
-call :func:`statuses` and :func:`build`.  :mod:`.phase1` (and numba with it) and
-:mod:`.tables` are imported only when a set is asked about: the solver imports this
-module when a position needs the tables, and a short scramble is solved without numba
-(:mod:`rubik_plain`).
+Every set is built once per metric into the cache folder (:func:`puzzlesat.core.cache.cache_dir`)
+the same way (:class:`puzzlesat.native.table_build.Store`): one process builds it at a time
+under a lock, a stopped build resumes, each file's digest is checked after the build and a
+stamp on every load, and a damaged set is built again.  Two kinds of sets are kept: the
+phase-1 sets (:mod:`.phase1`) and Korf's pattern databases (:mod:`.tables`); which module
+builds a set is decided here, once (:func:`_kind`).  ``puzzlesat tables list`` and
+``puzzlesat tables build rubik [SET]`` call :func:`statuses` and :func:`build`.  :mod:`.phase1`
+(and numba with it) and :mod:`.tables` are imported only when a set is asked about: the
+solver imports this module when a position needs the tables, and a short scramble is solved
+without numba (:mod:`.plain`).
 """
 
 from __future__ import annotations
 
-import json
+import time
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-from puzzlesat.core import OptionError
+from puzzlesat.core import OptionError, progress
+from puzzlesat.core.cache import cache_dir
 from puzzlesat.domains.rubik import METRICS
+
+if TYPE_CHECKING:
+    from puzzlesat.native.rubik.phase1 import Phase1Tables
+    from puzzlesat.native.rubik.tables import Tables
+    from puzzlesat.native.table_build import Store
 
 # table set -> MiB of memory a search with it needs (tables, plus Python and numba), largest first
 TABLE_MEMORY_MB = {"phase1": 2300, "phase1x12": 950, "phase1x6": 900, "full": 450, "small": 350}
 TABLE_SETS = tuple(TABLE_MEMORY_MB)
+# table set -> MB of its files, and seconds its HTM build took on the 2-core machine of docs/rubik.md
+TABLE_DISK_MB = {"phase1": 1853, "phase1x12": 550, "phase1x6": 530, "full": 87, "small": 0.4}
+BUILD_SECONDS = {"phase1": 150, "phase1x6": 51}
+KORF_SETS = ("full", "small")  # Korf's pattern databases (:mod:`.tables`); the others are phase-1 sets
 
 
 @dataclass(frozen=True)
@@ -60,25 +75,112 @@ def check_name(name: str, metric: str) -> None:
         raise OptionError(f"unknown metric {metric!r}; expected one of: {', '.join(METRICS)}")
 
 
+def _kind(name: str) -> ModuleType:
+    """The module that builds and assembles a set: :mod:`.tables` (Korf's) or :mod:`.phase1`."""
+    if name in KORF_SETS:
+        from puzzlesat.native.rubik import tables as korf
+
+        return korf
+    from puzzlesat.native.rubik import phase1
+
+    return phase1
+
+
+def _base(name: str, metric: str) -> str:
+    """The start of every file name of a set: ``rubik-htm-phase1-v2``."""
+    return f"rubik-{metric}-{name}-v{_kind(name).VERSION}"
+
+
+def paths(name: str, metric: str) -> tuple[dict[str, Path], Path]:
+    """The files of a set, by array name, and its note."""
+    check_name(name, metric)
+    base = cache_dir() / _base(name, metric)
+    files = {k: base.with_name(f"{base.name}-{k}.npy") for k in _kind(name).file_keys(name)}
+    return files, base.with_suffix(".json")
+
+
+def _store(name: str, metric: str) -> Store:
+    from puzzlesat.native.table_build import Store
+
+    files, note = paths(name, metric)
+    return Store(files, note, _kind(name).NOTE_NEEDS)
+
+
+def work_folder(name: str, metric: str) -> Path:
+    """Where a build of a set keeps its work until it is done."""
+    return _store(name, metric).folder
+
+
+def is_built(name: str, metric: str) -> bool:
+    """Whether the cache holds the finished set (its files and note; :func:`load` checks them)."""
+    return _store(name, metric).is_built()
+
+
+def verify(name: str, metric: str) -> list[str]:
+    """What is wrong with a set in the cache, reading every byte of it (its digests); empty when whole."""
+    return _store(name, metric).damage()
+
+
+def load(name: str, metric: str, quiet: bool = False, stop_at: float | None = None) -> Tables | Phase1Tables:
+    """A set's tables, from the cache or built (and kept) now.
+
+    A set built earlier is checked by its files' stamps (milliseconds; the digests when the note
+    has no stamps yet) and built again when damaged.  The large arrays of a phase-1 set are
+    mapped read-only from the cache files, so processes share their pages.
+
+    Args:
+        name, metric: the set (:data:`TABLE_SETS`) and ``htm`` or ``qtm``.
+        quiet: no progress reports.
+        stop_at: a :func:`time.monotonic` time at which a build stops with
+            :class:`~puzzlesat.native.table_build.BuildStopped`, keeping its work for the next.
+
+    Raises:
+        OptionError: an unknown set or metric.
+        PuzzlesatError: the cache folder cannot be written.
+    """
+    import numpy as np
+
+    store = _store(name, metric)
+    kind = _kind(name)
+    status, meta = store.checked()
+    if not status:
+        if store.note.exists() and not quiet:
+            progress.line(f"c rubik {name} tables in {store.note.parent} are damaged or outdated: rebuilding")
+        status, meta = _build(name, metric, store, quiet, stop_at)
+    arrays = {k: np.load(p, mmap_mode="r" if k in kind.MAPPED else None) for k, p in store.files.items()}
+    return kind.assemble(name, metric, arrays, meta, status)  # type: ignore[no-any-return]
+
+
+def _build(name: str, metric: str, store: Store, quiet: bool, stop_at: float | None) -> tuple[str, dict[str, Any]]:
+    kind = _kind(name)
+    began = time.monotonic()
+    if not quiet and name in BUILD_SECONDS:
+        progress.line(f"c rubik: the {name} tables, {_what(name)}: the bar shows the time left")
+    key = {"metric": metric, "set": name, "version": kind.VERSION}
+    status, meta = store.build(
+        f"the rubik {name} tables", key, lambda ws: kind.build(name, metric, ws, quiet, stop_at), quiet
+    )
+    if status == "built":
+        store.remove_other_versions(_base(name, metric)[: -len(str(kind.VERSION))])
+        if not quiet:
+            took, now = float(meta["build_seconds"]), time.monotonic() - began
+            before = f" ({took:.0f}s with the runs before)" if took > now + 1 else ""
+            progress.line(f"c built the rubik {metric} {name} tables in {now:.0f}s{before}")
+    return status, meta
+
+
 def status(name: str, metric: str) -> TableSet:
     """What the cache holds of one set."""
-    from puzzlesat.native.rubik import phase1 as rubik_phase1
-    from puzzlesat.native.rubik import tables as rubik_tables
     from puzzlesat.native.table_build import read_state
 
-    check_name(name, metric)
+    store = _store(name, metric)
     need = TABLE_MEMORY_MB[name]
-    if name in rubik_tables.TABLE_SETS:
-        npy, note = rubik_tables.table_paths(name, metric)
-        if not is_built(name, metric):
-            return TableSet(name, metric, "absent", 0.0, need, 0.0, None, note)
-        seconds = _noted_seconds(note)
-        return TableSet(name, metric, "built", _megabytes([npy, note]), need, 1.0, seconds, note)
-    files, note = rubik_phase1.table_paths(metric, name)
-    if is_built(name, metric):
-        seconds = _noted_seconds(note)
-        return TableSet(name, metric, "built", _megabytes([*files.values(), note]), need, 1.0, seconds, note)
-    folder = rubik_phase1.work_folder(metric, name)
+    note = store.note
+    if store.is_built():
+        seconds = store.read_note().get("build_seconds")
+        seconds = None if seconds is None else float(seconds)
+        return TableSet(name, metric, "built", _megabytes([*store.files.values(), note]), need, 1.0, seconds, note)
+    folder = store.folder
     state = read_state(folder)
     if state:
         size = _megabytes(list(folder.iterdir()))
@@ -87,37 +189,22 @@ def status(name: str, metric: str) -> TableSet:
     return TableSet(name, metric, "absent", 0.0, need, 0.0, None, note)
 
 
-def _noted_seconds(note: Path) -> float | None:
-    try:
-        seconds = json.loads(note.read_text()).get("build_seconds")
-    except (OSError, ValueError, AttributeError):
-        return None
-    return None if seconds is None else float(seconds)
-
-
 def statuses() -> list[TableSet]:
     """Every set of every metric, largest first."""
     return [status(name, metric) for name in TABLE_SETS for metric in METRICS]
 
 
-def is_built(name: str, metric: str) -> bool:
-    """Whether the cache holds the finished set (its load still checks it)."""
-    from puzzlesat.native.rubik import phase1 as rubik_phase1
-    from puzzlesat.native.rubik import tables as rubik_tables  # numba and numpy: imported when asked
+def _what(name: str) -> str:
+    """``1853 MB, about 2 min 30 s to build on 2 cores``: what a build makes and how long it took here."""
+    from puzzlesat.native.table_build import format_seconds
 
-    if name in rubik_tables.TABLE_SETS:
-        return all(p.exists() for p in rubik_tables.table_paths(name, metric))
-    return rubik_phase1.is_built(metric, name)
+    size = f"{TABLE_DISK_MB[name]:g} MB"
+    if name not in BUILD_SECONDS:
+        return size
+    return f"{size}, about {format_seconds(BUILD_SECONDS[name])} to build on 2 cores"
 
 
-def build(name: str, metric: str, quiet: bool = False) -> TableSet:
+def build(name: str, metric: str, quiet: bool = False, stop_at: float | None = None) -> TableSet:
     """Build a set now unless it is built (resuming a stopped build), with progress on stderr."""
-    from puzzlesat.native.rubik import phase1 as rubik_phase1
-    from puzzlesat.native.rubik import tables as rubik_tables
-
-    check_name(name, metric)
-    if name in rubik_tables.TABLE_SETS:
-        rubik_tables.load(name, metric, quiet)
-    else:
-        rubik_phase1.load(metric, quiet, name)
+    load(name, metric, quiet, stop_at)
     return status(name, metric)

@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from puzzlesat.native.rubik.phase1 import Phase1Tables
     from puzzlesat.native.rubik.plain import Outcome as PlainOutcome
     from puzzlesat.native.rubik.prefixes import PrefixReduction
-    from puzzlesat.native.rubik.tables import MoveSet
+    from puzzlesat.native.rubik.tables import MoveSet, Tables
 
 STRATEGY = Strategy(
     "native-ida",
@@ -144,13 +144,14 @@ class Searcher(_Prefixed):
         import numpy as np
 
         from puzzlesat.native.first_dispatch import without_blas_probe
+        from puzzlesat.native.rubik import cache as rubik_cache
         from puzzlesat.native.rubik import tables as rubik_tables
         from puzzlesat.native.rubik.arrays import Codes, Pdbs
 
         self.metric = metric
         self.moves = rubik_tables.move_set(metric)
         with without_blas_probe():  # a build's kernels may be numba's first call in the process
-            self.tables = rubik_tables.load(table_set, metric, quiet)
+            self.tables: Tables = rubik_cache.load(table_set, metric, quiet, stop_at)  # type: ignore[assignment]
         self.state = Codes(*cube_arrays(cube))
         t = self.tables
         self.pdbs = Pdbs(t.specs, t.tracked, t.table, True, *rubik_tables.symmetric_lookups(table_set, SYM_LOOKUPS))
@@ -193,6 +194,7 @@ class Phase1Searcher(_Prefixed):
         import numpy as np
 
         from puzzlesat.native.first_dispatch import without_blas_probe
+        from puzzlesat.native.rubik import cache as rubik_cache
         from puzzlesat.native.rubik import phase1 as rubik_phase1
         from puzzlesat.native.rubik import tables as rubik_tables
         from puzzlesat.native.rubik.arrays import Root
@@ -200,7 +202,7 @@ class Phase1Searcher(_Prefixed):
         self.metric = metric
         self.moves = rubik_tables.move_set(metric)
         with without_blas_probe():  # a build's kernels may be numba's first call in the process
-            self.tables = rubik_phase1.load(metric, quiet, table_set, stop_at)
+            self.tables: Phase1Tables = rubik_cache.load(table_set, metric, quiet, stop_at)  # type: ignore[assignment]
         t = self.tables
         self.axes = t.axis_coordinates(cube)
         self.inverse_axes = t.axis_coordinates(cube.inverse())
@@ -299,7 +301,9 @@ def make_searcher(
 ) -> Searcher | Phase1Searcher:
     """The searcher for a table set: a phase-1 set (``phase1``, ``phase1x6``) or Korf's ``full`` / ``small``;
     a build of its tables stops at ``stop_at`` (:func:`time.monotonic`) with :class:`BuildStopped`."""
-    cls = Searcher if table_set in ("full", "small") else Phase1Searcher
+    from puzzlesat.native.rubik.cache import KORF_SETS
+
+    cls = Searcher if table_set in KORF_SETS else Phase1Searcher
     return cls(cube, metric, table_set, quiet, stop_at)
 
 

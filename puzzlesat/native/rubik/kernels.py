@@ -106,58 +106,6 @@ def _set_nibble(table: np.ndarray, i: int, value: int) -> None:
 
 
 @njit(cache=True)
-def bfs_level(
-    table: np.ndarray,
-    offset: int,
-    size: int,
-    depth: int,
-    tracked: np.ndarray,
-    k: int,
-    n: int,
-    mod: int,
-    kor: int,
-    dest: np.ndarray,
-    add: np.ndarray,
-    backward: bool,
-) -> int:
-    """Fill the entries at ``depth + 1`` of one PDB; returns how many were set.
-
-    Forward: expand every entry at ``depth``.  Backward (cheaper once most entries are
-    known): give every unseen entry ``depth + 1`` if one move leads to an entry at ``depth``.
-    The move set is closed under inverses, so both directions find the same entries.
-    """
-    pos = np.zeros(n, np.int64)
-    ori = np.zeros(n, np.int64)
-    npos = np.zeros(n, np.int64)
-    nori = np.zeros(n, np.int64)
-    moves = dest.shape[0]
-    found = 0
-    for idx in range(size):
-        value = _nibble(table, offset + idx)
-        if backward:
-            if value != UNSEEN:
-                continue
-        elif value != depth:
-            continue
-        pdb_unrank(idx, tracked, k, n, mod, kor, pos, ori)
-        for m in range(moves):
-            for i in range(k):
-                c = tracked[i]
-                npos[c] = dest[m, pos[c]]
-                nori[c] = (ori[c] + add[m, pos[c]]) % mod
-            nidx = pdb_index(npos, nori, tracked, k, n, mod, kor)
-            if backward:
-                if _nibble(table, offset + nidx) == depth:
-                    _set_nibble(table, offset + idx, depth + 1)
-                    found += 1
-                    break
-            elif _nibble(table, offset + nidx) == UNSEEN:
-                _set_nibble(table, offset + nidx, depth + 1)
-                found += 1
-    return found
-
-
-@njit(cache=True)
 def heuristic(cc: np.ndarray, ec: np.ndarray, pdbs: Pdbs, cutoff: int, conj: np.ndarray) -> int:
     """Max over the PDBs, then over edge PDBs looked up on conjugated cubes; stops early once
     the value exceeds ``cutoff``.

@@ -25,32 +25,27 @@ The ``phase1x12`` set stores its table in 2 bits per entry, a window of three di
 above a base (:func:`pack2`, :func:`distance`): 0.42 GB for 1.67 G entries.
 
 Tables are built when first needed, or ahead by ``puzzlesat tables build``, with every core
-(progress and the time left reported, :mod:`puzzlesat.core.progress`), in a work folder that lets a stopped build resume
-(:mod:`table_build`); then stored in the cache folder of :mod:`.tables` with a JSON note
-holding their digests (:func:`rubik_tables.file_digest`), checked when loaded and rebuilt
-when damaged.
+(progress and the time left reported, :mod:`puzzlesat.core.progress`), in a work folder that
+lets a stopped build resume, and kept in the cache folder like every set of the cube
+(:mod:`.cache`: digests and stamps checked when loaded, rebuilt when damaged).
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from numba import njit, prange
 
-from puzzlesat.core import PuzzlesatError, progress
+from puzzlesat.core import progress
 from puzzlesat.core.cache import cache_dir
 from puzzlesat.domains.rubik import SOLVED, Cube, move_cubes
-from puzzlesat.native.memory import compare_and_swap, huge_page_copy
+from puzzlesat.native.memory import claim_nibble, huge_page_copy
 from puzzlesat.native.rubik.symmetry import axis_symmetries, edge_maps, move_index, symmetry_inverses, ud_symmetries
-from puzzlesat.native.rubik.tables import file_digest, file_stamp, move_set
+from puzzlesat.native.rubik.tables import move_set
 from puzzlesat.native.table_build import BuildStopped, Progress, Workspace
 
 VERSION = 2  # 1: distances mod 3 in 2 bits
@@ -365,20 +360,6 @@ def _set4(table: np.ndarray, i: int, v: int) -> None:
     table[i >> 1] = (table[i >> 1] & ~(15 << sh)) | (v << sh)
 
 
-@njit(cache=True, inline="always")
-def _claim4(table: np.ndarray, i: int, v: int) -> bool:
-    """Set entry ``i`` to ``v`` if it is empty, atomically (other threads write the other half
-    of the byte); whether it was empty."""
-    at = i >> 1
-    sh = (i & 1) << 2
-    while True:
-        old = table[at]
-        if (old >> sh) & 15 != EMPTY:
-            return False
-        if compare_and_swap(table, at, old, (old & ~(15 << sh)) | (v << sh)):
-            return True
-
-
 FORWARD_CHUNKS = 512  # class rows per parallel task: 1/512 of them, one scratch row each
 
 
@@ -386,8 +367,8 @@ FORWARD_CHUNKS = 512  # class rows per parallel task: 1/512 of them, one scratch
 def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj, first, last):  # noqa: ANN001, ANN202
     """Fill every empty neighbour of the entries at ``depth`` in chunks ``first`` to ``last - 1``
     of the class rows with ``depth + 1``; in parallel over the chunks.  A neighbour may be in
-    any row, so each is claimed with a compare-and-swap (:func:`_claim4`): the table comes out
-    the same in any order, and a chunk run again only claims what is still empty."""
+    any row, so each is claimed with a compare-and-swap (:func:`~puzzlesat.native.memory.claim_nibble`):
+    the table comes out the same in any order, and a chunk run again only claims what is still empty."""
     nd = depth + 1
     nm = flip_mv.shape[1]
     ncls = reps.shape[0]
@@ -418,11 +399,11 @@ def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist
                 mask = selfsym[c1]
                 for j in range(n):
                     t1 = twist_conj[twist_mv[rows[j], m], s1]
-                    if _claim4(table, c1 * ROW + t1, nd):
+                    if claim_nibble(table, c1 * ROW + t1, EMPTY, nd):
                         new += 1
                         if mask != 1:
                             for k in range(1, 16):
-                                if (mask >> k) & 1 and _claim4(table, c1 * ROW + twist_conj[t1, k], nd):
+                                if (mask >> k) & 1 and claim_nibble(table, c1 * ROW + twist_conj[t1, k], EMPTY, nd):
                                     new += 1
         found[q] = new
     return found.sum()
@@ -686,8 +667,8 @@ def _time_share(filled: float) -> float:
 
 
 def build(
-    metric: str, name: str, ws: Workspace, quiet: bool = False, stop_at: float | None = None
-) -> tuple[dict[str, np.ndarray], dict[str, int]]:
+    name: str, metric: str, ws: Workspace, quiet: bool = False, stop_at: float | None = None
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """Build the big tables of a table set (:data:`TABLE_SETS`) by breadth-first search from
     the solved cube, in the work folder ``ws``, continuing where a stopped build left it.
 
@@ -789,94 +770,17 @@ def _corner_table(small: dict[str, np.ndarray], shown: Callable[[int], None]) ->
 
 BIG = ("clsym", "phase1", "corners")  # mapped from the cache files; the rest is read whole
 SMALL = ("twist_mv", "flip_mv", "slice_mv", "corner_mv", "twist_conj", "axis_moves", "inverse")
+MAPPED = BIG
+NOTE_NEEDS = ("max_depth",)  # what a set's note holds besides its digests and build time
 
 
-def table_paths(metric: str, name: str) -> tuple[dict[str, Path], Path]:
-    """The files of a table set and its note; a reduced slice coordinate has its map too."""
-    base = cache_dir() / f"rubik-{metric}-{name}-v{VERSION}"
-    keys = BIG + SMALL + (("slice_reduced",) if TABLE_SETS[name] != 24 else ())
-    return {k: base.with_name(f"{base.name}-{k}.npy") for k in keys}, base.with_suffix(".json")
+def file_keys(name: str) -> tuple[str, ...]:
+    """The arrays of a set kept in the cache (:mod:`.cache`); a reduced slice coordinate has its map too."""
+    return BIG + SMALL + (("slice_reduced",) if TABLE_SETS[name] != 24 else ())
 
 
-def work_folder(metric: str, name: str) -> Path:
-    """Where a build of a set keeps its work until it is done (:mod:`table_build`)."""
-    return cache_dir() / f"rubik-{metric}-{name}-v{VERSION}.partial"
-
-
-def _write_stamps(note: Path, meta: dict[str, object], files: dict[str, Path]) -> None:
-    """Note each file's stamp beside its digest (raises OSError when the note cannot be written)."""
-    meta["stamps"] = {k: file_stamp(p) for k, p in files.items()}
-    tmp = note.with_suffix(".tmp")
-    tmp.write_text(json.dumps(meta))
-    os.replace(tmp, note)
-
-
-def _remove_other_versions(note: Path) -> None:
-    """Delete the files of the same table set written by other versions (a new build replaces
-    them); a file that cannot be deleted is left, as it only costs disk space."""
-    family = note.stem[: note.stem.rindex("-v") + 2]
-    for old in note.parent.glob(family + "*"):
-        if not old.name.startswith((note.stem + "-", note.stem + ".")):
-            try:
-                old.unlink()
-            except OSError:
-                pass
-
-
-def _stamps_match(meta: dict[str, object], files: dict[str, Path]) -> bool:
-    """Whether every file still has the stamp noted when its digest was last checked."""
-    stamps = meta.get("stamps")
-    return isinstance(stamps, dict) and all(stamps.get(k) == file_stamp(p) for k, p in files.items())
-
-
-def is_built(metric: str, name: str) -> bool:
-    """Whether the cache holds a finished set (its files and its note; :func:`load` checks them)."""
-    files, note = table_paths(metric, name)
-    try:
-        meta = json.loads(note.read_text())
-    except (OSError, ValueError):
-        return False
-    return isinstance(meta, dict) and "max_depth" in meta and all(p.exists() for p in files.values())
-
-
-def _cached(metric: str, name: str, quiet: bool) -> tuple[str, dict[str, object]]:
-    """How a finished set in the cache was checked, and its note; ``""`` if it must be built."""
-    files, note = table_paths(metric, name)
-    start = time.perf_counter()
-    if not (all(p.exists() for p in files.values()) and note.exists()):
-        return "", {}
-    status = ""
-    try:
-        meta = json.loads(note.read_text())
-        if "max_depth" in meta and _stamps_match(meta, files):
-            status = f"cache (stamps checked in {time.perf_counter() - start:.3f}s)"
-        elif "max_depth" in meta and all(meta.get(k) == file_digest(p) for k, p in files.items()):
-            status = f"cache ({time.perf_counter() - start:.2f}s to check the digests)"
-            with contextlib.suppress(OSError):  # a read-only cache: the digests next time too
-                _write_stamps(note, meta, files)
-    except (OSError, ValueError):
-        pass
-    if not status and not quiet:
-        progress.line(f"c rubik {name} tables in {note.parent} are damaged or outdated: rebuilding")
-    return status, meta if status else {}
-
-
-def load(metric: str = "htm", quiet: bool = False, name: str = "phase1", stop_at: float | None = None) -> Phase1Tables:
-    """The tables of a set (:data:`TABLE_SETS`) and metric, from the cache or built (and saved) now.
-
-    The files' digests (:func:`rubik_tables.file_digest`, which reads every byte) are
-    checked once, after the build or on the first load of older notes; each load then
-    compares a stamp (:func:`rubik_tables.file_stamp`: size, time, sampled blocks), so
-    loading costs milliseconds and touches no page of the big tables.  The big arrays are
-    mapped read-only from the cache files, so processes share their pages.  A build goes on
-    where a stopped one left off; ``stop_at`` (a :func:`time.monotonic` time) stops it
-    with :class:`BuildStopped`.
-    """
-    files, note = table_paths(metric, name)
-    status, meta = _cached(metric, name, quiet)
-    if not status:
-        status, meta = _build_and_save(metric, name, quiet, stop_at)
-    a = {k: np.load(p, mmap_mode="r" if k in BIG else None) for k, p in files.items()}
+def assemble(name: str, metric: str, a: dict[str, np.ndarray], meta: dict[str, Any], loaded_from: str) -> Phase1Tables:
+    """The set's :class:`Phase1Tables` from its arrays and note (:mod:`.cache` reads them)."""
     return Phase1Tables(
         metric,
         name,
@@ -891,52 +795,8 @@ def load(metric: str = "htm", quiet: bool = False, name: str = "phase1", stop_at
         a["axis_moves"],
         a["inverse"],
         a.get("slice_reduced", np.arange(N_SLICE, dtype=np.int16)),
-        int(meta["max_depth"]),  # type: ignore[call-overload]
-        int(meta.get("base", -1)),  # type: ignore[call-overload]  # notes before 2-bit tables: -1
-        float(meta["build_seconds"]),  # type: ignore[arg-type]
-        status,
+        int(meta["max_depth"]),
+        int(meta.get("base", -1)),  # notes before 2-bit tables: -1
+        float(meta["build_seconds"]),
+        loaded_from,
     )
-
-
-def _build_and_save(metric: str, name: str, quiet: bool, stop_at: float | None) -> tuple[str, dict[str, object]]:
-    """Build a set in its work folder (one process at a time), move its files into the cache
-    and note their digests and stamps."""
-    files, note = table_paths(metric, name)
-
-    def waiting() -> None:
-        if not quiet:
-            progress.line(f"c waiting for another process that builds the rubik {name} tables in {note.parent}")
-
-    try:
-        ws = Workspace(work_folder(metric, name), {"metric": metric, "set": name, "version": VERSION}, waiting)
-        ws.lock()  # fails before the build, not after it
-    except OSError as exc:
-        raise PuzzlesatError(
-            f"cannot write rubik tables to {note.parent} ({exc.strerror}); "
-            "set PUZZLESAT_CACHE to a writable folder with 2 GB free"
-        ) from None
-    with ws:
-        status, meta = _cached(metric, name, True)  # the process waited for may have built it
-        if status:
-            return status, meta
-        try:
-            ws.open()
-            arrays, info = build(metric, name, ws, quiet, stop_at)
-            meta = {"build_seconds": round(ws.seconds, 1), "version": VERSION, "metric": metric, **info}
-            for k, p in files.items():
-                tmp = p.with_suffix(".tmp.npy")
-                np.save(tmp, arrays[k])
-                os.replace(tmp, p)
-                meta[k] = file_digest(p)
-            _write_stamps(note, meta, files)
-        except OSError as exc:
-            raise PuzzlesatError(
-                f"could not save rubik tables to {note.parent} ({exc.strerror}); "
-                "set PUZZLESAT_CACHE to a folder with 2 GB free"
-            ) from None
-        ws.clear()
-    _remove_other_versions(note)
-    if not quiet:
-        took = meta["build_seconds"]
-        progress.line(f"c built the rubik {metric} {name} tables in {took:.0f}s (this run and any before it)")
-    return "built", meta

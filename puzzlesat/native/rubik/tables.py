@@ -8,20 +8,16 @@ Table sets (all 4-bit, one array per metric and set):
 - ``small``: two 4-corner PDBs (136,080 entries each) and three 4-edge PDBs (190,080 each);
   built in a second or two, for tests and shallow positions.
 
-Tables are built on first use (progress reported, :mod:`puzzlesat.core.progress`), written to the cache folder
-(:func:`puzzlesat.core.cache.cache_dir`)
-with a JSON note holding their digest (:func:`file_digest`), checked when loaded, and rebuilt if damaged.
+Tables are built on first use (progress reported, :mod:`puzzlesat.core.progress`) and kept in
+the cache folder like every set of the cube (:mod:`.cache`: one lock, resumable builds, digests
+and stamps checked when loaded, rebuilt if damaged).
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
-import os
 import time
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -30,10 +26,9 @@ from puzzlesat.core import progress
 from puzzlesat.core.cache import cache_dir
 from puzzlesat.domains.rubik import Cube, move_cubes
 from puzzlesat.native.rubik.symmetry import rotations
+from puzzlesat.native.table_build import BuildStopped, Progress, Workspace
 
-VERSION = 1
-DIGEST_BLOCK = 1 << 20  # bytes per summed block in file_digest
-STAMP_SAMPLES = 64  # blocks of 4 KB read by file_stamp
+VERSION = 2  # 1: a note with the digest alone, no stamps, no lock
 TABLE_SETS: dict[str, tuple[tuple[int, tuple[int, ...]], ...]] = {
     # (kind 0 = corners / 1 = edges, tracked cubies)
     "full": ((0, tuple(range(8))), (1, (0, 1, 2, 3, 4, 5)), (1, (6, 7, 8, 9, 10, 11))),
@@ -190,141 +185,79 @@ def _specs(name: str) -> tuple[np.ndarray, np.ndarray, int]:
     return np.array(rows, np.int64), tracked, offset
 
 
-def build(name: str, metric: str, quiet: bool = False) -> Tables:
-    """Build a table set by breadth-first search from the solved cube, one level at a time."""
+MAPPED: tuple[str, ...] = ()  # arrays mapped from their files when loaded (the others are read whole)
+NOTE_NEEDS: tuple[str, ...] = ()  # what a set's note holds besides its digests and build time
+
+
+def file_keys(name: str) -> tuple[str, ...]:
+    """The arrays of a set kept in the cache (:mod:`.cache`)."""
+    return ("table",)
+
+
+def build(
+    name: str, metric: str, ws: Workspace, quiet: bool = False, stop_at: float | None = None
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """Build a table set by breadth-first search from the solved cube, one level at a time on
+    every core (:mod:`.pdb_build`), in the work folder ``ws`` (a stopped build goes on from its last kept level).
+
+    Raises :class:`BuildStopped` once ``stop_at`` (a :func:`time.monotonic` time) has passed,
+    after keeping the work done."""
     from puzzlesat.native.rubik import kernels as k
+    from puzzlesat.native.rubik.pdb_build import bfs_level
 
     specs, tracked, total = _specs(name)
     ms = move_set(metric)
-    table = np.full((total + 1) // 2, 0xFF, np.uint8)
-    start = time.perf_counter()
+    table = ws.array("table", (total + 1) // 2, np.uint8, 0xFF)
     solved_c = np.arange(8, dtype=np.int64)
     solved_e = np.arange(12, dtype=np.int64)
     zeros8 = np.zeros(8, np.int64)
     zeros12 = np.zeros(12, np.int64)
-    grand = int(sum(math.perm(int(r[2]), int(r[1])) * int(r[3]) ** int(r[4]) for r in specs))
-    filled_before = 0
+    sizes = [math.perm(int(r[2]), int(r[1])) * int(r[3]) ** int(r[4]) for r in specs]
+    grand = sum(sizes)
     label = f"c building rubik {metric} {name} tables"
+    first, depth0 = ws.state.get("level", (0, 0))
+    bar = Progress(label, quiet, sum(sizes[:first]) / grand)
     if not quiet:
-        progress.line(f"{label} (once; kept in {cache_dir()})")
-    for j, row in enumerate(specs):
-        kind, kk, n, mod, kor, offset = (int(x) for x in row)
-        size = math.perm(n, kk) * mod**kor
-        pos, ori = (solved_c, zeros8) if kind == 0 else (solved_e, zeros12)
-        idx = k.pdb_index(pos, ori, tracked[j], kk, n, mod, kor)
-        k._set_nibble(table, offset + idx, 0)
+        again = "resuming the build of" if ws.resumed else "building"
+        progress.line(f"c {again} the rubik {metric} {name} tables (once; kept in {cache_dir()})")
+    for j in range(first, len(specs)):
+        kind, kk, n, mod, kor, offset = (int(x) for x in specs[j])
+        size = sizes[j]
+        depth = depth0 if j == first else 0
+        if depth == 0:
+            pos, ori = (solved_c, zeros8) if kind == 0 else (solved_e, zeros12)
+            k._set_nibble(table, offset + k.pdb_index(pos, ori, tracked[j], kk, n, mod, kor), 0)
+        part = table[offset // 2 : (offset + size + 1) // 2]  # (offsets are even)
+        nibbles = np.concatenate((part & 15, part >> 4))
+        filled = int(np.count_nonzero(nibbles != 15))
+        deepest = int(nibbles[nibbles != 15].max())  # a kept table may be levels ahead of its note
+        del nibbles
         dest, add = (ms.cdest, ms.cadd) if kind == 0 else (ms.edest, ms.eadd)
-        filled, depth = 1, 0
         while filled < size:
             backward = filled > size // 2
-            found = k.bfs_level(table, offset, size, depth, tracked[j], kk, n, mod, kor, dest, add, backward)
-            if found == 0:
+            found = bfs_level(table, offset, size, depth, tracked[j], kk, n, mod, kor, dest, add, backward)
+            if found == 0 and depth >= deepest:
                 break
             filled += found
             depth += 1
-            if not quiet:
-                progress.update(
-                    label,
-                    (filled_before + filled) / grand,
-                    f"pdb {j + 1}/{len(specs)} depth {depth} ({time.perf_counter() - start:.0f}s)",
-                )
-        filled_before += size
-    if not quiet:
-        progress.end()
-        progress.line(f"c built rubik {metric} {name} tables in {time.perf_counter() - start:.1f}s")
-    return Tables(name, metric, specs, tracked, table, time.perf_counter() - start, "built")
+            ws.state["level"] = (j, depth)
+            ws.state["share"] = (sum(sizes[:j]) + filled) / grand
+            bar.update((sum(sizes[:j]) + filled) / grand, f"pdb {j + 1}/{len(specs)} depth {depth}")
+            if stop_at is not None and time.monotonic() >= stop_at:
+                ws.keep()
+                bar.close()
+                raise BuildStopped(f"the rubik {name} tables", bar.share)
+            if ws.due():
+                ws.keep()
+        ws.state["level"] = (j + 1, 0)
+    bar.close()
+    return {"table": table}, {}
 
 
-def table_paths(name: str, metric: str) -> tuple[Path, Path]:
-    """The table file of a set and its note."""
-    base = cache_dir() / f"rubik-{metric}-{name}-v{VERSION}"
-    return base.with_suffix(".npy"), base.with_suffix(".json")
-
-
-def file_digest(path: Path) -> str:
-    """A digest of a table file at memory speed (0.15 s for 1 GB, against 2.3 s for BLAKE2
-    of the bytes): BLAKE2 of the 64-bit sums of its 1 MB blocks and of the bytes after the
-    last whole block.  Truncation, a flipped bit, a zeroed page or two blocks swapped all
-    change it; it guards against damage, not against deliberate edits."""
-    data = np.memmap(path, np.uint8, mode="r")
-    whole = data.size // DIGEST_BLOCK * DIGEST_BLOCK
-    sums = data[:whole].view(np.uint64).reshape(-1, DIGEST_BLOCK // 8).sum(axis=1, dtype=np.uint64)
-    digest = hashlib.blake2b(sums.tobytes(), digest_size=32)
-    digest.update(data[whole:].tobytes())
-    return digest.hexdigest()
-
-
-def file_stamp(path: Path) -> str:
-    """A cheap check of a file already verified with :func:`file_digest`: its size, its
-    modification time and BLAKE2 of ``STAMP_SAMPLES`` blocks of 4 KB spread evenly over it
-    (about 0.1 ms, where the digest of 1.85 GB reads all of it).  A file rewritten or
-    truncated since changes it; damage that touches no sampled block and keeps the time
-    does not (see docs/rubik.md)."""
-    info = path.stat()
-    digest = hashlib.blake2b(digest_size=16)
-    with path.open("rb") as fh:
-        last = max(0, info.st_size - 4096)
-        for i in range(STAMP_SAMPLES):
-            digest.update(os.pread(fh.fileno(), 4096, last * i // (STAMP_SAMPLES - 1)))
-    return f"{info.st_size}:{info.st_mtime_ns}:{digest.hexdigest()}"
-
-
-def load(name: str = "full", metric: str = "htm", quiet: bool = False) -> Tables:
-    """Load a table set from the cache, building (and saving) it if missing or damaged.
-
-    Args:
-        name: ``full`` or ``small``.
-        metric: ``htm`` or ``qtm``.
-        quiet: no progress reports.
-    """
-    if name not in TABLE_SETS:
-        from puzzlesat.core import BackendUnavailable
-
-        raise BackendUnavailable(f"unknown table set {name!r}; expected one of: {', '.join(TABLE_SETS)}")
-    specs, tracked, total = _specs(name)
-    npy, note = table_paths(name, metric)
-    if npy.exists() and note.exists():
-        start = time.perf_counter()
-        try:
-            meta = json.loads(note.read_text())
-            ok = meta.get("digest") == file_digest(npy) and meta.get("entries") == total
-        except (OSError, ValueError):
-            ok = False
-        if ok:
-            table = np.load(npy)
-            return Tables(
-                name,
-                metric,
-                specs,
-                tracked,
-                table,
-                float(meta.get("build_seconds", 0.0)),
-                f"cache ({time.perf_counter() - start:.2f}s to check)",
-            )
-        if not quiet:
-            progress.line(f"c rubik tables {npy} are damaged or outdated: rebuilding")
-    tables = build(name, metric, quiet)
-    try:
-        npy.parent.mkdir(parents=True, exist_ok=True)
-        tmp = npy.with_suffix(".tmp.npy")
-        np.save(tmp, tables.table)
-        os.replace(tmp, npy)
-        note.write_text(
-            json.dumps(
-                {
-                    "digest": file_digest(npy),
-                    "entries": total,
-                    "metric": metric,
-                    "set": name,
-                    "build_seconds": round(tables.build_seconds, 2),
-                    "version": VERSION,
-                }
-            )
-        )
-    except OSError as exc:
-        if not quiet:
-            progress.line(f"c could not save rubik tables to {npy}: {exc}")
-    return tables
+def assemble(name: str, metric: str, arrays: dict[str, np.ndarray], meta: dict[str, Any], loaded_from: str) -> Tables:
+    """The set's :class:`Tables` from its arrays and note (:mod:`.cache` reads them)."""
+    specs, tracked, _ = _specs(name)
+    return Tables(name, metric, specs, tracked, arrays["table"], float(meta["build_seconds"]), loaded_from)
 
 
 def describe(tables: Tables) -> dict[str, Any]:
