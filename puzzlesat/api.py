@@ -203,7 +203,7 @@ def solve(
         raise ArgumentError("address: needs backend='ray'")
     check_arg.cores("workers", limits.workers, backend)
     if certify is not None:
-        check_arg.path("certify", certify)
+        check_arg.writable_folder("certify", check_arg.path("certify", certify))
     if backend == "ray":
         from puzzlesat.native.eternity import ray as eternity_ray
 

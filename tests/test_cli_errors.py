@@ -63,9 +63,9 @@ def test_output_paths_fail_before_any_work(path: str, why: str, tmp_path: Path) 
         assert took < 30
 
 
-def test_a_full_device_is_one_line() -> None:
+def test_a_device_is_refused_as_output() -> None:
     proc, _ = cli("solve", "eternity", E4, "-o", "/dev/full")
-    one_line(proc, 2, "/dev/full", "No space left on device")
+    one_line(proc, 2, "/dev/full", "is a character device, not a regular file")
 
 
 @pytest.mark.parametrize(

@@ -13,12 +13,14 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import tempfile
 import typing
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from puzzlesat.core.errors import ArgumentError, ArgumentTypeError
+from puzzlesat.core.files import special
 from puzzlesat.core.options import Option
 
 CORES = len(os.sched_getaffinity(0))
@@ -145,7 +147,9 @@ def source(name: str, value: Any) -> Any:
 
 
 def writable(target: str | os.PathLike[str] | None) -> None:
-    """Check, before any work, that an output file can be created (its folder exists, it is no folder).
+    """Check, before any work, that an output file can be created or replaced: a regular file
+    or a new name in a folder that exists (never a device, FIFO, socket or folder:
+    :func:`puzzlesat.core.files.special`).
 
     Raises:
         ArgumentError: the message names the file and why.
@@ -154,12 +158,34 @@ def writable(target: str | os.PathLike[str] | None) -> None:
         return
     out = Path(target)
     folder = out.parent if str(out.parent) else Path(".")
-    if out.is_dir():
-        raise ArgumentError(f"{target}: cannot write: is a folder")
+    what = special(out)
+    if what is not None:
+        raise ArgumentError(f"{target}: cannot write: is {what}, not a regular file")
     if not folder.is_dir():
         raise ArgumentError(f"{target}: cannot write: no folder {folder}")
     if not os.access(out if out.exists() else folder, os.W_OK):
         raise ArgumentError(f"{target}: cannot write: permission denied")
+
+
+def writable_folder(name: str, target: str | os.PathLike[str]) -> Path:
+    """Check, before any work, that a folder files go into (``--certify DIR``, a cache) is a
+    folder, or can be made, and takes a new file: a trial file is made and removed, since
+    ``/proc`` or a read-only mount pass ``os.access`` and still refuse.
+
+    Raises:
+        ArgumentError: naming the argument, the folder and why.
+    """
+    folder = Path(target)
+    what = special(folder)
+    if what is not None and what != "a folder":
+        raise ArgumentError(f"{name} {target}: cannot write: {what}, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise ArgumentError(f"{name} {target}: cannot write: {exc.strerror or exc}") from None
+    return folder
 
 
 Named = Iterable[tuple[str, "str | os.PathLike[str] | None"]]

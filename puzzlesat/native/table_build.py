@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from puzzlesat.core import PuzzlesatError, progress
+from puzzlesat.core.cache import number, read_note
 
 STATE = "state.json"
 KEEP_SECONDS = 30.0  # work between two keeps of the working arrays: at most this much is lost to a kill
@@ -57,11 +58,7 @@ def boot_id() -> str:
 
 def read_state(folder: Path) -> dict[str, Any]:
     """The checkpoint note of a work folder; empty if there is none or it is unreadable."""
-    try:
-        state = json.loads((folder / STATE).read_text())
-    except (OSError, ValueError):
-        return {}
-    return state if isinstance(state, dict) else {}
+    return read_note(folder / STATE) or {}
 
 
 class Workspace:
@@ -107,8 +104,10 @@ class Workspace:
     def open(self) -> None:
         """Read the checkpoint note, or start afresh if it belongs to another build or boot."""
         state = read_state(self.folder)
-        if state.get("key") == self.key and state.get("boot") == boot_id():
-            self.state, self.resumed = state, True
+        arrays = state.get("arrays")
+        sound = isinstance(arrays, list) and all(isinstance(a, str) for a in arrays) and "seconds" in state
+        if sound and state.get("key") == self.key and state.get("boot") == boot_id():
+            self.state, self.resumed = state | {"seconds": number(state, "seconds")}, True
         else:
             self.clear()
             self.folder.mkdir(parents=True)
@@ -124,7 +123,7 @@ class Workspace:
     @property
     def seconds(self) -> float:
         """Time spent on this build so far, by every run of it."""
-        return float(self.state.get("seconds", 0.0)) + time.monotonic() - self._opened
+        return number(self.state, "seconds") + time.monotonic() - self._opened
 
     def path(self, name: str) -> Path:
         """The file of a finished array (:meth:`save`)."""

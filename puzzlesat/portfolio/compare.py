@@ -40,7 +40,7 @@ from puzzlesat.core import (
 )
 from puzzlesat.core.arguments import TABLE_FORMATS
 from puzzlesat.core.run_options import for_run, for_strategies
-from puzzlesat.core.text import decode_text
+from puzzlesat.core.text import load_json, read_text
 from puzzlesat.portfolio.backends import Backend, open_pool
 from puzzlesat.portfolio.child import ChildSpec, puzzle_spec, strategy_spec
 from puzzlesat.portfolio.race import serving
@@ -135,6 +135,8 @@ class Record:
 
 
 STATUSES = tuple(status.value for status in Status)
+# a record is under a kilobyte: a quarter of a million runs
+RESULTS_BYTES = 1 << 28
 
 
 def _is_number(value: Any) -> bool:
@@ -150,13 +152,14 @@ def load_results(path: Path) -> list[Record]:
     """The records of a JSON-lines results file; a torn record (an interrupted write) is skipped.
 
     Raises:
-        ParseError: a folder, an unreadable file, or a line that is not UTF-8, or JSON that is
-            not a record, naming the file and line.
+        ParseError: no regular file, an unreadable one or one past :data:`RESULTS_BYTES`, a
+            line that is not UTF-8, not JSON within the bounds of
+            :func:`~puzzlesat.core.text.load_json`, or not a record, naming the file and line.
     """
     if not path.exists():
         return []
     try:
-        lines = path.read_bytes().splitlines()
+        lines = read_text(path, str(path), RESULTS_BYTES).splitlines()
     except OSError as exc:
         raise ParseError(f"{path}: cannot read the results file: {exc.strerror or exc}") from None
     records = []
@@ -164,13 +167,13 @@ def load_results(path: Path) -> list[Record]:
         if not raw.strip():
             continue
         try:
-            records.append(Record.from_json(json.loads(decode_text(raw, f"{path}:{lineno}"))))
+            data = load_json(raw, f"{path}:{lineno}")
         except ParseError:
+            if raw.lstrip().startswith('{"') and not raw.rstrip().endswith("}"):
+                continue  # torn by an interrupted write; later runs append after it
             raise
-        except json.JSONDecodeError:  # torn by an interrupted write; later runs append after it
-            if raw.lstrip().startswith(b'{"'):
-                continue
-            raise ParseError(f"{path}:{lineno}: not a results record (not JSON)") from None
+        try:
+            records.append(Record.from_json(data))
         except ValueError as exc:
             raise ParseError(f"{path}:{lineno}: not a results record ({exc})") from None
     return records

@@ -11,11 +11,11 @@ module when a position needs the tables, and a short scramble is solved without 
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from puzzlesat.core import OptionError
+from puzzlesat.core.cache import number, read_note
 from puzzlesat.domains.rubik import METRICS
 
 # table set -> MiB of memory a search with it needs (tables, plus Python and numba), largest first
@@ -82,17 +82,14 @@ def status(name: str, metric: str) -> TableSet:
     state = read_state(folder)
     if state:
         size = _megabytes(list(folder.iterdir()))
-        done, seconds = float(state.get("share", 0.0)), float(state.get("seconds", 0.0))
+        done, seconds = number(state, "share"), number(state, "seconds")
         return TableSet(name, metric, "partial", size, need, done, round(seconds, 1), folder)
     return TableSet(name, metric, "absent", 0.0, need, 0.0, None, note)
 
 
 def _noted_seconds(note: Path) -> float | None:
-    try:
-        seconds = json.loads(note.read_text()).get("build_seconds")
-    except (OSError, ValueError, AttributeError):
-        return None
-    return None if seconds is None else float(seconds)
+    meta = read_note(note)
+    return None if meta is None or "build_seconds" not in meta else number(meta, "build_seconds")
 
 
 def statuses() -> list[TableSet]:

@@ -46,7 +46,7 @@ import numpy as np
 from numba import njit, prange
 
 from puzzlesat.core import PuzzlesatError, progress
-from puzzlesat.core.cache import cache_dir
+from puzzlesat.core.cache import cache_dir, number, read_note
 from puzzlesat.domains.rubik import SOLVED, Cube, move_cubes
 from puzzlesat.native.memory import compare_and_swap, huge_page_copy
 from puzzlesat.native.rubik.symmetry import axis_symmetries, edge_maps, move_index, symmetry_inverses, ud_symmetries
@@ -832,11 +832,14 @@ def _stamps_match(meta: dict[str, object], files: dict[str, Path]) -> bool:
 def is_built(metric: str, name: str) -> bool:
     """Whether the cache holds a finished set (its files and its note; :func:`load` checks them)."""
     files, note = table_paths(metric, name)
-    try:
-        meta = json.loads(note.read_text())
-    except (OSError, ValueError):
-        return False
-    return isinstance(meta, dict) and "max_depth" in meta and all(p.exists() for p in files.values())
+    meta = read_note(note)
+    return meta is not None and _well_formed(meta) and all(p.exists() for p in files.values())
+
+
+def _well_formed(meta: dict[str, Any]) -> bool:
+    """Whether a note holds the fields a load reads, of their types (a damaged one is rebuilt)."""
+    whole = all(type(meta.get(k, -1)) is int for k in ("max_depth", "base")) and "max_depth" in meta
+    return whole and isinstance(meta.get("build_seconds"), int | float) and number(meta, "build_seconds", -1) >= 0
 
 
 def _cached(metric: str, name: str, quiet: bool) -> tuple[str, dict[str, object]]:
@@ -846,15 +849,15 @@ def _cached(metric: str, name: str, quiet: bool) -> tuple[str, dict[str, object]
     if not (all(p.exists() for p in files.values()) and note.exists()):
         return "", {}
     status = ""
+    meta = read_note(note) or {}
     try:
-        meta = json.loads(note.read_text())
-        if "max_depth" in meta and _stamps_match(meta, files):
+        if _well_formed(meta) and _stamps_match(meta, files):
             status = f"cache (stamps checked in {time.perf_counter() - start:.3f}s)"
-        elif "max_depth" in meta and all(meta.get(k) == file_digest(p) for k, p in files.items()):
+        elif _well_formed(meta) and all(meta.get(k) == file_digest(p) for k, p in files.items()):
             status = f"cache ({time.perf_counter() - start:.2f}s to check the digests)"
             with contextlib.suppress(OSError):  # a read-only cache: the digests next time too
                 _write_stamps(note, meta, files)
-    except (OSError, ValueError):
+    except OSError:
         pass
     if not status and not quiet:
         progress.line(f"c rubik {name} tables in {note.parent} are damaged or outdated: rebuilding")

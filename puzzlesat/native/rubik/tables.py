@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from puzzlesat.core import progress
-from puzzlesat.core.cache import cache_dir
+from puzzlesat.core.cache import cache_dir, number, read_note
 from puzzlesat.domains.rubik import Cube, move_cubes
 from puzzlesat.native.rubik.symmetry import rotations
 
@@ -285,10 +285,10 @@ def load(name: str = "full", metric: str = "htm", quiet: bool = False) -> Tables
     npy, note = table_paths(name, metric)
     if npy.exists() and note.exists():
         start = time.perf_counter()
+        meta = read_note(note) or {}
         try:
-            meta = json.loads(note.read_text())
             ok = meta.get("digest") == file_digest(npy) and meta.get("entries") == total
-        except (OSError, ValueError):
+        except OSError:
             ok = False
         if ok:
             table = np.load(npy)
@@ -298,7 +298,7 @@ def load(name: str = "full", metric: str = "htm", quiet: bool = False) -> Tables
                 specs,
                 tracked,
                 table,
-                float(meta.get("build_seconds", 0.0)),
+                number(meta, "build_seconds"),
                 f"cache ({time.perf_counter() - start:.2f}s to check)",
             )
         if not quiet:
