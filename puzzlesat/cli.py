@@ -408,7 +408,8 @@ def cmd_tables(args: argparse.Namespace) -> int:
             print(f"\nc stopped: `{again}` resumes the build", file=sys.stderr)
             raise
         print(
-            f"c {args.puzzle} {done.name} {done.metric} tables built: {done.disk_mb:.0f} MB in {done.path.parent}",
+            f"c {args.puzzle} {done.name} {done.metric} tables built: {done.disk_mb:.{0 if done.disk_mb >= 10 else 1}f} MB "
+            f"in {done.path.parent}",
             file=sys.stderr,
         )
         return 0

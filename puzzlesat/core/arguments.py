@@ -26,6 +26,8 @@ from puzzlesat.core.options import Option
 CORES = len(os.sched_getaffinity(0))
 # below this a child process cannot even load its solver libraries
 MIN_MEMORY_MB = 256
+# above this the cap in bytes does not fit the kernel's limit (a signed 64-bit number)
+MAX_MEMORY_MB = 2**43 - 1
 # seconds (about three years): a longer limit is no limit, and the interval timer and the
 # waits on threads and pipes overflow near 9.2e9 s
 MAX_TIMEOUT = 1e8
@@ -40,6 +42,7 @@ MEMORY_LIMIT = Option(
     None,
     "memory cap of each process (the solver's, or each --portfolio run's), in MB",
     low=MIN_MEMORY_MB,
+    high=MAX_MEMORY_MB,
 )
 # where races and comparisons run: local child processes, or Ray tasks
 BACKENDS = ("local", "ray")
@@ -176,9 +179,8 @@ def writable_folder(name: str, target: str | os.PathLike[str]) -> Path:
         ArgumentError: naming the argument, the folder and why.
     """
     folder = Path(target)
-    what = special(folder)
-    if what is not None and what != "a folder":
-        raise ArgumentError(f"{name} {target}: cannot write: {what}, not a folder")
+    if folder.exists() and not folder.is_dir():
+        raise ArgumentError(f"{name} {target}: cannot write: is {special(folder) or 'a file'}, not a folder")
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):

@@ -14,8 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from puzzlesat.core import OptionError
-from puzzlesat.core.cache import number, read_note
+from puzzlesat.core import ArgumentError, OptionError, PuzzlesatError
+from puzzlesat.core.arguments import writable_folder
+from puzzlesat.core.cache import cache_dir, number, read_note
 from puzzlesat.domains.rubik import METRICS
 
 # table set -> MiB of memory a search with it needs (tables, plus Python and numba), largest first
@@ -108,13 +109,30 @@ def is_built(name: str, metric: str) -> bool:
 
 
 def build(name: str, metric: str, quiet: bool = False) -> TableSet:
-    """Build a set now unless it is built (resuming a stopped build), with progress on stderr."""
+    """Build a set now unless it is built (resuming a stopped build), with progress on stderr.
+
+    Raises:
+        PuzzlesatError: the cache folder cannot be written (tried before the build, and the
+            set found on disk after it): a solve keeps tables it cannot save in memory, a
+            build that saves nothing has failed.
+    """
     from puzzlesat.native.rubik import phase1 as rubik_phase1
     from puzzlesat.native.rubik import tables as rubik_tables
 
     check_name(name, metric)
+    folder = cache_dir()
+    advice = "set PUZZLESAT_CACHE to a writable folder with 2 GB free"
+    try:
+        writable_folder("PUZZLESAT_CACHE", folder)
+    except ArgumentError as exc:
+        raise PuzzlesatError(f"{exc}; {advice}") from None
     if name in rubik_tables.TABLE_SETS:
         rubik_tables.load(name, metric, quiet)
     else:
         rubik_phase1.load(metric, quiet, name)
-    return status(name, metric)
+    done = status(name, metric)
+    if done.state != "built":
+        raise PuzzlesatError(
+            f"cannot write rubik tables to {folder} (the {name} set is not there after its build); {advice}"
+        )
+    return done
