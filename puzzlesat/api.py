@@ -959,7 +959,7 @@ def build_kernels(names: Sequence[str] = (), *, on_progress: progress.Callback |
     built = []
     with progress.reporting(on_progress):
         for name in names or aot.KERNEL_SETS:
-            progress.line(f"c building the {name} kernels (about {aot.BUILD_SECONDS} s)")
+            progress.line(f"c building the {name} kernels (about {aot.BUILD_SECONDS} s of CPU)")
             built.append(aot.build(name))
             progress.line(f"c {name} kernels built: {built[-1].path}")
     return built

@@ -407,9 +407,9 @@ def cmd_tables(args: argparse.Namespace) -> int:
             again = " ".join(["puzzlesat tables build", args.puzzle, *([args.set] if args.set else [])])
             print(f"\nc stopped: `{again}` resumes the build", file=sys.stderr)
             raise
+        size = f"{done.disk_mb:.0f}" if done.disk_mb >= 10 else f"{done.disk_mb:.1f}"
         print(
-            f"c {args.puzzle} {done.name} {done.metric} tables built: {done.disk_mb:.{0 if done.disk_mb >= 10 else 1}f} MB "
-            f"in {done.path.parent}",
+            f"c {args.puzzle} {done.name} {done.metric} tables built: {size} MB in {done.path.parent}",
             file=sys.stderr,
         )
         return 0
