@@ -367,11 +367,12 @@ def cmd_export(args: argparse.Namespace) -> int:
             f"c wrote {done.path} ({done.variables} variables, {done.clauses} clauses) and {done.sidecar}",
             file=sys.stderr,
         )
-        print(
-            f"c an UNSAT answer is certified with its text DRAT proof: kissat --no-binary {done.path} PROOF > OUT; "
-            f"puzzlesat decode {args.puzzle.name} OUT --map {done.sidecar} --proof PROOF",
-            file=sys.stderr,
-        )
+        if args.verbose:
+            print(
+                f"c solve it outside, an UNSAT answer certified by its text DRAT proof: cadical --no-binary "
+                f"{done.path} PROOF > OUT; puzzlesat decode {args.puzzle.name} OUT --map {done.sidecar} --proof PROOF",
+                file=sys.stderr,
+            )
     else:
         print(f"c wrote {done.path}", file=sys.stderr)
     return 0

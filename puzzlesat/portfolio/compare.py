@@ -189,6 +189,7 @@ def compare(
     results: Path | None = None,
     stream: TextIO | None = None,
     answers: bool = False,
+    label: str = "compare",
 ) -> list[Record]:
     """Run every strategy on every instance, each run isolated in its own process.
 
@@ -211,6 +212,7 @@ def compare(
             (:mod:`puzzlesat.core.progress`); None: only to that callback, if any.
         answers: keep each verified answer in its record (``Record.answer``, the puzzle's
             output format), e.g. for a catalog that replays them.
+        label: what the progress lines name (``c catalog 3/8: ...`` for a catalog's runs).
 
     Returns:
         One record per (instance, strategy), in input order, reused ones included.
@@ -224,7 +226,7 @@ def compare(
         PuzzlesatError: an unknown backend, or Ray not installed.
     """
     with progress.reporting(progress.fallback(stream)):
-        return _compare(puzzle, instances, strategies, limits, backend, results, answers)
+        return _compare(puzzle, instances, strategies, limits, backend, results, answers, label)
 
 
 def _compare(
@@ -235,6 +237,7 @@ def _compare(
     backend: Backend | None,
     results: Path | None,
     answers: bool,
+    label: str,
 ) -> list[Record]:
     names = list(strategies) if strategies else default_strategies(puzzle)
     limits = limits or Limits(timeout=60.0)
@@ -259,7 +262,7 @@ def _compare(
     wanted = [(path, inst, name) for path, inst in instances for name in names]
     pending = [item for item in wanted if (item[0], item[2]) not in done]
     jobs = max(1, jobs or len(pending))
-    tally = Tally(len(wanted), len(wanted) - len(pending))
+    tally = Tally(len(wanted), len(wanted) - len(pending), label)
     out = None
     if results is not None and pending:
         results.parent.mkdir(parents=True, exist_ok=True)
@@ -343,14 +346,15 @@ def _jsonable(stats: dict[str, Any]) -> dict[str, Any]:
 class Tally:
     """A comparison's progress: a line per finished run and the runs done, as progress reports."""
 
-    def __init__(self, total: int, already: int) -> None:
+    def __init__(self, total: int, already: int, label: str = "compare") -> None:
+        self.label = label  # the verb whose runs these are: ``compare``, ``catalog``
         self.total = total
         self.count = already
         self.solved = 0
         self.errors = 0
         self.start = time.monotonic()
         if already:
-            progress.line(f"c compare: {already} of {total} runs taken from the results file")
+            progress.line(f"c {label}: {already} of {total} runs taken from the results file")
 
     def advance(self, rec: Record, optimisation: bool) -> None:
         """Count a finished run."""
@@ -358,13 +362,15 @@ class Tally:
         self.solved += rec.solved(optimisation)
         self.errors += rec.status == Status.ERROR.value
         took = "-" if rec.time is None else f"{rec.time:.2f}s"
-        text = f"c compare {self.count}/{self.total}: {rec.instance} {rec.strategy} {rec.status} {took} {rec.message}"
+        text = (
+            f"c {self.label} {self.count}/{self.total}: {rec.instance} {rec.strategy} {rec.status} {took} {rec.message}"
+        )
         progress.line(text.rstrip())
 
     def report(self) -> None:
         """Report the runs done so far."""
         progress.update(
-            "compare",
+            self.label,
             self.count / max(1, self.total),
             f"{self.count}/{self.total} runs, {self.solved} solved, {self.errors} errors, "
             f"{time.monotonic() - self.start:.0f}s",
