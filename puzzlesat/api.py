@@ -800,7 +800,7 @@ def decode(
     map_path = check_arg.path("sidecar", sidecar)
     check_arg.source("answer", answer)
     if proof is not None:
-        check_arg.path("proof", proof)
+        check_arg.readable("proof", proof)
     expected = None if puzzle is None else get_puzzle(puzzle)
     data = dimacs.read_sidecar(map_path)
     target = sidecar_puzzle(map_path, data["puzzle"])

@@ -372,6 +372,7 @@ def _closed_file() -> Any:
         (lambda: ps.Comparison("eternity", []).plot("/dev/full"), ValueError, "/dev/full"),
         (lambda: ps.solve(BOARD, "native-rowscan", score=True, checkpoint="/dev/full"), ValueError, "/dev/full"),
         (lambda: ps.compare("eternity", [BOARD], timeout=5, results="/dev/zero"), ValueError, "/dev/zero"),
+        (lambda: ps.decode("/tmp/p.cnf.json", "s UNSATISFIABLE\n", proof="/dev/zero"), ValueError, "proof /dev/zero"),
     ],
 )
 def test_the_issue_cases(call: Any, error: type, names: str) -> None:

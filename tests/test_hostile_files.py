@@ -373,3 +373,21 @@ def test_masyu_native_dfs_holds_its_limit_by_the_clock(limit: float) -> None:
     took = time.perf_counter() - start
     assert result.status in (ps.Status.UNKNOWN, ps.Status.SOLVED) and "exception" not in result.message
     assert took <= limit * 1.05 + 1.0, took
+
+
+def test_the_overrun_benchmark_runs() -> None:
+    """benchmarks/overrun.py on its small case (a smoke test: the figures are the script's to print)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "overrun.py"), "--quick", "--hogs", "0"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=ROOT / "benchmarks",
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| masyu")]
+    assert len(rows) == 2 and all("| ERROR |" not in row and "raised" not in row for row in rows), done.stdout

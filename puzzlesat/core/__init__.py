@@ -137,8 +137,8 @@ def run_strategy(
         raise UnsupportedRequest(refused)
     plugin = registry.label(puzzle.name, strat.name)
     solve = strat.load()
-    limits = replace(limits, options=for_run(puzzle, choice, limits.options))
     start = time.perf_counter()
+    limits = replace(limits, options=for_run(puzzle, choice, limits.options), started=start)
     try:
         overrun = None if limits.timeout is None or not overrun_stop else limits.timeout * 1.05 + 1.0
         with hard_deadline(overrun, f"{name} was running"), solver_interrupts():

@@ -135,6 +135,21 @@ def path(name: str, value: Any) -> Path:
     return Path(value)
 
 
+def readable(name: str, value: Any) -> Path:
+    """A file to read that a checker or a solver opens itself (a DRAT proof): a path naming
+    no device, FIFO, socket or folder, which would block or never end.
+
+    Raises:
+        ArgumentTypeError: not a path.
+        ArgumentError: naming the argument, the file and what it is.
+    """
+    target = path(name, value)
+    what = special(target)
+    if what is not None:
+        raise ArgumentError(f"{name} {target}: cannot read: is {what}, not a regular file")
+    return target
+
+
 def stream(name: str, value: Any) -> Any:
     """None, or an open text file to write to (something with ``write``)."""
     if value is not None and not callable(getattr(value, "write", None)):

@@ -111,7 +111,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     compile_time = time.perf_counter() - compile_start
     t0 = time.perf_counter()
     state, stack, sols, regs = new_state(len(clue), len(ea), want, MAX_DEPTH)
-    deadline = None if limits.timeout is None else start + limits.timeout
+    deadline = limits.deadline(start)
     nodes = FIRST_SLICE_NODES
     while True:
         began = time.perf_counter()
