@@ -370,7 +370,8 @@ def require_matplotlib() -> None:
 
 
 def plot_path(path: Any) -> Path:
-    """A plot's file, checked before any work: writable, and a format matplotlib draws.
+    """A plot's file, checked before any work: writable, and a format matplotlib draws
+    (without a suffix: the same name with ``.png``, as matplotlib writes it).
 
     Raises:
         ArgumentError: a suffix matplotlib has no writer for (``.xyz``), or no such folder.
@@ -384,6 +385,9 @@ def plot_path(path: Any) -> Path:
     if suffix and suffix not in formats:
         raise ArgumentError(f"{path}: cannot draw a .{suffix} file; formats: {', '.join(sorted(formats))}")
     check_arg.writable(target)
+    if not suffix:  # matplotlib would add .png itself: the name written is the name checked
+        target = target.with_name(target.name + ".png")
+        check_arg.writable(target)
     return target
 
 
