@@ -124,12 +124,12 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     pruned = 0  # placements the colour-count check refused, over the finished restarts
     restarts = 0
     restart_budget = float(FIRST_RESTART_NODES)
-    fits = COUNT_SLICE_NODES  # the kernel's nodes that fit in the next slice, once its rate is seen
+    room = COUNT_SLICE_NODES  # the kernel's nodes that fit in the next slice, once its rate is seen
     while True:
         search = Search(instance, lookup, rng, check)
         spent = 0
         while True:
-            step = int(min(SLICE_NODES, restart_budget - spent, fits))
+            step = int(min(SLICE_NODES, restart_budget - spent, room))
             if plain > 0:
                 status, done = search.run(min(step, plain), plain=True)
                 plain -= done
@@ -141,7 +141,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
                 status, done = search.run(step)
                 left = limits.remaining(compile_start)
                 window = SLICE_SECONDS if left is None else min(SLICE_SECONDS, left)
-                fits = max(1, int(done / max(time.perf_counter() - began, 1e-6) * window))
+                room = max(1, int(done / max(time.perf_counter() - began, 1e-6) * window))
             spent += done
             nodes += done
             stats = {"nodes": nodes, "restarts": restarts, "compile_time": round(compile_time, 3)}
