@@ -206,7 +206,7 @@ def solve(
         raise ArgumentError("address: needs backend='ray'")
     check_arg.cores("workers", limits.workers, backend)
     if certify is not None:
-        check_arg.path("certify", certify)
+        check_arg.writable_folder("certify", check_arg.path("certify", certify))
     if backend == "ray":
         from puzzlesat.native.eternity import ray as eternity_ray
 
@@ -373,7 +373,8 @@ def require_matplotlib() -> None:
 
 
 def plot_path(path: Any) -> Path:
-    """A plot's file, checked before any work: writable, and a format matplotlib draws.
+    """A plot's file, checked before any work: writable, and a format matplotlib draws
+    (without a suffix: the same name with ``.png``, as matplotlib writes it).
 
     Raises:
         ArgumentError: a suffix matplotlib has no writer for (``.xyz``), or no such folder.
@@ -387,6 +388,9 @@ def plot_path(path: Any) -> Path:
     if suffix and suffix not in formats:
         raise ArgumentError(f"{path}: cannot draw a .{suffix} file; formats: {', '.join(sorted(formats))}")
     check_arg.writable(target)
+    if not suffix:  # matplotlib would add .png itself: the name written is the name checked
+        target = target.with_name(target.name + ".png")
+        check_arg.writable(target)
     return target
 
 
@@ -803,7 +807,7 @@ def decode(
     map_path = check_arg.path("sidecar", sidecar)
     check_arg.source("answer", answer)
     if proof is not None:
-        check_arg.path("proof", proof)
+        check_arg.readable("proof", proof)
     expected = None if puzzle is None else get_puzzle(puzzle)
     data = dimacs.read_sidecar(map_path)
     target = sidecar_puzzle(map_path, data["puzzle"])
@@ -962,7 +966,7 @@ def build_kernels(names: Sequence[str] = (), *, on_progress: progress.Callback |
     built = []
     with progress.reporting(on_progress):
         for name in names or aot.KERNEL_SETS:
-            progress.line(f"c building the {name} kernels (about {aot.BUILD_SECONDS} s)")
+            progress.line(f"c building the {name} kernels (about {aot.BUILD_SECONDS} s of CPU)")
             built.append(aot.build(name))
             progress.line(f"c {name} kernels built: {built[-1].path}")
     return built

@@ -368,11 +368,12 @@ def cmd_export(args: argparse.Namespace) -> int:
             f"c wrote {done.path} ({done.variables} variables, {done.clauses} clauses) and {done.sidecar}",
             file=sys.stderr,
         )
-        print(
-            f"c an UNSAT answer is certified with its text DRAT proof: kissat --no-binary {done.path} PROOF > OUT; "
-            f"puzzlesat decode {args.puzzle.name} OUT --map {done.sidecar} --proof PROOF",
-            file=sys.stderr,
-        )
+        if args.verbose:
+            print(
+                f"c solve it outside, an UNSAT answer certified by its text DRAT proof: cadical --no-binary "
+                f"{done.path} PROOF > OUT; puzzlesat decode {args.puzzle.name} OUT --map {done.sidecar} --proof PROOF",
+                file=sys.stderr,
+            )
     else:
         print(f"c wrote {done.path}", file=sys.stderr)
     return 0
@@ -408,8 +409,9 @@ def cmd_tables(args: argparse.Namespace) -> int:
             again = " ".join(["puzzlesat tables build", args.puzzle, *([args.set] if args.set else [])])
             print(f"\nc stopped: `{again}` resumes the build", file=sys.stderr)
             raise
+        size = f"{done.disk_mb:.0f}" if done.disk_mb >= 10 else f"{done.disk_mb:.1f}"
         print(
-            f"c {args.puzzle} {done.name} {done.metric} tables built: {done.disk_mb:.0f} MB in {done.path.parent}",
+            f"c {args.puzzle} {done.name} {done.metric} tables built: {size} MB in {done.path.parent}",
             file=sys.stderr,
         )
         return 0

@@ -74,6 +74,7 @@ PLOT = Option(
 )
 CHAIN = STRATEGIES._replace(help="the chain, comma list (default native-dfs,cnf-plan:cadical195)")
 VERBOSE = Option("verbose", bool, False, "also each strategy's modes and options")
+EXPORT_VERBOSE = VERBOSE._replace(help="also how to solve the CNF outside and certify an UNSAT answer")
 MAP = Option("map", str, None, "the .json sidecar written by export")
 PROOF = Option("proof", str, None, "the solver's DRAT proof of an UNSATISFIABLE answer, to check")
 
@@ -330,6 +331,7 @@ def add_export(verbs: Verbs, argv: list[str]) -> None:
                 PAIRS_FLAG._replace(option=PAIRS._replace(help="strategy option KEY=VALUE (list -v)")),
                 formula,
                 TIMEOUT,
+                Flag(EXPORT_VERBOSE, "-v"),
                 *puzzle.instance_options,
             ],
         )

@@ -149,3 +149,57 @@ def test_a_build_without_a_c_compiler_is_refused_before_compiling(
     with pytest.raises(api.PuzzlesatError, match="building kernels needs the C compiler"):
         aot.build("eternity")
     assert not aot.folder().exists()
+
+
+def _truncate(data: bytes) -> bytes:
+    return data[: len(data) // 3]
+
+
+def _flip(data: bytes) -> bytes:
+    flipped = bytearray(data)
+    for at in range(len(data) // 2, len(data) // 2 + 64):
+        flipped[at] ^= 0xFF
+    return bytes(flipped)
+
+
+def _foreign(data: bytes) -> bytes:
+    import _ctypes
+
+    return Path(_ctypes.__file__).read_bytes()
+
+
+# (how the library is damaged, whether its digest is made to match, what the line says)
+DAMAGE = [
+    (_truncate, False, "do not match its digest"),
+    (_flip, False, "do not match its digest"),
+    (_foreign, False, "do not match its digest"),
+    (_foreign, True, "does not load"),  # a digest that matches a foreign library: no symbols
+    (lambda data: data, None, "cannot read it or its digest"),  # the digest is gone
+]
+
+
+@pytest.mark.parametrize(("damage", "sealed", "says"), DAMAGE, ids=["cut", "flipped", "foreign", "sealed", "bare"])
+def test_a_damaged_library_is_one_line_and_the_jit_serves(
+    damage: object, sealed: bool | None, says: str, cache: Path, tmp_path: Path
+) -> None:
+    """Checked before dlopen (issue 51: a cut or flipped library was a SIGBUS, a foreign one a traceback)."""
+    import shutil
+
+    damaged = tmp_path / "cache"
+    shutil.copytree(cache, damaged)
+    env = {**os.environ, "PUZZLESAT_CACHE": str(damaged), "PYTHONPATH": str(ROOT)}
+    code = "from puzzlesat.native import aot; print(aot.path(aot.KERNEL_SETS['eternity']))"
+    library = Path(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True).stdout.strip())
+    library.write_bytes(damage(library.read_bytes()))  # type: ignore[operator]
+    digest = Path(str(library) + aot.DIGEST)
+    if sealed:
+        digest.write_text(aot.digest_of(library.read_bytes()))
+    elif sealed is None:
+        digest.unlink()
+    solve = [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(ROOT / "instances/eternity/seed_4x4.txt")]
+    done = subprocess.run(solve, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout, done.stderr
+    damage_lines = [line for line in done.stderr.splitlines() if "damaged" in line]
+    assert len(damage_lines) == 1 and says in damage_lines[0] and "Traceback" not in done.stderr, done.stderr
+    listed = subprocess.run([sys.executable, "-m", "puzzlesat.cli", "kernels", "list"], env=env, capture_output=True)
+    assert (b" damaged " in listed.stdout) == (not sealed)  # a sealed foreign library passes its digest

@@ -63,9 +63,18 @@ def test_output_paths_fail_before_any_work(path: str, why: str, tmp_path: Path) 
         assert took < 30
 
 
-def test_a_full_device_is_one_line() -> None:
+def test_export_says_how_to_certify_only_when_asked(tmp_path: Path) -> None:
+    cnf = str(tmp_path / "p.cnf")
+    quiet, _ = cli("export", "eternity", E4, "-s", "cnf-heule", "-o", cnf)
+    told, _ = cli("export", "eternity", E4, "-s", "cnf-heule", "-o", cnf, "-v")
+    assert quiet.returncode == told.returncode == 0 and not quiet.stdout and not told.stdout
+    assert quiet.stderr.splitlines() == [f"c wrote {cnf} (439 variables, 1369 clauses) and {cnf}.json"]
+    assert told.stderr.splitlines()[0] == quiet.stderr.strip() and "--proof PROOF" in told.stderr.splitlines()[1]
+
+
+def test_a_device_is_refused_as_output() -> None:
     proc, _ = cli("solve", "eternity", E4, "-o", "/dev/full")
-    one_line(proc, 2, "/dev/full", "No space left on device")
+    one_line(proc, 2, "/dev/full", "is a character device, not a regular file")
 
 
 @pytest.mark.parametrize(

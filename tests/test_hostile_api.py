@@ -37,6 +37,8 @@ JUNK: list[Any] = [
     0,
     -1,
     2**70,
+    10**400,  # no float holds it
+    -(10**4000),
     0.0,
     -0.5,
     math.nan,
@@ -58,6 +60,8 @@ JUNK: list[Any] = [
     object(),
     Path("/nonexistent-folder/x.txt"),
     Path("/tmp"),
+    Path("/dev/full"),
+    Path("/dev/zero"),
     Path("nul\x00.txt"),
     "nul\x00.txt",
     BOARD.data,
@@ -218,6 +222,8 @@ BAD_LIMITS = [
     ("jobs", 1.5),
     ("memory_limit", 1),
     ("memory_limit", "512"),
+    ("memory_limit", 99999999999999),  # in bytes, past the kernel's limit
+    ("timeout", 10**400),
     ("stream", 5),
 ]
 
@@ -356,6 +362,17 @@ def _closed_file() -> Any:
         (lambda: ps.solve(BOARD, certify=5), TypeError, "certify"),
         (lambda: ps.draw(BOARD, 42), TypeError, "answer"),
         (lambda: ps.draw(None), TypeError, "instance"),
+        # issue 51
+        (lambda: ps.solve(BOARD, timeout=10**400), ValueError, "timeout"),
+        (lambda: ps.race(BOARD, timeout=5, memory_limit=99999999999999), ValueError, "memory_limit"),
+        (lambda: ps.solve(BOARD, certify="/proc/self"), ValueError, "certify /proc/self"),
+        (lambda: ps.solve(BOARD, certify=E4), ValueError, "not a folder"),
+        (lambda: ps.load("eternity", Path("/dev/zero")), ValueError, "/dev/zero: cannot read: is a character device"),
+        (lambda: ps.export(BOARD, "cnf-heule", "/dev/full"), ValueError, "/dev/full: cannot write: is a character"),
+        (lambda: ps.Comparison("eternity", []).plot("/dev/full"), ValueError, "/dev/full"),
+        (lambda: ps.solve(BOARD, "native-rowscan", score=True, checkpoint="/dev/full"), ValueError, "/dev/full"),
+        (lambda: ps.compare("eternity", [BOARD], timeout=5, results="/dev/zero"), ValueError, "/dev/zero"),
+        (lambda: ps.decode("/tmp/p.cnf.json", "s UNSATISFIABLE\n", proof="/dev/zero"), ValueError, "proof /dev/zero"),
     ],
 )
 def test_the_issue_cases(call: Any, error: type, names: str) -> None:

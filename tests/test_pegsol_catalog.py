@@ -122,6 +122,7 @@ def test_small_catalog_verdicts(small):
     assert len(done) == 15
     assert "15 classes of 81 problems, 13 ruled out by proofs, 0 answered by their reverses, " in log
     assert "0 settled in the results file, 2 to search" in log
+    assert "c catalog 1/" in log and "c compare" not in log  # its runs are the catalog's (issue 51)
     reasons = {(e.start, e.finish): e.reason for e in done}
     assert reasons[("1:1", "1:1")] == "pagoda" and reasons[("0:0", "0:0")] == "search"
     assert all(e.verdict == "impossible" for e in done)

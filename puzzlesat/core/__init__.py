@@ -19,7 +19,7 @@ from typing import Any
 
 from puzzlesat.core import registry
 from puzzlesat.core.arguments import declared_types
-from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
+from puzzlesat.core.deadline import DeadlineExceeded, expired, hard_deadline
 from puzzlesat.core.errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -137,22 +137,24 @@ def run_strategy(
         raise UnsupportedRequest(refused)
     plugin = registry.label(puzzle.name, strat.name)
     solve = strat.load()
-    limits = replace(limits, options=for_run(puzzle, choice, limits.options))
     start = time.perf_counter()
+    limits = replace(limits, options=for_run(puzzle, choice, limits.options), started=start)
     try:
         overrun = None if limits.timeout is None or not overrun_stop else limits.timeout * 1.05 + 1.0
         with hard_deadline(overrun, f"{name} was running"), solver_interrupts():
             early = puzzle.presolve(instance, limits) if puzzle.presolve is not None else None
             result = early if early is not None else solve(instance, limits, variant)
-    except DeadlineExceeded as exc:
-        result = Result(Status.UNKNOWN, message=str(exc))
-    except PluginError as exc:  # a plugin's hook failed: the message names the plugin and the hook
-        result = Result(Status.ERROR, message=str(exc))
-        plugin = None
     except Exception as exc:
-        if plugin is None:
+        deadline = expired(exc)  # the timer fired, maybe inside a C call that raised its own error
+        if deadline is not None:
+            result = Result(Status.UNKNOWN, message=str(deadline))
+        elif isinstance(exc, PluginError):  # a plugin's hook failed: the message names the plugin and the hook
+            result = Result(Status.ERROR, message=str(exc))
+            plugin = None
+        elif plugin is None:
             raise  # a bug of puzzlesat's own: its traceback is wanted
-        result = Result(Status.ERROR, message=f"crashed: {type(exc).__name__}: {exc}")
+        else:
+            result = Result(Status.ERROR, message=f"crashed: {type(exc).__name__}: {exc}")
     if not isinstance(result, Result):
         result = Result(Status.ERROR, message=f"solve returned {type(result).__name__}, not a puzzlesat.Result")
     if not result.wall_time:

@@ -13,17 +13,21 @@ from __future__ import annotations
 import functools
 import inspect
 import os
+import tempfile
 import typing
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from puzzlesat.core.errors import ArgumentError, ArgumentTypeError
+from puzzlesat.core.files import special
 from puzzlesat.core.options import Option
 
 CORES = len(os.sched_getaffinity(0))
 # below this a child process cannot even load its solver libraries
 MIN_MEMORY_MB = 256
+# above this the cap in bytes does not fit the kernel's limit (a signed 64-bit number)
+MAX_MEMORY_MB = 2**43 - 1
 # seconds (about three years): a longer limit is no limit, and the interval timer and the
 # waits on threads and pipes overflow near 9.2e9 s
 MAX_TIMEOUT = 1e8
@@ -47,6 +51,7 @@ MEMORY_LIMIT = Option(
     None,
     "memory cap of each process (the solver's, or each --portfolio run's), in MB",
     low=MIN_MEMORY_MB,
+    high=MAX_MEMORY_MB,
 )
 # where races and comparisons run: local child processes, or Ray tasks
 BACKENDS = ("local", "ray")
@@ -147,6 +152,21 @@ def path(name: str, value: Any) -> Path:
     return Path(value)
 
 
+def readable(name: str, value: Any) -> Path:
+    """A file to read that a checker or a solver opens itself (a DRAT proof): a path naming
+    no device, FIFO, socket or folder, which would block or never end.
+
+    Raises:
+        ArgumentTypeError: not a path.
+        ArgumentError: naming the argument, the file and what it is.
+    """
+    target = path(name, value)
+    what = special(target)
+    if what is not None:
+        raise ArgumentError(f"{name} {target}: cannot read: is {what}, not a regular file")
+    return target
+
+
 def stream(name: str, value: Any) -> Any:
     """None, or an open text file to write to (something with ``write``)."""
     if value is not None and not callable(getattr(value, "write", None)):
@@ -162,7 +182,9 @@ def source(name: str, value: Any) -> Any:
 
 
 def writable(target: str | os.PathLike[str] | None) -> None:
-    """Check, before any work, that an output file can be created (its folder exists, it is no folder).
+    """Check, before any work, that an output file can be created or replaced: a regular file
+    or a new name in a folder that exists (never a device, FIFO, socket or folder:
+    :func:`puzzlesat.core.files.special`).
 
     Raises:
         ArgumentError: the message names the file and why.
@@ -171,12 +193,33 @@ def writable(target: str | os.PathLike[str] | None) -> None:
         return
     out = Path(target)
     folder = out.parent if str(out.parent) else Path(".")
-    if out.is_dir():
-        raise ArgumentError(f"{target}: cannot write: is a folder")
+    what = special(out)
+    if what is not None:
+        raise ArgumentError(f"{target}: cannot write: is {what}, not a regular file")
     if not folder.is_dir():
         raise ArgumentError(f"{target}: cannot write: no folder {folder}")
     if not os.access(out if out.exists() else folder, os.W_OK):
         raise ArgumentError(f"{target}: cannot write: permission denied")
+
+
+def writable_folder(name: str, target: str | os.PathLike[str]) -> Path:
+    """Check, before any work, that a folder files go into (``--certify DIR``, a cache) is a
+    folder, or can be made, and takes a new file: a trial file is made and removed, since
+    ``/proc`` or a read-only mount pass ``os.access`` and still refuse.
+
+    Raises:
+        ArgumentError: naming the argument, the folder and why.
+    """
+    folder = Path(target)
+    if folder.exists() and not folder.is_dir():
+        raise ArgumentError(f"{name} {target}: cannot write: is {special(folder) or 'a file'}, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise ArgumentError(f"{name} {target}: cannot write: {exc.strerror or exc}") from None
+    return folder
 
 
 Named = Iterable[tuple[str, "str | os.PathLike[str] | None"]]

@@ -21,6 +21,7 @@ The formulations report through :func:`active`; a run without a session pays not
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -32,7 +33,10 @@ from pathlib import Path
 from typing import Any
 
 from puzzlesat.core import proofcheck
+from puzzlesat.core.arguments import writable_folder
 from puzzlesat.core.errors import PuzzlesatError
+from puzzlesat.core.files import special
+from puzzlesat.core.text import load_json, read_text
 
 # pysat solvers whose proofs checkers accept (measured: python-sat 1.9; maplesat's fail checking)
 PROOF_SOLVERS = ("cadical195", "cadical153", "cadical300", "glucose4", "glucose3", "lingeling", "maplechrono")
@@ -152,8 +156,12 @@ class Session:
         comments = [f"puzzlesat certificate: {kind}: {claim}", f"solver {solver}"]
         if rests_on:
             comments.append(f"some clauses rest on: {rests_on}")
-        variables, count = proofcheck.write_cnf(cnf, clauses, comments)
-        lemmas, deletions = proofcheck.write_proof(drat, proof)
+        try:
+            variables, count = proofcheck.write_cnf(regular(cnf), clauses, comments)
+            lemmas, deletions = proofcheck.write_proof(regular(drat), proof)
+        except OSError as exc:
+            reason = f"{exc.filename or self.folder}: cannot write: {exc.strerror or exc}"
+            return self.note(kind, claim, "uncertified", f"solved by {solver}; no proof written", reason)
         cert = Certificate(
             kind,
             claim,
@@ -210,20 +218,27 @@ def session(folder: str | os.PathLike[str], checker: str | None = None, prefix: 
     """Collect certificates while the block runs.
 
     Raises:
-        PuzzlesatError: the folder cannot be created.
+        ArgumentError: the folder cannot be created or written (:func:`~puzzlesat.core.arguments.writable_folder`).
         BackendUnavailable: no proof checker.
     """
-    target = Path(folder)
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise PuzzlesatError(f"{folder}: cannot create the certify folder: {exc.strerror or exc}") from None
-    current = Session(target, checker, prefix)
+    current = Session(writable_folder("certify", folder), checker, prefix)
     token = _SESSION.set(current)
     try:
         yield current
     finally:
         _SESSION.reset(token)
+
+
+def regular(path: Path) -> Path:
+    """A certificate's file, which may be written: no device, FIFO or folder stands at its name.
+
+    Raises:
+        OSError: naming the file and what it is.
+    """
+    what = special(path)
+    if what is not None:
+        raise OSError(errno.EINVAL, f"is {what}, not a regular file", str(path))
+    return path
 
 
 def claims(status: str, stats: dict[str, Any], optimisation: bool, objective: int | None = None) -> list[str]:
@@ -355,8 +370,13 @@ def _argument(puzzle: Any, instance: Any, current: Session) -> bool:
     if data is None:
         return False
     path = current.folder / f"{current.stem('no solution')}.json"
-    path.write_text(json.dumps(data, indent=1) + "\n")
-    problems = check(instance, json.loads(path.read_text()))
+    try:
+        regular(path).write_text(json.dumps(data, indent=1) + "\n")
+        problems = check(instance, read_argument(read_text(path, str(path)), str(path)))
+    except OSError as exc:
+        reason = f"{path}: cannot write: {exc.strerror or exc}"
+        current.note("no solution", "no solution", "uncertified", f"{data.get('proof', 'argument')} proof", reason)
+        return True
     if problems:
         current.note("no solution", data.get("proof", "argument"), "rejected", "argument re-check failed", problems[0])
     else:
@@ -379,17 +399,12 @@ def _why_not(how: str) -> str:
 
 
 def read_argument(text: str, source: str) -> Any:
-    """A written proof (JSON) as data.
+    """A written proof (JSON) as data, read bounded (:func:`~puzzlesat.core.text.load_json`).
 
     Raises:
-        ParseError: not JSON.
+        ParseError: not JSON, or past the bounds of depth and number size.
     """
-    from puzzlesat.core.errors import ParseError
-
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ParseError(f"{source}: line {exc.lineno}: not a JSON proof: {exc.msg}") from None
+    return load_json(text, source)
 
 
 def check_external(clauses: Sequence[Sequence[int]], proof: Path, solver: str = "the external solver") -> Certificate:

@@ -24,6 +24,20 @@ class DeadlineExceeded(PuzzlesatError):
     """The time limit passed while Python code was still working (encoding, building, parsing)."""
 
 
+def expired(exc: BaseException) -> DeadlineExceeded | None:
+    """The deadline an exception comes from, if any: the timer may fire inside a C call
+    (numba's dispatcher, a compile), which then raises its own error (``SystemError: ...
+    returned a result with an exception set``) with the DeadlineExceeded as its cause."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        if isinstance(current, DeadlineExceeded):
+            return current
+        seen.add(id(current))
+        current = current.__cause__ or current.__context__
+    return None
+
+
 @contextmanager
 def hard_deadline(seconds: float | None, what: str) -> Iterator[None]:
     """Raise :class:`DeadlineExceeded` in the block once ``seconds`` have passed.

@@ -72,11 +72,11 @@ class Option(NamedTuple):
         if self.pattern and not re.fullmatch(self.pattern, converted):
             raise OptionError(f"option {self.name}={value!r}: expected text like {self.default!r}")
         if self.choices and converted not in self.choices:
-            raise OptionError(f"option {self.name}={value!r}: expected one of {', '.join(self.choices)}")
+            raise OptionError(f"option {self.name}={_shown(value)}: expected one of {', '.join(self.choices)}")
         if self.low is not None and converted < self.low:
-            raise OptionError(f"option {self.name}={value!r}: expected at least {_number(self.low)}")
+            raise OptionError(f"option {self.name}={_shown(value)}: expected at least {_number(self.low)}")
         if self.high is not None and converted > self.high:
-            raise OptionError(f"option {self.name}={value!r}: expected at most {_number(self.high)}")
+            raise OptionError(f"option {self.name}={_shown(value)}: expected at most {_number(self.high)}")
         return converted
 
     def _typed(self, value: Any) -> Any:
@@ -92,14 +92,14 @@ class Option(NamedTuple):
             if isinstance(value, str) and is_int(value):
                 return int(value)
         elif self.type is float:
-            if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+            if isinstance(value, int | float) and not isinstance(value, bool) and _finite(value):
                 return float(value)
             if isinstance(value, str) and re.fullmatch(_FLOAT, value) and math.isfinite(float(value)):
                 return float(value)
         elif isinstance(value, str) and value:
             return value
         expected = {"str": "a non-empty str", "float": "a finite float"}.get(kind, kind)
-        raise OptionError(f"option {self.name}={value!r}: expected {expected}")
+        raise OptionError(f"option {self.name}={_shown(value)}: expected {expected}")
 
 
 def resolve(
@@ -143,6 +143,27 @@ def parse_pairs(pairs: Iterable[str]) -> dict[str, str]:
 def defaults(declared: Iterable[Option]) -> dict[str, Any]:
     """The declared defaults by name: what a formulation uses when an option is not given."""
     return {opt.name: opt.default for opt in declared}
+
+
+def _shown(value: Any) -> str:
+    """A value as a message quotes it: its ``repr``, cut after 60 characters; a huge int by
+    its size (``repr`` refuses past 4300 digits).
+
+    >>> _shown(10**400), _shown("x" * 99)[-5:]
+    ('an int of 401 digits', 'xx...')
+    """
+    if isinstance(value, int) and abs(value) >= 10**60:
+        return f"an int of {len(str(abs(value))) if value.bit_length() < 14000 else 'over 4000'} digits"
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _finite(value: float) -> bool:
+    """Whether a number is finite as a float (``10**400`` is not: it has no float)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _number(bound: float) -> str:

@@ -82,13 +82,22 @@ def start(
 
 
 def _bootstrap(target: Callable[..., object], args: tuple[Any, ...], parent_pid: int, memory_mb: int | None) -> None:
-    """The child's side of :func:`start`: steps 2 to 5 of the module docstring, then the target."""
+    """The child's side of :func:`start`: steps 2 to 5 of the module docstring, then the target.
+
+    A failure the target does not turn into a result itself is one line on stderr and exit
+    code 1 (which the parent reports), never a traceback on the user's terminal.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     with contextlib.suppress(OSError):  # already a session leader
         os.setsid()
     die_with_parent(parent_pid)
-    cap_memory(memory_mb)
-    target(*args)
+    try:
+        cap_memory(memory_mb)
+        target(*args)
+    except Exception as exc:
+        name = multiprocessing.current_process().name
+        print(f"{name}: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
+        sys.exit(1)
 
 
 def die_with_parent(parent_pid: int) -> None:
@@ -135,7 +144,7 @@ def cap_memory(memory_mb: int | None) -> None:
     limit = int(memory_mb) * 1024 * 1024
     try:
         resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
-    except (ValueError, OSError):  # pragma: no cover - a hard limit already lower
+    except (ValueError, OSError, OverflowError):  # a hard limit already lower, or one past a C long: none
         pass
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from puzzlesat.core.arguments import writable
 from puzzlesat.core.options import Option, resolve
 from puzzlesat.core.types import Choice, Puzzle, Strategy
 
@@ -36,6 +37,8 @@ def for_strategies(puzzle: Puzzle, names: Sequence[str | Choice], given: Mapping
     Raises:
         BackendUnavailable: an unknown strategy or variant.
         OptionError: a key none of them declares (naming the valid keys), or a bad value.
+        ArgumentError: a file an option writes (``checkpoint``) that cannot be written, or
+            that is no regular file (:func:`~puzzlesat.core.arguments.writable`).
     """
     picked = [puzzle.choose(name) for name in names]
     strats = [choice.strategy for choice in picked]
@@ -43,6 +46,9 @@ def for_strategies(puzzle: Puzzle, names: Sequence[str | Choice], given: Mapping
     label = f"{puzzle.name} {', '.join(choice.asked for choice in picked)}"
     listed = {opt.name for c in picked for opt in served(puzzle, c.strategy, c.variant)}
     resolved = resolve(declared.values(), given, label, listed)
+    for opt in declared.values():
+        if opt.writes:
+            writable(resolved.get(opt.name))
     if len(strats) == 1:
         return resolved
     shared = {o.name for o in puzzle.solve_options}

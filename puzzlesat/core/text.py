@@ -7,16 +7,24 @@ an allocation the machine cannot make.
 
 from __future__ import annotations
 
+import json
 import os
 import re
+from itertools import accumulate
+from typing import Any
 
 from puzzlesat.core.errors import ParseError
+from puzzlesat.core.files import special
 
 # The largest public instance file is under 5 kB and a rubik --all answer can reach a few
 # MB; anything past 16 MB is not an instance.
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
 _INTEGER = re.compile(r"[+-]?[0-9]{1,18}")
+# what any file this package writes as JSON holds at most: a record's stats sit 3 deep
+MAX_JSON_DEPTH = 16
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
 
 def read_text(path: str | os.PathLike[str], source: str, limit: int = MAX_FILE_BYTES) -> str:
@@ -24,8 +32,13 @@ def read_text(path: str | os.PathLike[str], source: str, limit: int = MAX_FILE_B
 
     Raises:
         OSError: the file cannot be opened or read.
-        ParseError: too large, or not UTF-8 (naming the line of the first bad byte).
+        ParseError: no regular file (a FIFO, a device: :func:`~puzzlesat.core.files.special`;
+            ``-`` reads stdin where a verb takes it), too large, or not UTF-8 (naming the
+            line of the first bad byte).
     """
+    what = special(path)
+    if what is not None:
+        raise ParseError(f"{source}: cannot read: is {what}, not a regular file")
     with open(path, "rb") as fp:
         return decode_text(fp.read(limit + 1), source, limit)
 
@@ -97,3 +110,44 @@ def int_tokens(text: str, source: str) -> list[tuple[int, list[int]]]:
             raise ParseError(f"{source}:{lineno}: expected integers, got {bad!r}")
         rows.append((lineno, [int(p) for p in parts]))
     return rows
+
+
+def load_json(text: str, source: str, *, depth: int = MAX_JSON_DEPTH, limit: int = MAX_FILE_BYTES) -> Any:
+    """JSON text as data, bounded before any of it is built: at most ``limit`` characters,
+    ``depth`` levels of nesting, integers of 18 digits (:func:`is_int`), finite floats of
+    at most 40 characters, and no ``NaN`` or ``Infinity``.
+
+    >>> load_json('{"runs": [1, 2.5]}', "x.json")
+    {'runs': [1, 2.5]}
+    >>> load_json("[" * 99 + "]" * 99, "x.json")
+    Traceback (most recent call last):
+    puzzlesat.core.errors.ParseError: x.json: JSON nested deeper than 16 levels
+
+    Raises:
+        ParseError: naming ``source`` (and the line) and what is wrong.
+    """
+    check_length(text, source, limit)
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    if max(accumulate(1 if c in "[{" else -1 for c in brackets), default=0) > depth:
+        raise ParseError(f"{source}: JSON nested deeper than {depth} levels")
+
+    def integer(token: str) -> int:
+        if not is_int(token):
+            raise ParseError(f"{source}: a number of more than 18 digits in JSON: {token[:20]}...")
+        return int(token)
+
+    def real(token: str) -> float:
+        value = float(token) if len(token) <= 40 else float("inf")
+        if value in (float("inf"), float("-inf")):
+            raise ParseError(f"{source}: a number out of range in JSON: {token[:20]}")
+        return value
+
+    def constant(token: str) -> Any:
+        raise ParseError(f"{source}: {token} is no number in JSON")
+
+    try:
+        return json.loads(text, parse_int=integer, parse_float=real, parse_constant=constant)
+    except json.JSONDecodeError as exc:
+        raise ParseError(f"{source}: not JSON ({exc.msg} at line {exc.lineno})") from None
+    except RecursionError:  # a nesting the count above missed cannot get past this either
+        raise ParseError(f"{source}: JSON nested deeper than {depth} levels") from None

@@ -49,6 +49,9 @@ class Limits:
             (:class:`~puzzlesat.core.incumbent.Incumbent`), under ``--score`` or an
             optimisation: a strategy may offer its answers there and take the others' best as
             a bound or a hint; None outside a race.
+        started: when the run began (:func:`time.perf_counter`), set by the engine as it calls
+            the strategy: the time limit counts from there, so the strategy's own imports
+            (numba's, ortools', seconds on a busy machine) are inside it.
     """
 
     timeout: float | None = None
@@ -56,12 +59,20 @@ class Limits:
     workers: int = 1
     options: dict[str, Any] = field(default_factory=dict)
     shared: Incumbent | None = None
+    started: float | None = None
 
     def remaining(self, start: float) -> float | None:
-        """Seconds left of the timeout, given the start time from :func:`time.perf_counter`."""
+        """Seconds left of the timeout, counted from ``start`` (:func:`time.perf_counter`) or
+        from :attr:`started` when the run began earlier."""
         if self.timeout is None:
             return None
-        return max(0.0, self.timeout - (time.perf_counter() - start))
+        begun = start if self.started is None else min(start, self.started)
+        return max(0.0, self.timeout - (time.perf_counter() - begun))
+
+    def deadline(self, start: float) -> float | None:
+        """The :func:`time.perf_counter` time the answer is due (None: no limit); see :meth:`remaining`."""
+        left = self.remaining(start)
+        return None if left is None else time.perf_counter() + left
 
 
 @dataclass

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from puzzlesat.core import ParseError, is_int
+from puzzlesat.core.text import load_json, read_text
 
 Key = tuple[Any, ...]
 
@@ -107,10 +108,9 @@ def read_sidecar(path: Path) -> dict[str, Any]:
             wrong type (the variable map included).
     """
     try:
-        data = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else exc
-        raise ParseError(f"{path}: cannot read the sidecar: {reason}") from None
+        data = load_json(read_text(path, str(path)), str(path))
+    except OSError as exc:
+        raise ParseError(f"{path}: cannot read the sidecar: {exc.strerror or exc}") from None
     if not isinstance(data, dict):
         raise ParseError(f"{path}: the sidecar is not a JSON object")
     data.setdefault("options", {})

@@ -257,7 +257,7 @@ def solve_lazy(instance: Instance, limits: Limits, variant: str | None) -> Resul
     from puzzlesat.encoders.sat import sat_result
 
     start = time.perf_counter()
-    deadline = None if limits.timeout is None else start + limits.timeout
+    deadline = limits.deadline(start)
     lazy = LazySolver(instance, variant or "cadical195")
     try:
         sat, loop = lazy.next_loop(deadline=deadline)
@@ -421,7 +421,7 @@ def solve_rank(instance: Instance, limits: Limits, variant: str | None) -> Resul
     start = time.perf_counter()
     enc = encode(instance, limits.options)
     name = variant or "cadical195"
-    deadline = None if limits.timeout is None else start + limits.timeout
+    deadline = limits.deadline(start)
     edge_ids = {enc.pool.id(e): e for e in Grid(instance.rows, instance.cols).edges()}
     conflicts = 0
 

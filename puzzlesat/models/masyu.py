@@ -162,7 +162,7 @@ def solve_circuit(instance: Instance, limits: Limits, variant: str | None) -> Re
 def _solve(instance: Instance, limits: Limits, lazy: bool) -> Result:
     """Build the lazy or the circuit model and solve it (the engine answered trivial grids)."""
     start = time.perf_counter()
-    deadline = None if limits.timeout is None else start + limits.timeout
+    deadline = limits.deadline(start)
     model, mv = build_model(instance) if lazy else build_circuit_model(instance)
     counters = {"iterations": 0, "cuts": 0, "conflicts": 0}
     return _finish(instance, model, mv, limits, deadline, counters, start, lazy=lazy)

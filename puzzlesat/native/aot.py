@@ -17,6 +17,11 @@ recipe), of the Python, numpy, numba and llvmlite versions.  A library built fro
 other versions is never loaded (it is not even looked at): the solve then compiles with
 numba's JIT as before.  Same functions, same compiler: same answers (the tests compare them).
 Building needs a C compiler; solving does not.
+
+Beside the library goes its digest (``NAME.so.digest``: BLAKE2b of its bytes), checked
+before ``dlopen``, as SQLite checks what it reads back: a library cut short, with flipped
+bits or put there by something else would crash the process (SIGBUS) or lack the kernels'
+symbols.  Such a library is reported in one line and the JIT serves.
 """
 
 from __future__ import annotations
@@ -35,10 +40,11 @@ try:  # CPython's own BLAKE2: a solve computes the key, and hashlib would load O
 except ImportError:  # another Python
     from hashlib import blake2b
 
-from puzzlesat.core import PuzzlesatError
+from puzzlesat.core import PuzzlesatError, progress
 from puzzlesat.core.cache import cache_dir
 
 SUFFIX = ".so"
+DIGEST = ".digest"  # beside the library: its BLAKE2b in hex
 ENTRY = "puzzlesat_{set}_{name}"  # the C name of the function ``name`` of a kernel set
 RUNTIME = ("NRT_", "numba_")  # the prefixes of numba's runtime functions, stubbed (module docstring)
 
@@ -73,7 +79,9 @@ KERNEL_SETS = {
         ),
     ),
 }
-BUILD_SECONDS = 3  # about what a build takes on 2 cores, numba's cache cold (2.5 s measured) or warm
+# CPU seconds of a build with numba's cache cold (3.0 s measured; 1.3 s warm); a busy machine
+# stretches the wall time (28 s at load 15 on 2 cores)
+BUILD_SECONDS = 3
 
 _loaded: dict[str, Any] = {}
 
@@ -133,22 +141,42 @@ def path(kernels: KernelSet) -> Path:
     return folder() / f"{kernels.name}-{key(kernels)}{SUFFIX}"
 
 
+def digest_of(data: bytes) -> str:
+    """The digest a library's bytes are checked against (:data:`DIGEST`)."""
+    return blake2b(data, digest_size=32).hexdigest()
+
+
 def load(name: str) -> Any | None:
     """The built kernels of the set ``name`` for the sources and versions running now (its
-    ``Built`` caller); None when there is no library (or it does not load), once per process."""
+    ``Built`` caller); None when there is no library, or it fails its digest or does not
+    load (one line says so), once per process."""
     if name not in _loaded:
         kernels = kernel_set(name)
         file = path(kernels)
         _loaded[name] = None
         if file.is_file():
-            import ctypes
-
-            try:
-                library = ctypes.CDLL(str(file))
-            except OSError:  # cut short or foreign: the JIT serves as before
-                return None
-            _loaded[name] = importlib.import_module(kernels.abi).Built(library)
+            _loaded[name] = _checked(kernels, file)
     return _loaded[name]
+
+
+def _checked(kernels: KernelSet, file: Path) -> Any | None:
+    """The library at ``file`` loaded, if its bytes match the digest beside it; else None."""
+    import ctypes
+
+    try:
+        data = file.read_bytes()
+        noted = Path(str(file) + DIGEST).read_text().strip()
+    except OSError as exc:
+        why = f"cannot read it or its digest ({exc.strerror or exc})"
+    else:
+        why = "its bytes do not match its digest"
+        if noted == digest_of(data):
+            try:
+                return importlib.import_module(kernels.abi).Built(ctypes.CDLL(_private_copy(file, data)))
+            except (OSError, AttributeError) as exc:  # foreign, or without the kernels' symbols
+                why = f"it does not load ({exc})"
+    progress.line(f"c kernels {file} are damaged ({why}): numba's JIT serves; puzzlesat kernels build makes them anew")
+    return None
 
 
 def kernels(name: str) -> Any:
@@ -162,7 +190,8 @@ class KernelBuild:
 
     Attributes:
         name: the set.
-        state: ``built`` (for these sources and versions), ``stale`` (only libraries built from
+        state: ``built`` (for these sources and versions), ``damaged`` (built, but its bytes
+            fail its digest: never loaded), ``stale`` (only libraries built from
             other sources or versions, which are never loaded) or ``absent``.
         path: the library these sources and versions load.
         disk_mb: MB on disk of the set's libraries, stale ones included.
@@ -180,9 +209,27 @@ def statuses() -> list[KernelBuild]:
     for kernels in KERNEL_SETS.values():
         file = path(kernels)
         mine = sorted(folder().glob(f"{kernels.name}-*{SUFFIX}"))
-        state = "built" if file in mine else "stale" if mine else "absent"
+        state = ("built" if _sealed(file) else "damaged") if file in mine else "stale" if mine else "absent"
         found.append(KernelBuild(kernels.name, state, file, round(sum(f.stat().st_size for f in mine) / 1e6, 3)))
     return found
+
+
+def _private_copy(file: Path, data: bytes) -> str:
+    """What ``dlopen`` opens: the bytes checked, in memory of this process's own where Linux
+    allows (``memfd``), so that a file cut or rewritten meanwhile cannot reach the mapped code."""
+    if not hasattr(os, "memfd_create"):
+        return str(file)
+    fd = os.memfd_create(file.name)
+    os.write(fd, data)
+    return f"/proc/self/fd/{fd}"  # left open: the library stays loaded for the process's life
+
+
+def _sealed(file: Path) -> bool:
+    """Whether a library's bytes match the digest beside it."""
+    try:
+        return Path(str(file) + DIGEST).read_text().strip() == digest_of(file.read_bytes())
+    except OSError:
+        return False
 
 
 def compiler() -> list[str]:
@@ -223,12 +270,16 @@ def build(name: str) -> KernelBuild:
         with tempfile.TemporaryDirectory(dir=target.parent, prefix=f".{name}-build-") as work:
             built = Path(work) / f"{name}{SUFFIX}"
             _link(_object_code(name, functions), Path(work), built)
+            sealed = Path(work) / f"{name}{SUFFIX}{DIGEST}"
+            sealed.write_text(digest_of(built.read_bytes()) + "\n")
             os.replace(built, target)
+            os.replace(sealed, str(target) + DIGEST)
     except OSError as exc:
         raise PuzzlesatError(f"cannot write the kernels into {target.parent}: {exc}") from None
     for stale in target.parent.glob(f"{name}-*{SUFFIX}"):
         if stale != target:
             stale.unlink(missing_ok=True)
+            Path(str(stale) + DIGEST).unlink(missing_ok=True)
     _loaded.pop(name, None)
     (done,) = [k for k in statuses() if k.name == name]
     return done

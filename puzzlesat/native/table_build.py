@@ -38,6 +38,7 @@ from typing import Any
 import numpy as np
 
 from puzzlesat.core import PuzzlesatError, progress
+from puzzlesat.core.cache import number, read_note
 
 STATE = "state.json"
 DIGEST_BLOCK = 1 << 20  # bytes per summed block in file_digest
@@ -64,11 +65,7 @@ def boot_id() -> str:
 
 def read_state(folder: Path) -> dict[str, Any]:
     """The checkpoint note of a work folder; empty if there is none or it is unreadable."""
-    try:
-        state = json.loads((folder / STATE).read_text())
-    except (OSError, ValueError):
-        return {}
-    return state if isinstance(state, dict) else {}
+    return read_note(folder / STATE) or {}
 
 
 class Workspace:
@@ -114,8 +111,10 @@ class Workspace:
     def open(self) -> None:
         """Read the checkpoint note, or start afresh if it belongs to another build or boot."""
         state = read_state(self.folder)
-        if state.get("key") == self.key and state.get("boot") == boot_id():
-            self.state, self.resumed = state, True
+        arrays = state.get("arrays")
+        sound = isinstance(arrays, list) and all(isinstance(a, str) for a in arrays) and "seconds" in state
+        if sound and state.get("key") == self.key and state.get("boot") == boot_id():
+            self.state, self.resumed = state | {"seconds": number(state, "seconds")}, True
         else:
             self.clear()
             self.folder.mkdir(parents=True)
@@ -131,7 +130,7 @@ class Workspace:
     @property
     def seconds(self) -> float:
         """Time spent on this build so far, by every run of it."""
-        return float(self.state.get("seconds", 0.0)) + time.monotonic() - self._opened
+        return number(self.state, "seconds") + time.monotonic() - self._opened
 
     def path(self, name: str) -> Path:
         """The file of a finished array (:meth:`save`)."""
@@ -282,12 +281,10 @@ class Store:
         self.folder = note.with_suffix(".partial")
 
     def read_note(self) -> dict[str, Any]:
-        """The note of a finished set; empty if there is none, it is unreadable, or it lacks a key."""
-        try:
-            meta = json.loads(self.note.read_text())
-        except (OSError, ValueError):
-            return {}
-        if not isinstance(meta, dict) or any(k not in meta for k in self.needs):
+        """The note of a finished set, read bounded (:func:`~puzzlesat.core.cache.read_note`);
+        empty if there is none, it is damaged, it lacks a key or its build time is no number."""
+        meta = read_note(self.note)
+        if meta is None or any(k not in meta for k in self.needs) or number(meta, "build_seconds", -1.0) < 0:
             return {}
         return meta
 

@@ -180,6 +180,7 @@ def _catalog(
             backend,
             results=results,
             answers=True,
+            label="catalog",
         )
         for rec in records:
             runs[rec.instance].append(rec)

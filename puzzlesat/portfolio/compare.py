@@ -40,7 +40,7 @@ from puzzlesat.core import (
 )
 from puzzlesat.core.arguments import TABLE_FORMATS
 from puzzlesat.core.run_options import for_run, for_strategies
-from puzzlesat.core.text import decode_text
+from puzzlesat.core.text import load_json, read_text
 from puzzlesat.portfolio.backends import Backend, open_pool
 from puzzlesat.portfolio.child import ChildSpec, puzzle_spec, strategy_spec
 from puzzlesat.portfolio.race import serving
@@ -135,6 +135,8 @@ class Record:
 
 
 STATUSES = tuple(status.value for status in Status)
+# a record is under a kilobyte: a quarter of a million runs
+RESULTS_BYTES = 1 << 28
 
 
 def _is_number(value: Any) -> bool:
@@ -150,13 +152,14 @@ def load_results(path: Path) -> list[Record]:
     """The records of a JSON-lines results file; a torn record (an interrupted write) is skipped.
 
     Raises:
-        ParseError: a folder, an unreadable file, or a line that is not UTF-8, or JSON that is
-            not a record, naming the file and line.
+        ParseError: no regular file, an unreadable one or one past :data:`RESULTS_BYTES`, a
+            line that is not UTF-8, not JSON within the bounds of
+            :func:`~puzzlesat.core.text.load_json`, or not a record, naming the file and line.
     """
     if not path.exists():
         return []
     try:
-        lines = path.read_bytes().splitlines()
+        lines = read_text(path, str(path), RESULTS_BYTES).splitlines()
     except OSError as exc:
         raise ParseError(f"{path}: cannot read the results file: {exc.strerror or exc}") from None
     records = []
@@ -164,13 +167,13 @@ def load_results(path: Path) -> list[Record]:
         if not raw.strip():
             continue
         try:
-            records.append(Record.from_json(json.loads(decode_text(raw, f"{path}:{lineno}"))))
+            data = load_json(raw, f"{path}:{lineno}")
         except ParseError:
+            if raw.lstrip().startswith('{"') and not raw.rstrip().endswith("}"):
+                continue  # torn by an interrupted write; later runs append after it
             raise
-        except json.JSONDecodeError:  # torn by an interrupted write; later runs append after it
-            if raw.lstrip().startswith(b'{"'):
-                continue
-            raise ParseError(f"{path}:{lineno}: not a results record (not JSON)") from None
+        try:
+            records.append(Record.from_json(data))
         except ValueError as exc:
             raise ParseError(f"{path}:{lineno}: not a results record ({exc})") from None
     return records
@@ -186,6 +189,7 @@ def compare(
     results: Path | None = None,
     stream: TextIO | None = None,
     answers: bool = False,
+    label: str = "compare",
 ) -> list[Record]:
     """Run every strategy on every instance, each run isolated in its own process.
 
@@ -208,6 +212,7 @@ def compare(
             (:mod:`puzzlesat.core.progress`); None: only to that callback, if any.
         answers: keep each verified answer in its record (``Record.answer``, the puzzle's
             output format), e.g. for a catalog that replays them.
+        label: what the progress lines name (``c catalog 3/8: ...`` for a catalog's runs).
 
     Returns:
         One record per (instance, strategy), in input order, reused ones included.
@@ -221,7 +226,7 @@ def compare(
         PuzzlesatError: an unknown backend, or Ray not installed.
     """
     with progress.reporting(progress.fallback(stream)):
-        return _compare(puzzle, instances, strategies, limits, backend, results, answers)
+        return _compare(puzzle, instances, strategies, limits, backend, results, answers, label)
 
 
 def _compare(
@@ -232,6 +237,7 @@ def _compare(
     backend: Backend | None,
     results: Path | None,
     answers: bool,
+    label: str,
 ) -> list[Record]:
     names = list(strategies) if strategies else default_strategies(puzzle)
     limits = limits or Limits(timeout=60.0)
@@ -256,7 +262,7 @@ def _compare(
     wanted = [(path, inst, name) for path, inst in instances for name in names]
     pending = [item for item in wanted if (item[0], item[2]) not in done]
     jobs = max(1, jobs or len(pending))
-    tally = Tally(len(wanted), len(wanted) - len(pending))
+    tally = Tally(len(wanted), len(wanted) - len(pending), label)
     out = None
     if results is not None and pending:
         results.parent.mkdir(parents=True, exist_ok=True)
@@ -340,14 +346,15 @@ def _jsonable(stats: dict[str, Any]) -> dict[str, Any]:
 class Tally:
     """A comparison's progress: a line per finished run and the runs done, as progress reports."""
 
-    def __init__(self, total: int, already: int) -> None:
+    def __init__(self, total: int, already: int, label: str = "compare") -> None:
+        self.label = label  # the verb whose runs these are: ``compare``, ``catalog``
         self.total = total
         self.count = already
         self.solved = 0
         self.errors = 0
         self.start = time.monotonic()
         if already:
-            progress.line(f"c compare: {already} of {total} runs taken from the results file")
+            progress.line(f"c {label}: {already} of {total} runs taken from the results file")
 
     def advance(self, rec: Record, optimisation: bool) -> None:
         """Count a finished run."""
@@ -355,13 +362,15 @@ class Tally:
         self.solved += rec.solved(optimisation)
         self.errors += rec.status == Status.ERROR.value
         took = "-" if rec.time is None else f"{rec.time:.2f}s"
-        text = f"c compare {self.count}/{self.total}: {rec.instance} {rec.strategy} {rec.status} {took} {rec.message}"
+        text = (
+            f"c {self.label} {self.count}/{self.total}: {rec.instance} {rec.strategy} {rec.status} {took} {rec.message}"
+        )
         progress.line(text.rstrip())
 
     def report(self) -> None:
         """Report the runs done so far."""
         progress.update(
-            "compare",
+            self.label,
             self.count / max(1, self.total),
             f"{self.count}/{self.total} runs, {self.solved} solved, {self.errors} errors, "
             f"{time.monotonic() - self.start:.0f}s",

@@ -13,9 +13,11 @@ exact arithmetic (``puzzlesat check pegsol INSTANCE NAME.json``):
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any
 
+from puzzlesat.core.text import is_int
 from puzzlesat.domains.pegsol.impossible import _count_proof, pagoda_certificate, parity_signature
 from puzzlesat.domains.pegsol.instance import PEG, Instance
 
@@ -59,17 +61,30 @@ def check_argument(instance: Instance, data: Any) -> list[str]:
     return [f"unknown proof {kind!r}; expected peg count, position-class parity or pagoda function"]
 
 
+_FRACTION = re.compile(r"\s*([+-]?[0-9]{1,18})\s*(?:/\s*([0-9]{1,18})\s*)?")
+
+
+def _weight(value: Any) -> Fraction | None:
+    """A pagoda weight: an int or ``"p/q"`` text of at most 18 digits each (``"1e999999999"``
+    would take the machine's memory to build), q not 0; None for anything else."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) < 10**18:
+        return Fraction(value)
+    found = _FRACTION.fullmatch(value) if isinstance(value, str) else None
+    below = int(found.group(2) or 1) if found else 0
+    return Fraction(int(found.group(1)), below) if found and below else None
+
+
 def _check_pagoda(instance: Instance, weights: Any) -> list[str]:
     """Every jump keeps or lowers the weight; the goal weighs more than the start."""
     if not isinstance(weights, dict):
         return ["pagoda function: no weights"]
     p: dict[tuple[int, int], Fraction] = {}
-    try:
-        for key, value in weights.items():
-            row, col = (int(x) for x in key.split(","))
-            p[(row, col)] = Fraction(value)
-    except (ValueError, ZeroDivisionError, AttributeError):
-        return ["pagoda function: weights must read 'r,c': 'p/q'"]
+    for key, value in weights.items():
+        cell = key.split(",") if isinstance(key, str) else []
+        weight = _weight(value)
+        if len(cell) != 2 or not all(is_int(x.strip()) for x in cell) or weight is None:
+            return [f"pagoda function: weights must read 'r,c': 'p/q' (at most 18 digits each), not {key!r}: {value!r}"]
+        p[(int(cell[0]), int(cell[1]))] = weight
     if set(p) != set(instance.cells):
         return ["pagoda function: the weights do not cover exactly the board's cells"]
     for src, over, to in instance.jumps():

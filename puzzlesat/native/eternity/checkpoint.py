@@ -24,10 +24,8 @@ record that does not fit is one line naming the file.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -37,7 +35,9 @@ from typing import Any
 import numpy as np
 
 from puzzlesat.core import PuzzlesatError
-from puzzlesat.core.text import read_text
+from puzzlesat.core.errors import ParseError
+from puzzlesat.core.files import write_atomic
+from puzzlesat.core.text import load_json, read_text
 from puzzlesat.domains.eternity import (
     Instance,
     Solution,
@@ -82,6 +82,42 @@ class Record:
     nodes: int
     workers: int = 1
 
+    @classmethod
+    def from_json(cls, data: Any, source: str) -> Record:
+        """A record line's data, every field checked before it is used (an edited file
+        cannot make a resumed run count ``runs=-5`` or add ``seconds="long"``).
+
+        Raises:
+            ParseError: naming ``source`` and the first field that is missing, unknown, of
+                another type or out of its range.
+        """
+        if not isinstance(data, dict):
+            raise ParseError(f"{source}: the record is not a JSON object")
+        unknown = sorted(set(data) - set(RECORD_FIELDS))
+        if unknown:
+            raise ParseError(f"{source}: the record has an unknown field {unknown[0]!r}")
+        for name, (kinds, low, high) in RECORD_FIELDS.items():
+            value = data.get(name, 1 if name == "workers" else None)
+            if isinstance(value, bool) or not isinstance(value, kinds):
+                raise ParseError(f"{source}: record field {name!r} is {value!r}, not {_KIND_NAMES[kinds]}")
+            if isinstance(value, int | float) and not low <= value <= high:
+                raise ParseError(f"{source}: record field {name!r} is {value!r}, not in [{low}, {high:g}]")
+        return cls(**data)
+
+
+# each field of a record line: its types and, for a number, its range (a run of years, an
+# int64 of nodes, the seed's range)
+RECORD_FIELDS: dict[str, tuple[type | tuple[type, ...], float, float]] = {
+    "instance": (str, 0, 0),
+    "score": (int, 0, 2**31 - 1),
+    "seed": (int, 0, 2**31 - 1),
+    "runs": (int, 1, 2**31 - 1),
+    "seconds": ((int, float), 0, 1e10),
+    "nodes": (int, 0, 2**63 - 1),
+    "workers": (int, 1, 2**16),
+}
+_KIND_NAMES = {str: "text", int: "a whole number", (int, float): "a number"}
+
 
 def picture(path: str) -> str:
     """Where the checkpoint's picture goes: FILE with the suffix ``.svg`` (``best.txt``: ``best.svg``)."""
@@ -117,33 +153,6 @@ def as_solution(board: np.ndarray) -> Solution:
     return Solution(tuple((int(t), int(r)) for t, r in board))
 
 
-def write_atomic(path: str | os.PathLike[str], text: str, durable: bool = True) -> None:
-    """Replace the file by ``text`` in one step: a temporary file beside it, ``fsync``, rename.
-    Not ``durable``: no ``fsync`` (a kill still never leaves half a file; a power cut may lose
-    the last ones written), for the many small files of a hunt (2 ms a file here, not 12)."""
-    target = Path(path)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "w") as fp:
-            fp.write(text)
-            fp.flush()
-            if durable:
-                os.fsync(fp.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
-        raise
-    if not durable:
-        return
-    with contextlib.suppress(OSError):  # the rename itself reaches the disk with the folder
-        folder = os.open(target.parent if str(target.parent) else ".", os.O_RDONLY)
-        try:
-            os.fsync(folder)
-        finally:
-            os.close(folder)
-
-
 @dataclass
 class Resumed:
     """A board read back by :func:`read`, with the record of the runs before (None for a plain answer)."""
@@ -165,12 +174,9 @@ def read(instance: Instance, path: str) -> Resumed:
     except OSError as exc:
         raise PuzzlesatError(f"{path}: cannot read: {exc.strerror or exc}") from None
     record = None
-    for line in text.splitlines():
+    for lineno, line in enumerate(text.splitlines(), start=1):
         if line.startswith(RECORD):
-            try:
-                record = Record(**json.loads(line[len(RECORD) :]))
-            except (ValueError, TypeError) as exc:
-                raise PuzzlesatError(f"{path}: a broken record line: {exc}") from None
+            record = Record.from_json(load_json(line[len(RECORD) :], f"{path}:{lineno}"), f"{path}:{lineno}")
     if record is not None and record.instance != fingerprint(instance):
         raise PuzzlesatError(f"{path}: a checkpoint of another instance (or other hints)")
     solution = parse_solution(instance, text, path)

@@ -64,7 +64,10 @@ STRATEGY = Strategy(
 # restart does, while still reshuffling the rare search that runs long
 FIRST_RESTART_NODES = 10_000_000
 RESTART_GROWTH = 2.0
-SLICE_NODES = 20_000_000  # nodes between two looks at the clock (well under a second)
+# nodes between two looks at the clock: at most SLICE_NODES, and no more than the rate of the
+# last slice fits in SLICE_SECONDS or in the time left (20 M nodes took 2.9 s on a busy machine)
+SLICE_NODES = 20_000_000
+SLICE_SECONDS = 0.25
 COUNT_SLICE_NODES = 1_000_000  # a count's first slice, then sized to take COUNT_SLICE_SECONDS
 COUNT_SLICE_SECONDS = 0.2
 DEFAULTS = defaults(ROWSCAN_OPTIONS)
@@ -119,11 +122,12 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     pruned = 0  # placements the colour-count check refused, over the finished restarts
     restarts = 0
     restart_budget = float(FIRST_RESTART_NODES)
+    room = COUNT_SLICE_NODES  # the kernel's nodes that fit in the next slice, once its rate is seen
     while True:
         search = Search(instance, lookup, rng, check)
         spent = 0
         while True:
-            step = int(min(SLICE_NODES, restart_budget - spent))
+            step = int(min(SLICE_NODES, restart_budget - spent, room))
             if plain > 0:
                 status, done = search.run(min(step, plain), plain=True)
                 plain -= done
@@ -131,7 +135,11 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
                 if not compile_time:
                     compile_time = _compile()
                     start += compile_time  # the search's own time leaves the compilation out
+                began = time.perf_counter()
                 status, done = search.run(step)
+                left = limits.remaining(compile_start)
+                window = SLICE_SECONDS if left is None else min(SLICE_SECONDS, left)
+                room = max(1, int(done / max(time.perf_counter() - began, 1e-6) * window))
             spent += done
             nodes += done
             stats = {"nodes": nodes, "restarts": restarts, "compile_time": round(compile_time, 3)}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
-from puzzlesat.core import Limits, Result, Status, Strategy
+from puzzlesat.core import TIME_LIMIT, Limits, Result, Status, Strategy
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, decision_status
 from puzzlesat.core.uniqueness import record_uniqueness
 from puzzlesat.domains.masyu import Instance, solution_from_edges
@@ -31,8 +31,11 @@ STRATEGY = Strategy(
     puzzle="masyu",
     engine="native",
 )
-CELL_NODES_PER_SECOND = 5_000_000  # nodes/s times cells, measured: ~10k nodes/s on 16x33
 MAX_DEPTH = 4096
+# a slice of the search between two looks at the clock: short enough that a limit holds within
+# a small share of a second, long enough that the calls cost nothing (a node is 10-100 us)
+SLICE_SECONDS = 0.05
+FIRST_SLICE_NODES = 64
 
 
 def arrays(instance: Instance) -> tuple[np.ndarray, ...]:
@@ -78,35 +81,60 @@ def _edge(rows: int, cols: int, r: int, c: int, dr: int, dc: int) -> tuple[str, 
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
-    """Propagate and search; with ``unique`` look for a second loop as well."""
+    """Propagate and search; with ``unique`` look for a second loop as well.
+
+    The search runs in slices of nodes, each sized to take about :data:`SLICE_SECONDS` at
+    the rate the last ones ran, and the clock is read between them: the time limit holds on
+    a busy machine as on an idle one, where a node budget derived from it would not.
+    """
+    start = time.perf_counter()  # the limit counts the imports: numba's takes seconds on a busy machine
     import numpy as np  # here, not at the top: listing the strategies imports this module
 
-    from puzzlesat.native.masyu.kernel import search
+    from puzzlesat.native.masyu.kernel import R_COUNT, R_NODES, new_state, search
 
-    start = time.perf_counter()
     clue, inc, far, ea, eb, lines, line_start = arrays(instance)
     want = 2 if limits.options.get("unique") else 1
-    cells = instance.rows * instance.cols
-    budget = 10**12 if limits.timeout is None else max(1000, int(limits.timeout * CELL_NODES_PER_SECOND / cells))
     compile_start = time.perf_counter()
+    tiny = new_state(4, 0, 1, 1)
     search(
-        np.zeros(4, dtype=np.int8), inc[:4] * 0 - 1, far[:4] * 0 - 1, ea[:0], eb[:0], lines[:0], line_start[:1], 1, 1, 1
+        np.zeros(4, dtype=np.int8),
+        inc[:4] * 0 - 1,
+        far[:4] * 0 - 1,
+        ea[:0],
+        eb[:0],
+        lines[:0],
+        line_start[:1],
+        1,
+        1,
+        *tiny,
     )
     compile_time = time.perf_counter() - compile_start
     t0 = time.perf_counter()
-    status, sols, nodes = search(clue, inc, far, ea, eb, lines, line_start, want, budget, MAX_DEPTH)
+    state, stack, sols, regs = new_state(len(clue), len(ea), want, MAX_DEPTH)
+    deadline = limits.deadline(start)
+    nodes = FIRST_SLICE_NODES
+    while True:
+        began = time.perf_counter()
+        status = search(clue, inc, far, ea, eb, lines, line_start, want, nodes, state, stack, sols, regs)
+        now = time.perf_counter()
+        if status != BUDGET or (deadline is not None and now >= deadline):
+            break
+        # a node's cost varies tenfold along the search: the slower of the last slice's rate
+        # and the whole search's, and a slice at most twice the last
+        rate = min(nodes / max(now - began, 1e-6), int(regs[R_NODES]) / max(now - t0, 1e-6))
+        left = SLICE_SECONDS if deadline is None else min(SLICE_SECONDS, deadline - now)
+        nodes = max(1, min(int(rate * left), 2 * nodes))
     wall = time.perf_counter() - t0 + (compile_start - start)
     edges = instance.edges()
-    loops = [solution_from_edges([edges[i] for i in np.nonzero(row == 1)[0]]) for row in sols]
-    stats: dict = {"nodes": int(nodes), "compile_time": round(compile_time, 3)}
+    found = sols[: regs[R_COUNT]]
+    loops = [solution_from_edges([edges[i] for i in np.nonzero(row == 1)[0]]) for row in found]
+    stats: dict = {"nodes": int(regs[R_NODES]), "compile_time": round(compile_time, 3)}
     if not loops:
         outcome = decision_status(status)
-        return Result(
-            outcome, None, wall_time=wall, stats=stats, message="node budget spent" if status == BUDGET else ""
-        )
+        return Result(outcome, None, wall_time=wall, stats=stats, message=TIME_LIMIT if status == BUDGET else "")
     result = Result(Status.SOLVED, loops[0], wall_time=wall, stats=stats)
     if not limits.options.get("unique"):
         return result
     if len(loops) > 1:
         return record_uniqueness(result, True, loops[1], noun="loop")
-    return record_uniqueness(result, False if status == EXHAUSTED else None, noun="loop", undecided="node budget")
+    return record_uniqueness(result, False if status == EXHAUSTED else None, noun="loop", undecided=TIME_LIMIT)

@@ -354,41 +354,56 @@ def _pick(es, other, clue, inc, last):
     return -1
 
 
+# the registers of a search between two slices (``regs``)
+R_DEPTH, R_LAST, R_OK, R_COUNT, R_NODES, R_STARTED = 0, 1, 2, 3, 4, 5
+REGISTERS = 6
+
+
 @njit(cache=True)
-def search(clue, inc, far, ea, eb, lines, line_start, want, node_limit, max_depth):
-    """Depth-first search for up to ``want`` loops.
+def search(clue, inc, far, ea, eb, lines, line_start, want, node_limit, state, stack, sols, regs):
+    """Depth-first search for up to ``want`` loops, one slice of at most ``node_limit`` nodes.
+
+    The whole search state lives in the arrays the caller holds (:func:`new_state`), so a
+    search that returns BUDGET goes on where it stopped when called again: the wrapper looks
+    at the clock between slices.
+
+    Args:
+        state: (es, other, plen, sc) of the current node: edge states, piece ends, piece
+            lengths, [edges on, solved].
+        stack: (s_es, s_other, s_plen, s_sc, s_edge, s_phase), one row per decision.
+        sols: ``want`` rows; row i the edge states of loop i.
+        regs: the :data:`REGISTERS` of the search (depth, last, ok, count, nodes, started).
 
     Returns:
-        (status, solutions, nodes): FOUND when ``want`` loops were found, EXHAUSTED when
-        the search ended (fewer exist), BUDGET when the node budget ran out; ``solutions[i]`` is
-        the edge state array of loop i (the first ``count`` rows are filled).
+        FOUND when ``want`` loops were found, EXHAUSTED when the search ended (fewer exist),
+        BUDGET when this slice's nodes are spent; ``regs[R_COUNT]`` loops are in ``sols`` and
+        ``regs[R_NODES]`` counts the nodes of every slice.
     """
-    ncell = clue.shape[0]
-    nedge = ea.shape[0]
-    es = np.full(nedge, UNKNOWN, dtype=np.int8)
-    other = np.arange(ncell).astype(np.int32)
-    plen = np.zeros(ncell, dtype=np.int32)
-    sc = np.zeros(2, dtype=np.int32)
-    sols = np.zeros((max(want, 1), nedge), dtype=np.int8)
-    count = 0
-    nodes = 0
-    s_es = np.empty((max_depth, nedge), dtype=np.int8)
-    s_other = np.empty((max_depth, ncell), dtype=np.int32)
-    s_plen = np.empty((max_depth, ncell), dtype=np.int32)
-    s_sc = np.empty((max_depth, 2), dtype=np.int32)
-    s_edge = np.empty(max_depth, dtype=np.int32)
-    s_phase = np.empty(max_depth, dtype=np.int32)
-    ok = _propagate(es, other, plen, sc, ea, eb, clue, inc, far, lines, line_start)
-    depth = 0
-    last = -1  # the cell the last decision extended a piece to
+    es, other, plen, sc = state
+    s_es, s_other, s_plen, s_sc, s_edge, s_phase = stack
+    max_depth = s_edge.shape[0]
+    if regs[R_STARTED] == 0:
+        regs[R_STARTED] = 1
+        regs[R_OK] = 1 if _propagate(es, other, plen, sc, ea, eb, clue, inc, far, lines, line_start) else 0
+        regs[R_LAST] = -1  # the cell the last decision extended a piece to
+    depth = regs[R_DEPTH]
+    last = regs[R_LAST]
+    ok = regs[R_OK] == 1
+    count = regs[R_COUNT]
+    nodes = regs[R_NODES]
+    stop = nodes + node_limit
+    code = BUDGET
     while True:
+        if nodes >= stop:
+            break
         if ok:
             if sc[1] == 1:
                 sols[count, :] = es
                 count += 1
-                if count >= want:
-                    return FOUND, sols[:count].copy(), nodes
                 ok = False
+                if count >= want:
+                    code = FOUND
+                    break
             else:
                 e = _pick(es, other, clue, inc, last)
                 if e < 0 or depth >= max_depth:
@@ -402,8 +417,6 @@ def search(clue, inc, far, ea, eb, lines, line_start, want, node_limit, max_dept
                     s_phase[depth] = 0
                     depth += 1
                     nodes += 1
-                    if nodes > node_limit:
-                        return BUDGET, sols[:count].copy(), nodes
                     # the new end: whichever end of e is not the one that was open before
                     last = eb[e] if _end_choice(es, inc, ea[e])[0] >= 0 else ea[e]
                     ok = _set_on(e, es, other, plen, sc, ea, eb, clue, inc, far)
@@ -416,7 +429,8 @@ def search(clue, inc, far, ea, eb, lines, line_start, want, node_limit, max_dept
         while depth > 0 and s_phase[depth - 1] == 1:
             depth -= 1
         if depth == 0:
-            return EXHAUSTED, sols[:count].copy(), nodes
+            code = EXHAUSTED
+            break
         k = depth - 1
         es[:] = s_es[k]
         other[:] = s_other[k]
@@ -430,3 +444,28 @@ def search(clue, inc, far, ea, eb, lines, line_start, want, node_limit, max_dept
             ok = _propagate(es, other, plen, sc, ea, eb, clue, inc, far, lines, line_start)
         if ok and sc[1] == 0:
             ok = _connected(es, clue, inc, ea, eb)
+    regs[R_DEPTH] = depth
+    regs[R_LAST] = last
+    regs[R_OK] = 1 if ok else 0
+    regs[R_COUNT] = count
+    regs[R_NODES] = nodes
+    return code
+
+
+def new_state(ncell, nedge, want, max_depth):
+    """The arrays of a search at its start: (state, stack, sols, regs) for :func:`search`."""
+    state = (
+        np.full(nedge, UNKNOWN, dtype=np.int8),
+        np.arange(ncell).astype(np.int32),
+        np.zeros(ncell, dtype=np.int32),
+        np.zeros(2, dtype=np.int32),
+    )
+    stack = (
+        np.empty((max_depth, nedge), dtype=np.int8),
+        np.empty((max_depth, ncell), dtype=np.int32),
+        np.empty((max_depth, ncell), dtype=np.int32),
+        np.empty((max_depth, 2), dtype=np.int32),
+        np.empty(max_depth, dtype=np.int32),
+        np.empty(max_depth, dtype=np.int32),
+    )
+    return state, stack, np.zeros((max(want, 1), nedge), dtype=np.int8), np.zeros(REGISTERS, dtype=np.int64)

@@ -20,8 +20,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from puzzlesat.core import OptionError, progress
-from puzzlesat.core.cache import cache_dir
+from puzzlesat.core import ArgumentError, OptionError, PuzzlesatError, progress
+from puzzlesat.core.arguments import writable_folder
+from puzzlesat.core.cache import cache_dir, number
 from puzzlesat.domains.rubik import METRICS
 
 if TYPE_CHECKING:
@@ -177,14 +178,13 @@ def status(name: str, metric: str) -> TableSet:
     need = TABLE_MEMORY_MB[name]
     note = store.note
     if store.is_built():
-        seconds = store.read_note().get("build_seconds")
-        seconds = None if seconds is None else float(seconds)
+        seconds = number(store.read_note(), "build_seconds")
         return TableSet(name, metric, "built", _megabytes([*store.files.values(), note]), need, 1.0, seconds, note)
     folder = store.folder
     state = read_state(folder)
     if state:
         size = _megabytes(list(folder.iterdir()))
-        done, seconds = float(state.get("share", 0.0)), float(state.get("seconds", 0.0))
+        done, seconds = number(state, "share"), number(state, "seconds")
         return TableSet(name, metric, "partial", size, need, done, round(seconds, 1), folder)
     return TableSet(name, metric, "absent", 0.0, need, 0.0, None, note)
 
@@ -205,6 +205,23 @@ def _what(name: str) -> str:
 
 
 def build(name: str, metric: str, quiet: bool = False, stop_at: float | None = None) -> TableSet:
-    """Build a set now unless it is built (resuming a stopped build), with progress on stderr."""
+    """Build a set now unless it is built (resuming a stopped build), with progress on stderr.
+
+    Raises:
+        PuzzlesatError: the cache folder cannot be written (tried before the build, and the
+            set found on disk after it): a solve keeps tables it cannot save in memory, a
+            build that saves nothing has failed.
+    """
+    folder = cache_dir()
+    advice = "set PUZZLESAT_CACHE to a writable folder with 2 GB free"
+    try:
+        writable_folder("PUZZLESAT_CACHE", folder)
+    except ArgumentError as exc:
+        raise PuzzlesatError(f"{exc}; {advice}") from None
     load(name, metric, quiet, stop_at)
-    return status(name, metric)
+    done = status(name, metric)
+    if done.state != "built":
+        raise PuzzlesatError(
+            f"cannot write rubik tables to {folder} (the {name} set is not there after its build); {advice}"
+        )
+    return done

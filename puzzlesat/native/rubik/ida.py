@@ -375,7 +375,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     ask = Ask.of(opts, metric)
     from puzzlesat.native.rubik import plain as rubik_plain  # no numba, no tables
 
-    deadline = None if limits.timeout is None else start + limits.timeout
+    deadline = limits.deadline(start)
     plain = rubik_plain.first(instance.cube, metric, opts, ask.max_depth, ask.extra if ask.find_all else -1, deadline)
     if plain.settles(ask.extra, ask.max_depth) or limits.remaining(start) == 0:
         wall = time.perf_counter() - start
