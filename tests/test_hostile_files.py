@@ -294,16 +294,16 @@ def test_check_of_a_hostile_proof_file_is_one_line(tmp_path: Path) -> None:
     ids=repr,
 )
 def test_a_damaged_table_note_means_not_built(note: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from puzzlesat.native.rubik import phase1
+    from puzzlesat.native.rubik import cache
 
     monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))
-    files_, note_path = phase1.table_paths("htm", "phase1")
+    files_, note_path = cache.paths("phase1", "htm")
     note_path.parent.mkdir(parents=True, exist_ok=True)
     for path in files_.values():
         path.write_bytes(b"")
     note_path.write_text(json.dumps(note))
-    assert not phase1.is_built("htm", "phase1")
-    assert phase1._cached("htm", "phase1", True) == ("", {})
+    assert not cache.is_built("phase1", "htm")
+    assert cache.status("phase1", "htm").state != "built"
 
 
 # -- 3. a cache folder that cannot be written ----------------------------------------------

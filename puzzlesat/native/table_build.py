@@ -282,9 +282,10 @@ class Store:
 
     def read_note(self) -> dict[str, Any]:
         """The note of a finished set, read bounded (:func:`~puzzlesat.core.cache.read_note`);
-        empty if there is none, it is damaged, it lacks a key or its build time is no number."""
+        empty if there is none, it is damaged, or a number it needs (build time, depths) is
+        missing or no number."""
         meta = read_note(self.note)
-        if meta is None or any(k not in meta for k in self.needs) or number(meta, "build_seconds", -1.0) < 0:
+        if meta is None or any(number(meta, k, -1.0) < 0 for k in self.needs):
             return {}
         return meta
 
