@@ -93,6 +93,8 @@ def run(args: argparse.Namespace, hints: Path, seed: int, folder: Path) -> tuple
     cmd = [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(args.board), "--hints", str(hints)]
     cmd += ["--score", "--target", str(args.target), "--boards", str(folder), "--timeout", str(args.timeout)]
     cmd += ["--workers", str(args.workers), "--seed", str(seed)]
+    for option in args.option:
+        cmd += ["-O", option]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=False)
@@ -122,6 +124,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0, help="the first run's seed")
     parser.add_argument("--boards", type=Path, help="keep the boards here (default: a temporary folder)")
+    parser.add_argument("-O", "--option", action="append", default=[], help="KEY=VALUE for native-rowscan")
     parser.add_argument("--yardstick", type=Path, help="an external solver's boards: a folder or a log")
     parser.add_argument("--yardstick-cpu-hours", type=float, default=None)
     parser.add_argument("--yardstick-name", default="yardstick")
