@@ -87,6 +87,8 @@ def test_the_breaks_schedule_allows_no_error_before_its_first_cell_and_its_budge
     assert allowed.tolist() == [0] * 10 + [2, 4, 6, 6, 6, 6]
     assert schedule.looser().complete
     assert es.schedules(Knobs.from_options({"breaks": "9:0,11:4"})) == (es.Schedule(points=((9, 0), (11, 4))),)
+    knobs = Knobs(breaks=((199, 0), (240, 10)), complete_cells=12)
+    assert Knobs.from_options(knobs.options()) == knobs and Knobs.from_options(Knobs().options()) == Knobs()
     with pytest.raises(OptionError, match="breaks"):
         Knobs.from_options({"breaks": "11:0,9:4"})
     with pytest.raises(OptionError, match="breaks"):

@@ -338,6 +338,7 @@ class Scan:
     ) -> None:
         self.cands = cands
         self.state = ScanState.start(cands.arrays(rng), allowed)
+        self.completed = 0  # the depth of the last deepest board completed (ScoreSearch.complete_deepest)
         if head is not None:
             self.keep(head)
 
@@ -1047,7 +1048,6 @@ class ScoreSearch:
             began = self.nodes
             status, last = self.search(scan, self.knobs.start_slack, 0, restart_nodes, remaining)
             self.unrevisited += self.nodes - began
-            self.complete_deepest(scan)
             if status is None:  # the time is up
                 return
             if status == EXHAUSTED and complete:  # no board beats the best: it is optimal
@@ -1099,6 +1099,7 @@ class ScoreSearch:
                     self.offer(board, last)
                     if self.level is not None:
                         self.hit(board, last)
+            self.complete_deepest(scan)
             if status == EXHAUSTED or bound[0] == 0:
                 return status, last
             self.tick()
@@ -1108,12 +1109,15 @@ class ScoreSearch:
         return BUDGET, last
 
     def complete_deepest(self, scan: Scan) -> None:
-        """A restart's deepest partial board, when it lacks at most ``complete_cells`` cells (and
-        some): completed with the tiles left over (:mod:`~puzzlesat.native.eternity.completion`),
-        offered as any board found, and a hit when it reaches the hunt's level."""
-        empty = self.instance.cells - int(scan.state.deep[0])
-        if not 0 < empty <= self.knobs.complete_cells:
+        """After a slice of ``scan``: its deepest partial board, when it is deeper than at the last
+        slice and lacks at most ``complete_cells`` cells, completed with the tiles left over
+        (:mod:`~puzzlesat.native.eternity.completion`), offered as any board found, and a hit
+        when it reaches the hunt's level (so a restart completes a few boards at most, each
+        deeper than the last, as Blackwood's solver completes the deepest of each restart)."""
+        depth = int(scan.state.deep[0])
+        if depth <= scan.completed or self.instance.cells - depth > self.knobs.complete_cells:
             return
+        scan.completed = depth
         board, _ = completion.complete(self.instance, self.look, scan.deepest())
         errors = board_errors(self.instance, self.look, board)
         self.offer(board, errors)
