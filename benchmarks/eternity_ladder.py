@@ -11,7 +11,8 @@ process (``--runs`` times, seeds 0, 1, ...), each stopped by its ``--timeout``, 
 Rates are per CPU-hour: the run's seconds times its workers (the CPU it was given), and beside
 them per CPU-hour of CPU the process tree used (user and system), which a machine shared with
 other work lowers less.  ``--starter`` keeps only the hint nearest the board's centre (the
-starter piece of Eternity II) from the ``--hints`` file.
+starter piece of Eternity II) from the ``--hints`` file; ``-O KEY=VALUE`` (repeated) passes
+an option of ``native-rowscan`` to the hunt (its knobs: ``list -v eternity``).
 
 ``--yardstick PATH`` counts an external solver's boards the same way, for a column beside
 ours: a folder of board files, or one file (a log) holding boards one after the other in the
