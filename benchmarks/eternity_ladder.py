@@ -11,7 +11,8 @@ process (``--runs`` times, seeds 0, 1, ...), each stopped by its ``--timeout``, 
 Rates are per CPU-hour: the run's seconds times its workers (the CPU it was given), and beside
 them per CPU-hour of CPU the process tree used (user and system), which a machine shared with
 other work lowers less.  ``--starter`` keeps only the hint nearest the board's centre (the
-starter piece of Eternity II) from the ``--hints`` file.
+starter piece of Eternity II) from the ``--hints`` file; ``-O KEY=VALUE`` (repeated) passes
+an option of ``native-rowscan`` to the hunt (its knobs: ``list -v eternity``).
 
 ``--yardstick PATH`` counts an external solver's boards the same way, for a column beside
 ours: a folder of board files, or one file (a log) holding boards one after the other in the
@@ -93,6 +94,8 @@ def run(args: argparse.Namespace, hints: Path, seed: int, folder: Path) -> tuple
     cmd = [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(args.board), "--hints", str(hints)]
     cmd += ["--score", "--target", str(args.target), "--boards", str(folder), "--timeout", str(args.timeout)]
     cmd += ["--workers", str(args.workers), "--seed", str(seed)]
+    for option in args.option:
+        cmd += ["-O", option]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.monotonic()
     proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, check=False)
@@ -122,6 +125,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--seed", type=int, default=0, help="the first run's seed")
     parser.add_argument("--boards", type=Path, help="keep the boards here (default: a temporary folder)")
+    parser.add_argument("-O", "--option", action="append", default=[], help="KEY=VALUE for native-rowscan")
     parser.add_argument("--yardstick", type=Path, help="an external solver's boards: a folder or a log")
     parser.add_argument("--yardstick-cpu-hours", type=float, default=None)
     parser.add_argument("--yardstick-name", default="yardstick")

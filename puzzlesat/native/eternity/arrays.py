@@ -184,6 +184,8 @@ class ScanState(NamedTuple):
     errors: np.ndarray
     depth: np.ndarray
     best_placed: np.ndarray
+    deep: np.ndarray
+    deep_placed: np.ndarray
 
     @classmethod
     def start(cls, lists: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], allowed: np.ndarray) -> ScanState:
@@ -196,4 +198,5 @@ class ScanState(NamedTuple):
         phase, limit = np.zeros(cells, dtype=np.int64), np.zeros(cells, dtype=np.int64)
         choice = np.full(cells, -1, dtype=np.int64)
         errors, depth = np.zeros(cells + 1, dtype=np.int64), np.zeros(1, dtype=np.int64)
-        return cls(*lists, allowed, used, placed, phase, choice, limit, errors, depth, best_placed)
+        deep, deep_placed = np.zeros(1, dtype=np.int64), np.zeros(cells, dtype=np.uint32)
+        return cls(*lists, allowed, used, placed, phase, choice, limit, errors, depth, best_placed, deep, deep_placed)

@@ -11,9 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from puzzlesat.core.options import Option
+from puzzlesat.core.options import Option, OptionError
 
 _SLACKS = r"[0-9]{1,2}(,[0-9]{1,2}){0,15}"
+_BREAK = r"[0-9]{1,5}:[0-9]{1,3}"
 _SCHEDULE = r"(0?\.[0-9]+|1(\.0*)?):[0-9]{1,2}(\.[0-9]*)?"
 
 
@@ -35,6 +36,15 @@ class Knobs:
         revisit_share: a revisit's nodes, this share of the restarts' since the last one.
         schedules: (tail, power) of each worker's schedule, worker i taking the i-th (cyclically).
         scan_share: of the time limit, the share for the row scan; the rest polishes its best.
+        breaks: (cell, errors) points of one schedule for every worker, in place of
+            ``schedules``: no error before the first cell, then the errors allowed rise
+            linearly from point to point and stay at the last (the hunt's level caps them);
+            none: the ``schedules``.  Blackwood-style: ``199:0,200:10,243:10,244:99`` (every
+            edge matched to cell 200 in fill order, then 10 errors to cell 244, the level
+            after).
+        complete_cells: a restart whose deepest partial board lacks at most this many cells
+            has it completed by an exact search with the tiles left over, and a hunt keeps
+            the completed board when it reaches the level (0: never).
     """
 
     restart_nodes: int = 20_000_000
@@ -49,6 +59,8 @@ class Knobs:
     revisit_share: float = 1.0
     schedules: tuple[tuple[float, float], ...] = ((0.35, 2.5), (0.37, 2.5))
     scan_share: float = 0.9
+    breaks: tuple[tuple[int, int], ...] = ()
+    complete_cells: int = 0
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Knobs:
@@ -62,6 +74,11 @@ class Knobs:
         for name, value in given.items():
             if name == "revisit_slacks":
                 values[name] = tuple(int(x) for x in value.split(","))
+            elif name == "breaks":
+                points = tuple(tuple(int(x) for x in pair.split(":")) for pair in value.split(","))
+                if any(a[0] >= b[0] for a, b in zip(points, points[1:], strict=False)):
+                    raise OptionError(f"option breaks={value!r}: expected the cells in increasing order")
+                values[name] = points
             elif name == "schedules":
                 values[name] = tuple(tuple(float(x) for x in pair.split(":")) for pair in value.split(","))
             else:
@@ -73,6 +90,7 @@ class Knobs:
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         values["revisit_slacks"] = ",".join(map(str, self.revisit_slacks))
         values["schedules"] = ",".join(f"{t:g}:{p:g}" for t, p in self.schedules)
+        values["breaks"] = ",".join(f"{cell}:{errors}" for cell, errors in self.breaks) or None
         return values
 
 
@@ -168,5 +186,21 @@ OPTIONS = (
         "--score: share of the time limit for the row scan, the rest polishes",
         low=0.0,
         high=1.0,
+    ),
+    Option(
+        "breaks",
+        str,
+        None,
+        "--score: CELL:ERRORS points of one error schedule for all workers, comma-separated, "
+        "errors linear between them (default: the schedules)",
+        pattern=f"{_BREAK}(,{_BREAK}){{0,63}}",
+    ),
+    Option(
+        "complete_cells",
+        int,
+        Knobs.complete_cells,
+        "--score: a restart's deepest board lacking at most this many cells is completed exactly (0: never)",
+        low=0,
+        high=16,
     ),
 )

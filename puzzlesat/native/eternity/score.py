@@ -62,6 +62,7 @@ from puzzlesat.core.interrupts import terminate_as_interrupt
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import GREY, Instance, Solution, max_score, rotated
 from puzzlesat.native.eternity import checkpoint as eternity_checkpoint
+from puzzlesat.native.eternity import completion
 from puzzlesat.native.eternity import hunt as hunt_module
 from puzzlesat.native.eternity.arrays import Rows, ScanState
 from puzzlesat.native.eternity.hunt import Hunt
@@ -89,10 +90,16 @@ class Schedule:
     A restart that exhausts its search found no better board under the schedule: the next one
     is :meth:`looser`, and the loosest, :attr:`complete` (every error allowed everywhere, both
     sides of a tile unmatched too), searches every board, so exhausting it proves the best.
+
+    With ``points`` (the ``breaks`` knob) the allowance is theirs instead, in (cell, errors)
+    points: none before the first cell, linear between two points, the last one's after it,
+    and never more than ``errors`` (Blackwood's shape: every edge matched until late in the
+    fill order, then a fixed budget); looser than it is only the complete schedule.
     """
 
     tail: float = 0.35
     power: float = 2.5
+    points: tuple[tuple[int, int], ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -101,7 +108,9 @@ class Schedule:
 
     def looser(self) -> Schedule:
         """A schedule that allows more: a tail half as long again, then the complete one."""
-        return Schedule(1.0, 0.0) if self.tail >= 1.0 else Schedule(min(1.0, self.tail * 1.5), self.power)
+        if self.tail >= 1.0 or self.points:
+            return Schedule(1.0, 0.0)
+        return Schedule(min(1.0, self.tail * 1.5), self.power)
 
     def start(self, cells: int) -> int:
         """The first depth that may take an error: every edge before it matches (the head)."""
@@ -109,6 +118,10 @@ class Schedule:
 
     def allowed(self, cells: int, errors: int) -> np.ndarray:
         """The allowance per depth for boards with at most ``errors`` unmatched edges."""
+        if self.points:
+            at, most = np.array(self.points, dtype=np.float64).T
+            ramp = np.interp(np.arange(cells), at, most, left=0.0)
+            return np.minimum(np.floor(ramp), max(errors, 0)).astype(np.int64)
         start = self.start(cells)
         depth = np.arange(cells)
         ramp = np.clip((depth - start + 1) / (cells - start), 0.0, 1.0)
@@ -127,7 +140,9 @@ def kernels() -> ModuleType:
 def schedules(knobs: Knobs) -> tuple[Schedule, ...]:
     """The workers' schedules: worker i scans with the i-th (cyclically).  On 16x16 restarts with
     tails of 0.35-0.37 of the board reach 458 four times as often as with 0.4, 0.3 or 0.45, and
-    powers 2 or 3 do far worse (docs)."""
+    powers 2 or 3 do far worse (docs).  The ``breaks`` knob gives every worker its schedule."""
+    if knobs.breaks:
+        return (Schedule(points=knobs.breaks),)
     return tuple(Schedule(tail, power) for tail, power in knobs.schedules)
 
 
@@ -323,6 +338,7 @@ class Scan:
     ) -> None:
         self.cands = cands
         self.state = ScanState.start(cands.arrays(rng), allowed)
+        self.completed = 0  # the depth of the last deepest board completed (ScoreSearch.complete_deepest)
         if head is not None:
             self.keep(head)
 
@@ -341,6 +357,15 @@ class Scan:
         """(kernel status, nodes) of at most ``budget`` nodes; FOUND lowers ``best[0]``."""
         status, nodes = kernels().scan(self.cands.rows, self.state, best, int(double), max(1, budget))
         return int(status), int(nodes)
+
+    def deepest(self) -> np.ndarray:
+        """The deepest partial board the scan has filled, as (tile, rotation) per cell, -1 on the
+        cells it left empty."""
+        depth = int(self.state.deep[0])
+        rows = self.state.deep_placed[:depth]
+        board = np.full((len(self.state.placed), 2), -1, dtype=np.int64)
+        board[self.cands.cell[:depth]] = np.stack([self.cands.rows.tile[rows], self.cands.rot[rows]], axis=1)
+        return board
 
     def board(self) -> np.ndarray:
         """The last board found, as (tile, rotation) per cell."""
@@ -1074,6 +1099,7 @@ class ScoreSearch:
                     self.offer(board, last)
                     if self.level is not None:
                         self.hit(board, last)
+            self.complete_deepest(scan)
             if status == EXHAUSTED or bound[0] == 0:
                 return status, last
             self.tick()
@@ -1081,6 +1107,22 @@ class ScoreSearch:
             if left is not None and left <= 0:
                 return None, last
         return BUDGET, last
+
+    def complete_deepest(self, scan: Scan) -> None:
+        """After a slice of ``scan``: its deepest partial board, when it is deeper than at the last
+        slice and lacks at most ``complete_cells`` cells, completed with the tiles left over
+        (:mod:`~puzzlesat.native.eternity.completion`), offered as any board found, and a hit
+        when it reaches the hunt's level (so a restart completes a few boards at most, each
+        deeper than the last, as Blackwood's solver completes the deepest of each restart)."""
+        depth = int(scan.state.deep[0])
+        if depth <= scan.completed or self.instance.cells - depth > self.knobs.complete_cells:
+            return
+        scan.completed = depth
+        board, _ = completion.complete(self.instance, self.look, scan.deepest())
+        errors = board_errors(self.instance, self.look, board)
+        self.offer(board, errors)
+        if self.level is not None and errors <= self.level:
+            self.hit(board, errors)
 
     def revisit(self, scan: Scan, errors: int, nodes: int, remaining: Callable[[], float | None]) -> None:
         """After a restart whose last board came within ``revisit`` errors of the best: search

@@ -56,7 +56,10 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
             the search, EXHAUSTED), and ``choice`` and ``limit`` (where the walk of its list goes
             on and where that list ends; ``choice`` -1: a cell to enter afresh); ``errors[d]``
             the unmatched edges before cell ``d`` (length cells + 1); ``depth[0]`` the
-            current depth; ``best_placed`` the rows of the last board found, written on FOUND.
+            current depth; ``best_placed`` the rows of the last board found, written on FOUND;
+            ``deep[0]`` the most depths short of a full board the scan has filled so far and ``deep_placed`` the rows
+            of the first partial board that deep (its deepest board, as Blackwood's solver
+            reports one per restart, for :mod:`~puzzlesat.native.eternity.completion`).
         best: the best full board's errors in ``best[0]``; boards must beat it.
         double: 1 to allow phase 3 (both sides unmatched).
         budget: node budget of this call.
@@ -156,6 +159,9 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
             limit[d] = stop
             errors[d + 1] = errors[d] + need
             d += 1
+            if s.deep[0] < d < n:  # deeper than ever, not full: a copy at most once per depth
+                s.deep[0] = d
+                s.deep_placed[:d] = placed[:d]
             fresh = True
             nodes += 1
             if nodes >= budget:
