@@ -208,15 +208,13 @@ def test_seed_gives_six(name: str) -> None:
     assert result.objective == 6 and len(result.solution.moves) == 6
 
 
-def test_seed_gives_six_in_parallel(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_seed_gives_six_in_parallel() -> None:
     import multiprocessing
-
-    from puzzlesat.native.blacken import bb as native
 
     result = run_strategy(bl.PUZZLE, seed_instance(), "native-bb-par", Limits(timeout=120, workers=2))
     assert result.status is Status.OPTIMAL and result.objective == 6, result.message
-    monkeypatch.setattr(native, "SERIAL_FIRST", 0.0)  # force the processes
-    result = run_strategy(bl.PUZZLE, seed_instance(), "native-bb-par", Limits(timeout=120, workers=2))
+    forced = Limits(timeout=120, workers=2, options={"head_start": 0.0})  # force the processes
+    result = run_strategy(bl.PUZZLE, seed_instance(), "native-bb-par", forced)
     assert result.status is Status.OPTIMAL and result.objective == 6, result.message
     assert result.stats["subtrees"] > 0 and result.stats["workers"] == 2
     assert multiprocessing.active_children() == []
@@ -238,12 +236,10 @@ def test_strategies_agree_with_bfs(name: str) -> None:
 
 
 @pytest.mark.slow
-def test_parallel_agrees_with_bfs(monkeypatch: pytest.MonkeyPatch) -> None:
-    from puzzlesat.native.blacken import bb as native
-
-    monkeypatch.setattr(native, "SERIAL_FIRST", 0.0)
+def test_parallel_agrees_with_bfs() -> None:
     inst = bl.generate({"size": 6, "whites": 5, "components": 2}, 3)
-    result = run_strategy(bl.PUZZLE, inst, "native-bb-par", Limits(timeout=120, workers=2))
+    forced = Limits(timeout=120, workers=2, options={"head_start": 0.0})
+    result = run_strategy(bl.PUZZLE, inst, "native-bb-par", forced)
     assert result.status is Status.OPTIMAL and result.objective == bfs_moves(inst)
 
 

@@ -46,11 +46,10 @@ def test_plain_kernels_stand_where_the_compiled_ones_stand(board: tuple[int, int
         assert blacken.verify(instance, blacken.Solution(moves)) == []
 
 
-def test_plain_nodes_hand_over_to_the_compiled_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_plain_nodes_hand_over_to_the_compiled_kernels() -> None:
     instance = blacken.generate({"size": 8, "whites": 12, "components": 2}, 3)
     whole = core.run_strategy(blacken.PUZZLE, instance, "native-bb", Limits())
-    monkeypatch.setattr(bb, "PLAIN_NODES", 2)
-    handed = core.run_strategy(blacken.PUZZLE, instance, "native-bb", Limits())
+    handed = core.run_strategy(blacken.PUZZLE, instance, "native-bb", Limits(options={"plain_nodes": 2}))
     assert whole.status is handed.status is Status.OPTIMAL
     assert whole.objective == handed.objective
     assert handed.stats["nodes"] > 2  # the compiled kernels went on from node 2

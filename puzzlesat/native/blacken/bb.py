@@ -17,10 +17,10 @@ two moves, in the serial order), one task each for ``limits.workers`` spawned pr
 cuts the others' trees (what the seed's MPI version did with work stealing), and each better
 answer is reported to this process as it is found.  ``native-bb`` with more than one worker
 (the default on a machine with several cores) becomes ``native-bb-par`` once it has searched
-alone for :data:`SERIAL_FIRST` seconds without settling the board.
+alone for ``head_start`` seconds (an Option, :data:`HEAD_START`) without settling the board.
 
 A small board (at most :data:`PLAIN_WHITES` white stones) starts ``native-bb`` with the same
-kernels run as plain Python (:mod:`puzzlesat.native.plain`) for :data:`PLAIN_NODES` nodes, and
+kernels run as plain Python (:mod:`puzzlesat.native.plain`) for ``plain_nodes`` nodes (an Option), and
 compiles them only when that was not enough: compiling takes several seconds on a fresh
 install, and the seed's 7x7 board is settled in 25 nodes.
 """
@@ -34,8 +34,12 @@ from typing import Any
 from puzzlesat.core import TIME_LIMIT, Limits, Result, Status, Strategy
 from puzzlesat.core.incumbent import Incumbent
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED
+from puzzlesat.core.knobs import head_start, knob, plain_budget, plain_nodes
 from puzzlesat.domains.blacken import BFS_POSITIONS, Cell, Instance, Solution, bfs_optimum, greedy
 from puzzlesat.domains.blacken.bound import MEMO_BITS, SPLIT_WORK, BoundBoard
+
+HEAD_START = head_start(1.0)  # seconds native-bb(-par) searches alone before it starts processes
+PLAIN_START = 200  # nodes searched in plain Python (about 1 ms a node) before compiling the kernels
 
 BRANCH_AND_BOUND = Strategy(
     "native-bb",
@@ -43,6 +47,7 @@ BRANCH_AND_BOUND = Strategy(
     "numba depth-first branch and bound: moves ordered by flips, transposition table, "
     "partial order of commuting moves, exact per-component lower bound; proves optimality; "
     "with --workers N, a search still running after a second goes on as native-bb-par",
+    options=(HEAD_START, plain_nodes(PLAIN_START)),
     puzzle="blacken",
     engine="native",
     parallel=True,
@@ -51,6 +56,7 @@ PARALLEL = Strategy(
     "native-bb-par",
     "puzzlesat.native.blacken.bb:solve_parallel",
     "the native search split into subtrees over --workers processes, best bound shared",
+    options=(HEAD_START,),
     puzzle="blacken",
     engine="native",
     parallel=True,
@@ -65,10 +71,8 @@ BFS = Strategy(
 
 CHUNK = 100_000
 POR = True  # partial-order reduction of commuting moves
-SERIAL_FIRST = 1.0  # seconds native-bb-par searches alone before it starts processes
 TT_BITS = 20
 PLAIN_WHITES = 8  # boards with at most this many white stones start in plain Python
-PLAIN_NODES = 200  # nodes searched in plain Python (about 1 ms a node) before compiling the kernels
 PLAIN_SPLIT_WORK = 2_000  # the component bound's work limit at the root in plain Python (SPLIT_WORK compiled)
 
 
@@ -270,7 +274,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     import numpy as np
 
     del variant
-    plain = len(instance.whites) <= PLAIN_WHITES
+    alone = knob(limits.options, HEAD_START)
+    plain_start = plain_budget(limits.options, PLAIN_START, loaded=False)
+    plain = len(instance.whites) <= PLAIN_WHITES and plain_start > 0
     compile_time = 0.0 if plain else warm_up()
     start = time.perf_counter()
     if not instance.whites:
@@ -300,9 +306,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
                     if search.tree.st[search.kern.BEST] <= lower:  # the answer in hand meets it: optimal
                         status = EXHAUSTED
                         break
-                if limits.workers > 1 and time.perf_counter() - alone_from > SERIAL_FIRST:
+                if limits.workers > 1 and time.perf_counter() - alone_from > alone:
                     return _parallel(instance, replace(limits, timeout=left), 0.0)  # (alone: done)
-                status = search.run(PLAIN_NODES if search.plain else CHUNK)
+                status = search.run(plain_start if search.plain else CHUNK)
     found = search.best_moves()
     if found is not None and (best is None or len(found) < len(best)):
         best = found
@@ -385,7 +391,7 @@ def solve_parallel(instance: Instance, limits: Limits, variant: str | None = Non
     before this returns, whatever happens.
     """
     del variant
-    return _parallel(instance, limits, SERIAL_FIRST)
+    return _parallel(instance, limits, knob(limits.options, HEAD_START))
 
 
 def _parallel(instance: Instance, limits: Limits, serial_first: float) -> Result:
