@@ -14,7 +14,6 @@ from puzzlesat.core import Limits, Status
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.domains import eternity
 from puzzlesat.native import aot
-from puzzlesat.native.eternity import rowscan
 from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search
 
 STATE = ("used", "choice", "east", "south", "placed", "depth", "found")  # of the State
@@ -82,8 +81,7 @@ def test_plain_nodes_hand_over_to_the_kernel(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(aot, "_loaded", {"eternity": None})  # numba's kernel: one built ahead runs from node 0
     instance = instances()[5]
     whole = core.run_strategy(eternity.PUZZLE, instance, "native-rowscan", Limits(seed=3))
-    monkeypatch.setattr(rowscan, "PLAIN_NODES", 10)
-    handed = core.run_strategy(eternity.PUZZLE, instance, "native-rowscan", Limits(seed=3))
+    handed = core.run_strategy(eternity.PUZZLE, instance, "native-rowscan", Limits(seed=3, options={"plain_nodes": 10}))
     assert whole.status is handed.status is Status.SOLVED
     assert whole.solution == handed.solution
     assert whole.stats["nodes"] == handed.stats["nodes"]

@@ -17,7 +17,6 @@ import puzzlesat
 from puzzlesat.core import Status
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, generate, make_unsolvable, with_hints
-from puzzlesat.native.eternity import split as eternity_split
 from puzzlesat.native.eternity.arrays import Table
 from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search, Task
 
@@ -113,16 +112,16 @@ def test_twins_leave_the_plain_search_alone_when_off() -> None:
     assert puzzlesat.solve(board, "native-rowscan", count=True).stats["nodes"] < 173194
 
 
-def test_two_workers_count_and_decide_as_one(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(eternity_split, "ALONE_FIRST", 0.0)  # the second process from the start
+def test_two_workers_count_and_decide_as_one() -> None:
     board = puzzlesat.load("eternity", PEAKS / "peak_7x7_b4_m8_s1.txt")
-    two = puzzlesat.solve(board, "native-rowscan", count=True, twins=False, workers=2)
+    # head_start=0: the second process from the start
+    two = puzzlesat.solve(board, "native-rowscan", count=True, twins=False, workers=2, head_start=0.0)
     # the whole tree, as one process counts it (31508542 nodes, 4 boards), shared by both
     assert (two.status, two.count, two.stats["nodes"]) == (Status.SOLVED, 4, 31508542)
     assert two.stats["tasks"] > 0 and all(int(n) > 0 for n in two.stats["worker_nodes"].split("/"))
-    assert puzzlesat.solve(board, "native-rowscan", workers=2).status is Status.SOLVED  # verified by solve
+    assert puzzlesat.solve(board, "native-rowscan", workers=2, head_start=0.0).status is Status.SOLVED  # verified
     small = puzzlesat.load("eternity", PEAKS / "peak_6x6_b3_m7_s0.txt")
     broken = puzzlesat.Instance("eternity", make_unsolvable(small.data))
     alone = puzzlesat.solve(broken, "native-rowscan", count=True)
-    shared = puzzlesat.solve(broken, "native-rowscan", workers=2)
+    shared = puzzlesat.solve(broken, "native-rowscan", workers=2, head_start=0.0)
     assert (shared.status, shared.stats["nodes"]) == (Status.INFEASIBLE, alone.stats["nodes"])

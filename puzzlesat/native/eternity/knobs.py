@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
+from puzzlesat.core.knobs import head_start
 from puzzlesat.core.options import Option, OptionError
 
 _SLACKS = r"[0-9]{1,2}(,[0-9]{1,2}){0,15}"
@@ -92,6 +93,11 @@ class Knobs:
         values["schedules"] = ",".join(f"{t:g}:{p:g}" for t, p in self.schedules)
         values["breaks"] = ",".join(f"{cell}:{errors}" for cell, errors in self.breaks) or None
         return values
+
+
+# --workers N: seconds of search here before the others start (a small board ends sooner); the
+# shared tree (split.py) and the score search (score.py) alike
+HEAD_START = head_start(0.2)
 
 
 def _text(name: str) -> str:

@@ -7,11 +7,12 @@ half each time, so the last restart always runs to the end and an exhausted sear
 proof that no solution exists.  With ``--workers N`` one tree is shared by N processes
 instead (native/eternity/split.py).
 
-A search starts in plain Python (native/eternity/plain.py) for its first :data:`PLAIN_NODES`
-nodes, and goes on in the numba kernel only when they were not enough: a small board is
-answered before numba is imported (about half a second warm, seconds to compile on a fresh
-install).  With the kernel built ahead of time (``puzzlesat kernels build``: native/aot.py),
-the kernel runs from the first node and numba is not imported at all.
+A search starts in plain Python (native/eternity/plain.py) for its first ``plain_nodes``
+nodes (an Option, :data:`PLAIN_START` by default), and goes on in the numba kernel only when
+they were not enough: a small board is answered before numba is imported (about half a
+second warm, seconds to compile on a fresh install).  With the kernel built ahead of time
+(``puzzlesat kernels build``: native/aot.py), the kernel runs from the first node and numba is
+not imported at all.
 
 Counting (``--count``): one search, no restarts, runs to the end in the kernel, which adds up
 the completed boards; with the corner fixed, that is one board per class of rotations.  On a
@@ -27,13 +28,20 @@ from typing import TYPE_CHECKING
 from puzzlesat.core import Limits, Option, PuzzlesatError, Result, Status, Strategy
 from puzzlesat.core.deadline import held_off
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND, decision_status
+from puzzlesat.core.knobs import plain_budget, plain_nodes
 from puzzlesat.core.options import defaults
 from puzzlesat.domains.eternity import Instance, Solution
+from puzzlesat.native.eternity.knobs import HEAD_START
 from puzzlesat.native.eternity.knobs import OPTIONS as SCORE_KNOBS
 
 if TYPE_CHECKING:
     from puzzlesat.native.eternity.count_search import CountSearch
     from puzzlesat.native.eternity.search import Lookup, Search
+
+# nodes searched in plain Python before the kernel takes over: about 0.03 s at ~2 M nodes/s,
+# a tenth of what the kernel's import and load cost when its cache is warm (the kernel runs
+# ~35 M nodes/s, so a larger budget would slow every board the kernel has to finish)
+PLAIN_START = 50_000
 
 ROWSCAN_OPTIONS = (
     Option(
@@ -43,6 +51,8 @@ ROWSCAN_OPTIONS = (
         "refuse a tile that leaves more cells needing a (class, north colour) than tiles left to fill them",
     ),
     Option("twins", bool, True, "identical pieces tried once per cell (counts multiplied back)"),
+    HEAD_START,
+    plain_nodes(PLAIN_START),
     *SCORE_KNOBS,
 )
 STRATEGY = Strategy(
@@ -71,10 +81,6 @@ SLICE_SECONDS = 0.25
 COUNT_SLICE_NODES = 1_000_000  # a count's first slice, then sized to take COUNT_SLICE_SECONDS
 COUNT_SLICE_SECONDS = 0.2
 DEFAULTS = defaults(ROWSCAN_OPTIONS)
-# nodes searched in plain Python before the kernel takes over: about 0.03 s at ~2 M nodes/s,
-# a tenth of what the kernel's import and load cost when its cache is warm (the kernel runs
-# ~35 M nodes/s, so a larger budget would slow every board the kernel has to finish)
-PLAIN_NODES = 50_000
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
@@ -107,7 +113,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     check = bool(opts["colour_check"])
     lookup = Lookup(instance, bool(opts["twins"]))
     # plain-Python nodes left: none with the check (which runs in the kernel only) or a kernel built ahead of time
-    plain = 0 if check or aot.load("eternity") else PLAIN_NODES
+    plain = 0 if check else plain_budget(opts, PLAIN_START, loaded=bool(aot.load("eternity")))
     if limits.workers > 1:
         return _split(instance, lookup, limits, check, compile_start, plain)
     start = time.perf_counter()

@@ -60,13 +60,14 @@ from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline, held_off
 from puzzlesat.core.incumbent import Incumbent
 from puzzlesat.core.interrupts import terminate_as_interrupt
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
+from puzzlesat.core.knobs import knob
 from puzzlesat.domains.eternity import GREY, Instance, Solution, max_score, rotated
 from puzzlesat.native.eternity import checkpoint as eternity_checkpoint
 from puzzlesat.native.eternity import completion
 from puzzlesat.native.eternity import hunt as hunt_module
 from puzzlesat.native.eternity.arrays import Rows, ScanState
 from puzzlesat.native.eternity.hunt import Hunt
-from puzzlesat.native.eternity.knobs import Knobs
+from puzzlesat.native.eternity.knobs import HEAD_START, Knobs
 from puzzlesat.native.eternity.search import Lookup
 from puzzlesat.native.first_dispatch import without_blas_probe
 
@@ -75,7 +76,6 @@ FIRST_SLICE_NODES = 200_000
 STOP_RESERVE = 1.0  # seconds (5% of a short limit) before the limit that the search ends, to stop its workers
 COUNT_SECONDS = 1.0  # between a worker's reports of its counts (and at each restart)
 DRAIN_SECONDS = 0.5  # at the end of a hunt, for the workers' last boards and counts
-ALONE_FIRST = 0.2  # seconds of row scan here before --workers N starts the others (a small board ends sooner)
 DEFAULT = Knobs()  # the knobs (Options of native-rowscan: puzzlesat.native.eternity.knobs) as measured
 
 
@@ -572,8 +572,9 @@ class ScoreRun:
         self.search = search
         seeds = worker_seeds(limits.seed, runs, limits.workers)
         if self.pool is scan_in_processes and self.hunt is None:  # a small board is settled here, no process started
+            alone = knob(limits.options, HEAD_START)
             head_until = time.perf_counter() + (
-                ALONE_FIRST if until is None else min(ALONE_FIRST, (until - time.perf_counter()) * knobs.scan_share)
+                alone if until is None else min(alone, (until - time.perf_counter()) * knobs.scan_share)
             )
             search.scan(lambda: head_until - time.perf_counter())
             if search.proven or search.best.errors == 0:

@@ -4,7 +4,7 @@ The tree is the one a single search walks (one candidate order, drawn from the s
 restarts), cut into tasks: a task is a partial board (the candidates placed on cells
 0..p-1) and the first candidate to try on cell p (:data:`~puzzlesat.native.eternity.search.Task`).
 
-1. This process searches alone for :data:`ALONE_FIRST` seconds (most boards end there), then
+1. This process searches alone for ``head_start`` seconds (an Option; most boards end there), then
    starts ``workers`` processes, a :class:`~puzzlesat.core.processes.TaskPool` (they die with
    it; forked on Linux, so that they start at once with the compiled kernel, spawned
    elsewhere), searches on until one of them is ready, hands them what is left of its search
@@ -31,15 +31,16 @@ from typing import Any
 
 from puzzlesat.core import Limits, Result, Status, processes
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
+from puzzlesat.core.knobs import knob
 from puzzlesat.domains.eternity import Instance, Solution
 from puzzlesat.native import aot
 from puzzlesat.native.eternity.arrays import BitTable, Table
 from puzzlesat.native.eternity.count_search import CountSearch, fits
+from puzzlesat.native.eternity.knobs import HEAD_START
 from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search, Task
 from puzzlesat.native.first_dispatch import without_blas_probe
 
 START_METHOD = "fork" if sys.platform.startswith("linux") else "spawn"
-ALONE_FIRST = 0.2  # seconds this process searches before it starts the others (easy boards end sooner)
 SLICE_NODES = 1_000_000  # nodes between a worker's looks at the others (tens of milliseconds)
 WAIT = 0.05  # seconds between the coordinator's looks at the clock
 
@@ -105,7 +106,8 @@ def solve(
             return finish(Status.UNKNOWN, "time limit")
         return None
 
-    while time.perf_counter() - start < ALONE_FIRST:  # 1. alone
+    alone_for = knob(limits.options, HEAD_START)
+    while time.perf_counter() - start < alone_for:  # 1. alone
         if (answer := alone()) is not None:
             return answer
     initargs = (instance, lookup, search.table, check, counting)
