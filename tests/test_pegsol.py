@@ -290,28 +290,21 @@ def test_native_fixed_orders(order: str) -> None:
     assert solve(inst, "native-dfs", order=order).status is Status.SOLVED
 
 
-def test_native_meets_itself_in_the_middle(monkeypatch: pytest.MonkeyPatch) -> None:
-    from puzzlesat.native.pegsol import dfs as native
-
-    monkeypatch.setattr(native, "ENDGAME_AT", 0)  # the endgame from the first slice on
+def test_native_meets_itself_in_the_middle() -> None:
     inst = P.parse((INSTANCES / "rect6x6_hole_3_2.txt").read_text())
-    result = solve(inst, "native-dfs", timeout=60)
+    result = solve(inst, "native-dfs", timeout=60, endgame_at=0)  # the endgame from the first slice on
     assert result.status is Status.SOLVED
     assert not P.verify(inst, result.solution)
     assert result.stats["endgame_jumps"] >= 2 and result.stats["met_at"] == 34 - result.stats["endgame_jumps"]
 
 
 @pytest.mark.parametrize(("start", "finish"), [((0, 2), (3, 1)), ((2, 0), (2, 0))])
-def test_native_endgame_on_other_goals(
-    monkeypatch: pytest.MonkeyPatch, start: tuple[int, int], finish: tuple[int, int]
-) -> None:
+def test_native_endgame_on_other_goals(start: tuple[int, int], finish: tuple[int, int]) -> None:
     # the meet in the middle searches back from any goal, not only the complement
     from puzzlesat.domains.pegsol import catalog as C
-    from puzzlesat.native.pegsol import dfs as native
 
-    monkeypatch.setattr(native, "ENDGAME_AT", 0)
     inst = C.problem_instance(*C.board_cells("rect", 4, 4), start, finish)
-    result = solve(inst, "native-dfs", no_proofs=True, endgame_size=1000)
+    result = solve(inst, "native-dfs", no_proofs=True, endgame_size=1000, endgame_at=0)
     assert result.status is (Status.SOLVED if brute_force(inst) else Status.INFEASIBLE)
     assert "endgame_jumps" in result.stats
 
@@ -354,11 +347,10 @@ def test_native_pagoda_cuts_are_pagodas() -> None:
     inst = P.generate({"board": "french", "hole": "0,2", "goal": "3,1"}, 0)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(native, "HARVEST_AT", (1 << 12,))
-        mp.setattr(native, "ENDGAME_AT", 1 << 40)
         found: list[object] = []
         original = native._Runner.add_pagodas
         mp.setattr(native._Runner, "add_pagodas", lambda self, w, v: (found.append(w), original(self, w, v)))
-        solve(inst, "native-dfs", timeout=20)
+        solve(inst, "native-dfs", timeout=20, endgame_at=1 << 40)
     from puzzlesat.native.pegsol.layout import Layout
 
     layout = Layout.of(inst)
@@ -669,12 +661,8 @@ def test_property_round_trip_and_native_matches_brute_force(seed: int, rows: int
 @given(st.integers(0, 10_000), st.integers(1, 4), st.integers(2, 4))
 def test_property_native_endgame_matches_brute_force(seed: int, rows: int, cols: int) -> None:
     # the meet in the middle from the first node, symmetric keys, no proofs: still exact
-    from puzzlesat.native.pegsol import dfs as native
-
     inst = random_instance(random.Random(seed), rows, cols)
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(native, "ENDGAME_AT", 0)
-        result = solve(inst, "native-dfs", no_proofs=True, endgame_size=50 + seed % 200)
+    result = solve(inst, "native-dfs", no_proofs=True, endgame_size=50 + seed % 200, endgame_at=0)
     assert result.status is (Status.SOLVED if brute_force(inst) else Status.INFEASIBLE)
     if result.solution is not None:
         assert not P.verify(inst, result.solution)

@@ -37,35 +37,34 @@ def test_solve_without_workers_uses_the_default_and_workers_1_keeps_one(monkeypa
     assert puzzlesat.solve(board, "native-rowscan").stats["workers"] == 1
 
 
+# a head start long enough for a loaded machine (0.2 s to 1 s by default, in wall time)
+LONG_HEAD = {"head_start": 30.0}
+
+
 def _no_processes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Starting a pool fails the test; the head starts are long enough for a loaded machine
-    (0.2 s to 1 s by default, measured in wall time)."""
-    from puzzlesat.native.blacken import bb
-    from puzzlesat.native.eternity import score
-    from puzzlesat.native.pegsol import dfs
+    """Starting a pool fails the test."""
 
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("a small board started processes")
 
     monkeypatch.setattr(processes, "TaskPool", refuse)
-    for module, name in ((bb, "SERIAL_FIRST"), (score, "ALONE_FIRST"), (dfs, "ALONE_FIRST")):
-        monkeypatch.setattr(module, name, 30.0)
 
 
 @pytest.mark.parametrize(
-    ("puzzle", "file", "strategy"),
+    ("puzzle", "file", "strategy", "knobs"),
     [
-        ("eternity", "eternity/seed_4x4.txt", "native-rowscan"),
-        ("pegsol", "pegsol/english33_center.txt", "native-dfs"),
-        ("blacken", "blacken/seed_7x7.txt", "native-bb"),
-        ("rubik", "rubik/scramble_8_seed1.txt", "native-ida"),
+        ("eternity", "eternity/seed_4x4.txt", "native-rowscan", LONG_HEAD),
+        ("pegsol", "pegsol/english33_center.txt", "native-dfs", LONG_HEAD),
+        ("blacken", "blacken/seed_7x7.txt", "native-bb", LONG_HEAD),
+        ("rubik", "rubik/scramble_8_seed1.txt", "native-ida", {}),
     ],
 )
 def test_a_small_board_is_settled_here_before_any_process(
-    monkeypatch: pytest.MonkeyPatch, puzzle: str, file: str, strategy: str
+    monkeypatch: pytest.MonkeyPatch, puzzle: str, file: str, strategy: str, knobs: dict[str, float]
 ) -> None:
     _no_processes(monkeypatch)
-    result = puzzlesat.solve(puzzlesat.load(puzzle, INSTANCES / file), strategy, workers=2, timeout=60)
+    board = puzzlesat.load(puzzle, INSTANCES / file)
+    result = puzzlesat.solve(board, strategy, workers=2, timeout=60, **knobs)
     assert result.status.is_final, result.message
     assert result.stats["workers"] == 2
 
@@ -73,7 +72,7 @@ def test_a_small_board_is_settled_here_before_any_process(
 def test_the_score_search_settles_a_small_board_before_any_process(monkeypatch: pytest.MonkeyPatch) -> None:
     _no_processes(monkeypatch)
     board = puzzlesat.load("eternity", INSTANCES / "eternity" / "seed_4x4.txt")
-    result = puzzlesat.solve(board, "native-rowscan", workers=2, timeout=60, score=True)
+    result = puzzlesat.solve(board, "native-rowscan", workers=2, timeout=60, score=True, **LONG_HEAD)
     assert result.status is puzzlesat.Status.OPTIMAL
 
 

@@ -5,8 +5,8 @@ resumable kernel (:mod:`.kernel`) in slices of nodes so that the timeout is hono
 restarts it in other jump orders, adds pagoda cuts learned from the dead positions that cost
 the most, and turns the kernel's jump codes back into moves.  Boards whose bounding box has
 at most 120 cells fit the two-word bitboard (with 8 bits to spare for the table's bookkeeping).
-The first :data:`PLAIN_NODES` nodes run the same search in plain Python
-(:mod:`.plain`), so that a board solved in that many never loads numba.
+The first ``plain_nodes`` nodes (an Option, :data:`PLAIN_START` by default) run the same
+search in plain Python (:mod:`.plain`), so that a board solved in that many never loads numba.
 """
 
 from __future__ import annotations
@@ -19,12 +19,31 @@ from typing import TYPE_CHECKING, Any
 
 from puzzlesat.core import TIME_LIMIT, BackendUnavailable, Limits, Option, Result, Status, Strategy
 from puzzlesat.core.kernel_status import BUDGET, FOUND, MEET, decision_status
+from puzzlesat.core.knobs import head_start, knob, plain_budget, plain_nodes
 from puzzlesat.domains.pegsol import Instance, Move, Solution
 
 if TYPE_CHECKING:
     import numpy as np
 
     from puzzlesat.native.pegsol.layout import Layout
+
+# nodes searched in plain Python (native/pegsol/plain.py, 50-130k nodes/s) before the kernel
+# loads, in a process that has not loaded it yet: the English central game takes 17,208 of
+# them, a fraction of loading the kernel
+PLAIN_START = 1 << 15
+HEAD_START = head_start(0.2)  # seconds in the kernel before --workers N starts the others (easy boards end sooner)
+ENDGAME_SIZE = 1 << 21  # positions in the meet in the middle's last layer, at most
+# (nodes searched, positions in the last layer at most): the endgame grows with the effort
+# spent, so that a board solved in a second does not wait seconds for it
+ENDGAME_STAGES = ((1 << 18, 1 << 15), (1 << 21, 1 << 18), (1 << 23, ENDGAME_SIZE))
+ENDGAME_AT = Option(
+    "endgame_at",
+    int,
+    ENDGAME_STAGES[0][0],
+    "nodes searched before the endgame's first stage is built (0: from the start)",
+    low=0,
+    high=1 << 62,
+)
 
 STRATEGY = Strategy(
     "native-dfs",
@@ -40,36 +59,22 @@ STRATEGY = Strategy(
         Option("no_pagoda", bool, False, "no pagoda cuts learned from the dead positions"),
         Option("no_symmetry", bool, False, "key dead positions as they are, not up to the goal's symmetries"),
         Option("sym_depth", int, None, "positions at most this many jumps deep are keyed up to symmetry", low=0),
-        Option(
-            "plain_nodes",
-            int,
-            None,
-            "nodes searched in plain Python before the numba kernel loads (default 2**15; 0: none)",
-            low=0,
-        ),
+        plain_nodes(PLAIN_START),
+        HEAD_START,
+        ENDGAME_AT,
     ),
     puzzle="pegsol",
     engine="native",
     parallel=True,
 )
 
-ALONE_FIRST = 0.2  # seconds in the kernel before --workers N starts the others (easy boards end sooner)
 KEY_BITS = 120  # the kernel's KEY_BITS, repeated so that a refusal needs no numba import
 SLICE = 1 << 17
 RESTART_BASE = 1 << 13
-ENDGAME_SIZE = 1 << 21  # positions in the meet in the middle's last layer, at most
 ENDGAME_SECONDS = 20.0
-# (nodes searched, positions in the last layer at most): the endgame grows with the effort
-# spent, so that a board solved in a second does not wait seconds for it
-ENDGAME_STAGES = ((1 << 18, 1 << 15), (1 << 21, 1 << 18), (1 << 23, ENDGAME_SIZE))
-ENDGAME_AT = ENDGAME_STAGES[0][0]  # the first stage (tests set 0 to start with it)
 FIRST_TABLE_BITS = 16
 TABLE_BITS = 24
 HARVEST_AT = (1 << 20, 1 << 23)  # node counts at which pagoda cuts are sought
-# nodes searched in plain Python (native/pegsol/plain.py, 50-130k nodes/s) before the kernel
-# loads, in a process that has not loaded it yet: the English central game takes 17,208 of
-# them, a fraction of loading the kernel
-PLAIN_NODES = 1 << 15
 ORDERS = 8
 
 
@@ -191,8 +196,8 @@ class _Search:
         self.runner = runner = _Runner(layout, instance, self.depth, self.bits, self.maps, sym_depth)
         runner.cuts.share[:] = options.get("share") or (0, 1)
         runner.reset()
-        given_plain = options.get("plain_nodes")
-        self.plain_nodes = int(given_plain) if given_plain is not None else 0 if _kernel_loaded() else PLAIN_NODES
+        self.plain_nodes = plain_budget(options, PLAIN_START, loaded=_kernel_loaded())
+        self.endgame_at = int(knob(options, ENDGAME_AT))
         if self.plain_nodes > 0:
             runner.plain = PlainSearch(runner.game, runner.cuts.share, runner.tree.table)
         self.stats: dict[str, Any] = {}
@@ -242,7 +247,7 @@ class _Search:
         return bool(
             grow
             or self.nodes >= self.plain_nodes
-            or (self.meeting and self.nodes >= ENDGAME_AT)
+            or (self.meeting and self.nodes >= self.endgame_at)
             or (self.nodes >= HARVEST_AT[0] and not self.options.get("no_pagoda"))
         )
 
@@ -280,7 +285,7 @@ class _Search:
 
     def endgame_due(self) -> int:
         """The nodes after which the next endgame stage is built."""
-        return ENDGAME_STAGES[self.stage][0] if self.stage else ENDGAME_AT
+        return ENDGAME_STAGES[self.stage][0] if self.stage else self.endgame_at
 
     def deepen_endgame(self) -> None:
         """A board not solved quickly gets the meet in the middle, deeper at each stage."""
@@ -388,13 +393,13 @@ def _kernel_loaded() -> bool:
 
 def _head_start_then_split(instance: Instance, limits: Limits, start_time: float) -> Result:
     """``--workers N`` (N > 1, the default on a machine with several cores): this process
-    searches alone, its plain-Python nodes and then :data:`ALONE_FIRST` seconds in the kernel
+    searches alone, its plain-Python nodes and then ``head_start`` seconds in the kernel
     (most boards end there, with no process started), then :func:`_split`."""
     refused = _too_large(instance)
     if refused is not None:
         return refused
     search = _Search(instance, replace(limits, workers=1), start_time)
-    status = search.run(alone=ALONE_FIRST)
+    status = search.run(alone=knob(limits.options, HEAD_START))
     left = limits.remaining(start_time)
     if status != BUDGET or (left is not None and left <= 0):
         return search.answer(status)
