@@ -1,5 +1,5 @@
 """The native searches that run on worker processes, timed whole: pegsol ``native-dfs --workers``,
-blacken ``native-bb-par`` (its serial first second switched off, so the workers do the search)
+blacken ``native-bb-par`` (``head_start=0``: its serial first second off, so the workers search)
 and eternity ``native-rowscan --workers --count`` on the 7x7 peak boards (the whole tree, shared
 by work stealing).
 
@@ -24,13 +24,12 @@ from puzzlesat.core import Limits, run_strategy  # noqa: E402
 from puzzlesat.domains import blacken as bl  # noqa: E402
 from puzzlesat.domains import eternity as et  # noqa: E402
 from puzzlesat.domains import pegsol as pg  # noqa: E402
-from puzzlesat.native.blacken import bb as native_blacken  # noqa: E402
 
 PEGSOL = ("rect6x4_hole_3_2.txt", "rect6x6_hole_3_2.txt", "english33_center.txt")
 BLACKEN = ("gen_k8_q10_c4_s1.txt", "gen_k10_q15_c5_s1.txt", "gen_k10_q15_c5_s2.txt", "gen_k10_q15_c5_s3.txt")
 ETERNITY = ("peak_7x7_b3_m8_s0.txt", "peak_7x7_b3_m9_s2.txt", "peak_7x7_b4_m8_s1.txt")
 STRATEGIES = {"pegsol": (pg, "native-dfs"), "blacken": (bl, "native-bb-par"), "eternity": (et, "native-rowscan")}
-OPTIONS = {"pegsol": {"no_proofs": True}, "blacken": {}, "eternity": {"count": True, "twins": False}}
+OPTIONS = {"pegsol": {"no_proofs": True}, "blacken": {"head_start": 0.0}, "eternity": {"count": True, "twins": False}}
 
 
 def cases() -> list[tuple[str, str, object]]:
@@ -48,7 +47,6 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--repeat", type=int, default=2)
     args = parser.parse_args()
-    native_blacken.SERIAL_FIRST = 0.0
     total = 0.0
     for puzzle, label, instance in cases():
         module, strategy = STRATEGIES[puzzle]
