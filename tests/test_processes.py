@@ -176,9 +176,8 @@ RUBIK = """
 from puzzlesat.core import Limits
 from puzzlesat.native.rubik import ida as rubik
 from puzzlesat.domains import rubik as rk
-rubik.PARALLEL_FROM = 0
 inst = rk.parse("R U F' L2 D B' R2 U' F D2 L B2")
-rubik.solve(inst, Limits(workers=2, options={{"tables": "small", "progress": False}}))
+rubik.solve(inst, Limits(workers=2, options={{"tables": "small", "progress": False, "parallel_from": 0}}))
 """
 
 

@@ -404,12 +404,7 @@ def test_parallel_split_matches_serial() -> None:
     text = "R U F' L2 D"
     inst = rk.parse(text)
     opts = {"metric": "htm", "tables": "small", "progress": False, "all": True, "plain_depth": 0}
-    old = native.PARALLEL_FROM
-    native.PARALLEL_FROM = 0
-    try:
-        par = native.solve(inst, Limits(timeout=120, workers=2, options=opts))
-    finally:
-        native.PARALLEL_FROM = old
+    par = native.solve(inst, Limits(timeout=120, workers=2, options={**opts, "parallel_from": 0}))
     ser = native.solve(inst, Limits(timeout=120, workers=1, options=opts))
     assert par.status is ser.status is Status.OPTIMAL
     assert par.objective == ser.objective == 5
@@ -418,10 +413,10 @@ def test_parallel_split_matches_serial() -> None:
     assert rk.verify(inst, par.solution) == []
 
 
-ESCALATIONS = {
-    "before the first bound": {"ESCALATE_SECONDS": 0.0},
-    "after two bounds": {"_predicted_nodes": lambda done, metric: 0.0 if len(done) < 2 else 1e18},
-    "inside a bound (its node budget)": {"_small_budget": lambda spent, rate: 1000},
+ESCALATIONS: dict[str, tuple[dict[str, float], dict[str, object]]] = {  # (options, patches)
+    "before the first bound": ({"escalate_seconds": 0.0}, {}),
+    "after two bounds": ({}, {"_predicted_nodes": lambda done, metric: 0.0 if len(done) < 2 else 1e18}),
+    "inside a bound (its node budget)": ({}, {"_small_budget": lambda spent, rate, escalate: 1000}),
 }
 
 
@@ -443,14 +438,14 @@ def test_auto_goes_on_with_the_deeper_set_at_the_same_bound(
     monkeypatch.setattr(native, "make_searcher", searcher)
     monkeypatch.setattr(native, "tables_for", lambda cap: "phase1")
     monkeypatch.setattr(rubik_cache, "is_built", lambda name, metric: False)
-    monkeypatch.setattr(native, "PARALLEL_FROM", 0)
-    for name, value in ESCALATIONS[when].items():
+    knobs, patches = ESCALATIONS[when]
+    for name, value in patches.items():
         monkeypatch.setattr(native, name, value)
     for text, extra in (("F2 U' R D2 B L' U2 R' F D", 0), ("R U F' L2 D B' R2 U'", 1)):  # small bounds 7, 6
         inst = rk.parse(text)
-        opts = {"metric": "htm", "progress": False, "all": bool(extra), "extra": extra, "plain_depth": 0}
+        opts = {"metric": "htm", "progress": False, "all": bool(extra), "extra": extra, "plain_depth": 0, **knobs}
         made.clear()
-        grown = native.solve(inst, Limits(timeout=120, workers=workers, options=opts))
+        grown = native.solve(inst, Limits(timeout=120, workers=workers, options={**opts, "parallel_from": 0}))
         assert made == ["small", "phase1"] and grown.stats["tables"] == "phase1", (when, made)
         direct = native.solve(inst, Limits(timeout=120, workers=1, options={**opts, "tables": "small"}))
         assert grown.status is direct.status is Status.OPTIMAL

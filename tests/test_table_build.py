@@ -168,12 +168,13 @@ def test_auto_grows_into_the_deeper_set_with_the_same_optimum(x6_cache: Path, mo
     monkeypatch.setenv("PUZZLESAT_CACHE", str(x6_cache))
     monkeypatch.setattr(rubik, "tables_for", lambda cap: "phase1x6")
     monkeypatch.setattr(rubik_cache, "is_built", lambda name, metric: False)  # built, but taken as not yet
-    monkeypatch.setattr(rubik, "ESCALATE_SECONDS", 0.3)
     for moves, seed in ((12, 1), (13, 2), (14, 3)):
         inst = rk.generate({"moves": moves}, seed)
         found = {}
         for tables in ("auto", "phase1x6"):
-            limits = Limits(timeout=600, workers=2, options={"tables": tables, "progress": False})
+            limits = Limits(
+                timeout=600, workers=2, options={"tables": tables, "progress": False, "escalate_seconds": 0.3}
+            )
             res = run_strategy(rk.PUZZLE, inst, "native-ida", limits)
             assert res.status is Status.OPTIMAL, res.message
             found[tables] = (res.objective, res.stats["tables"])

@@ -9,7 +9,7 @@ that symmetries fix (the superflip) is searched below one prefix per symmetry cl
 (:class:`rubik_prefixes.PrefixReduction`).
 With ``tables=auto`` and the large set not yet built, the search starts on the small set
 (built in a fraction of a second) and builds the large one only when an iteration would take
-the small set more than ``ESCALATE_SECONDS`` in all: it then goes on at the same bound, so the
+the small set more than ``escalate_seconds`` (an Option) in all: it then goes on at the same bound, so the
 answer is still optimal (every shorter bound was searched to the end, on whichever tables).
 With several workers, the iterations from ``parallel_from`` on are cut into subtrees by their
 first four moves, grouped into chunks of decreasing predicted work (:func:`plan_chunks`,
@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from puzzlesat.core import Limits, Option, Result, Status, Strategy, progress
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FULL
+from puzzlesat.core.knobs import knob
 from puzzlesat.domains.rubik import METRICS, Cube, Instance, Solution, max_depth_of, metric_of, parity, simplify
 
 if TYPE_CHECKING:
@@ -43,6 +44,14 @@ if TYPE_CHECKING:
     from puzzlesat.native.rubik.prefixes import PrefixReduction
     from puzzlesat.native.rubik.tables import MoveSet, Tables
 
+ESCALATE = Option(
+    "escalate_seconds",
+    float,
+    10.0,
+    "tables=auto: seconds of search on the small tables before the large ones are built",
+    low=0.0,
+    high=1e6,
+)
 STRATEGY = Strategy(
     "native-ida",
     "puzzlesat.native.rubik.ida:solve",
@@ -60,6 +69,16 @@ STRATEGY = Strategy(
             "(default 10 htm / 12 qtm; 0: none)",
             low=0,
         ),
+        ESCALATE,
+        Option(
+            "parallel_from",
+            int,
+            None,
+            "--workers N: the first bound the workers search, shorter ones here "
+            "(default 10 on Korf's tables, 15 on the phase-1 ones)",
+            low=0,
+            high=40,
+        ),
     ),
     modes=("all", "extra"),
     puzzle="rubik",
@@ -67,7 +86,6 @@ STRATEGY = Strategy(
     parallel=True,
 )
 
-ESCALATE_SECONDS = 10.0  # tables=auto: search on the small set up to this long, then build the large one
 GROWTH_GUESS = {"htm": 13.0, "qtm": 80.0}  # an iteration's nodes over the last one's, before two are measured
 PREFIX_DEPTH = 3  # subtrees of an iteration searched in this process
 POOL_PREFIX_DEPTH = 4  # subtrees of an iteration split over the workers (43,254 in HTM)
@@ -78,7 +96,6 @@ MAX_SOLUTIONS = 100_000
 RATE_GUESS = 2_000_000  # nodes per second, before the first measurement
 MIN_RATE = 200_000  # floor of the measured rate used for node budgets
 SYM_LOOKUPS = 8  # edge-PDB lookups on rotated cubes, on top of the plain ones
-PARALLEL_FROM = 10  # Korf's tables: bounds below this are searched in the calling process
 HUGE_FROM = 15  # phase1: from this bound on a search takes seconds: tables into huge pages, then workers
 EARLY_COPY = 4  # phase1: start that copy at once when the position's lower bound is this close to HUGE_FROM
 
@@ -137,8 +154,8 @@ class Searcher(_Prefixed):
 
     @property
     def parallel_from(self) -> int:
-        """The first bound searched by the workers."""
-        return PARALLEL_FROM
+        """The first bound searched by the workers (the option ``parallel_from`` aside)."""
+        return 10
 
     def __init__(self, cube: Cube, metric: str, table_set: str, quiet: bool = False, stop_at: float | None = None):
         import numpy as np
@@ -187,7 +204,8 @@ class Phase1Searcher(_Prefixed):
 
     @property
     def parallel_from(self) -> int:
-        """The first bound searched by the workers (each bound below takes milliseconds)."""
+        """The first bound searched by the workers (each bound below takes milliseconds; the
+        option ``parallel_from`` aside)."""
         return HUGE_FROM
 
     def __init__(self, cube: Cube, metric: str, table_set: str, quiet: bool = False, stop_at: float | None = None):
@@ -400,6 +418,8 @@ class Ask:
         step: how much a bound grows: 2 in QTM (every solution's length has the parity of
             the position's corner permutation), 1 in HTM.
         quiet: no progress lines.
+        escalate: ``tables=auto``: seconds on the small set before the deeper one is built.
+        parallel_from: the first bound the workers search (None: the searcher's own).
     """
 
     metric: str
@@ -408,6 +428,8 @@ class Ask:
     max_depth: int
     step: int
     quiet: bool
+    escalate: float
+    parallel_from: int | None
 
     @classmethod
     def of(cls, opts: dict[str, Any], metric: str) -> Ask:
@@ -419,6 +441,8 @@ class Ask:
             max_depth=max_depth_of("native-ida", opts, metric),
             step=2 if metric == "qtm" else 1,
             quiet=not opts.get("progress", True),
+            escalate=float(knob(opts, ESCALATE)),
+            parallel_from=None if opts.get("parallel_from") is None else int(opts["parallel_from"]),
         )
 
 
@@ -577,14 +601,15 @@ class Iterations:
             while self.bound <= ask.max_depth:
                 if self.best is not None and self.bound > self.best + ask.extra:
                     break
-                use_pool = self.limits.workers > 1 and self.bound >= self.searcher.parallel_from
+                first = self.searcher.parallel_from if ask.parallel_from is None else ask.parallel_from
+                use_pool = self.limits.workers > 1 and self.bound >= first
                 escalate_at = None  # on the small set: a chunk's node budget before the deeper set is built
                 if self.deeper is not None:
                     spent = time.perf_counter() - self.search_start
                     if self.too_slow(spent, use_pool):
                         self.grow()
                         continue
-                    escalate_at = _small_budget(spent, self.rate)
+                    escalate_at = _small_budget(spent, self.rate, ask.escalate)
                 if not self.settle(self.iterate(use_pool, escalate_at), use_pool):
                     break
             else:
@@ -600,10 +625,10 @@ class Iterations:
 
     def too_slow(self, spent: float, use_pool: bool) -> bool:
         """On the small set, ``spent`` seconds in: whether the next iteration would take it past
-        :data:`ESCALATE_SECONDS` (or the last one ran out of its budget)."""
+        ``escalate_seconds`` (or the last one ran out of its budget)."""
         speed = self.rate * (self.limits.workers if use_pool else 1)
         predicted = _predicted_nodes(self.iteration_nodes, self.ask.metric) / speed
-        return self.over_budget or spent + predicted > ESCALATE_SECONDS
+        return self.over_budget or spent + predicted > self.ask.escalate
 
     def grow(self) -> None:
         """Go on with the deeper set at the same bound: the pool closed (its workers hold the small
@@ -615,7 +640,7 @@ class Iterations:
         self.stats["deeper_from"] = self.bound
         left = self.limits.remaining(self.start)
         self.searcher, self.bound, secs = _escalate(
-            self.cube, self.ask.metric, self.deeper, self.bound, self.ask.quiet, left
+            self.cube, self.ask.metric, self.deeper, self.bound, self.ask.quiet, left, self.ask.escalate
         )
         self.searcher.reduction = self.reduction
         self.stats["tables_s"] = round(self.stats["tables_s"] + secs, 2)
@@ -805,19 +830,20 @@ def _predicted_nodes(done: list[int], metric: str) -> float:
     return done[-1] * max(growth, 2.0)
 
 
-def _small_budget(spent: float, rate: float) -> int:
-    """The nodes the small set may still search, ``spent`` seconds in, before the deeper set is built."""
-    return max(1000, int((ESCALATE_SECONDS - spent) * rate))
+def _small_budget(spent: float, rate: float, escalate: float) -> int:
+    """The nodes the small set may still search, ``spent`` of its ``escalate`` seconds in,
+    before the deeper set is built."""
+    return max(1000, int((escalate - spent) * rate))
 
 
 def _escalate(
-    cube: Cube, metric: str, name: str, bound: int, quiet: bool, left: float | None
+    cube: Cube, metric: str, name: str, bound: int, quiet: bool, left: float | None, escalate: float
 ) -> tuple[Searcher | Phase1Searcher, int, float]:
     """The searcher of the deeper set ``name``, built now (or its stopped build resumed) since
     the small set is too slow at ``bound``; the bound to go on from, and the seconds it took."""
     if not quiet:
         progress.line(
-            f"c rubik: bound {bound} would take the small tables over {ESCALATE_SECONDS:g} s: building the "
+            f"c rubik: bound {bound} would take the small tables over {escalate:g} s: building the "
             f"{name} tables, once (`puzzlesat tables build rubik {name}` builds them ahead)"
         )
     began = time.perf_counter()
