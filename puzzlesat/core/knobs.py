@@ -27,15 +27,15 @@ def head_start(seconds: float) -> Option:
     )
 
 
-def plain_nodes(nodes: int) -> Option:
-    """The ``plain_nodes`` Option; not given, the search takes ``nodes`` in a process that has
-    not loaded its kernel yet and none in one that has (the default is None: it depends)."""
+def plain_nodes(nodes: int, when: str = "until the kernel is loaded, then none") -> Option:
+    """The ``plain_nodes`` Option; not given, the search takes ``nodes`` ``when`` it says (by
+    default in a process that has not loaded its kernel yet, none in one that has: the
+    default is None, it depends)."""
     return Option(
         "plain_nodes",
         int,
         None,
-        f"nodes searched in plain Python before the compiled kernel (default {nodes} until the kernel "
-        "is loaded, then none; 0: none)",
+        f"nodes searched in plain Python before the compiled kernel (default {nodes} {when}; 0: none)",
         low=0,
         high=10**9,
     )

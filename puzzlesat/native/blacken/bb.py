@@ -39,6 +39,7 @@ from puzzlesat.domains.blacken import BFS_POSITIONS, Cell, Instance, Solution, b
 from puzzlesat.domains.blacken.bound import MEMO_BITS, SPLIT_WORK, BoundBoard
 
 HEAD_START = head_start(1.0)  # seconds native-bb(-par) searches alone before it starts processes
+PLAIN_WHITES = 8  # boards with at most this many white stones start in plain Python
 PLAIN_START = 200  # nodes searched in plain Python (about 1 ms a node) before compiling the kernels
 
 BRANCH_AND_BOUND = Strategy(
@@ -47,7 +48,7 @@ BRANCH_AND_BOUND = Strategy(
     "numba depth-first branch and bound: moves ordered by flips, transposition table, "
     "partial order of commuting moves, exact per-component lower bound; proves optimality; "
     "with --workers N, a search still running after a second goes on as native-bb-par",
-    options=(HEAD_START, plain_nodes(PLAIN_START)),
+    options=(HEAD_START, plain_nodes(PLAIN_START, f"on a board of at most {PLAIN_WHITES} white stones")),
     puzzle="blacken",
     engine="native",
     parallel=True,
@@ -72,7 +73,6 @@ BFS = Strategy(
 CHUNK = 100_000
 POR = True  # partial-order reduction of commuting moves
 TT_BITS = 20
-PLAIN_WHITES = 8  # boards with at most this many white stones start in plain Python
 PLAIN_SPLIT_WORK = 2_000  # the component bound's work limit at the root in plain Python (SPLIT_WORK compiled)
 
 
