@@ -87,11 +87,12 @@ def test_python_unknown_option_raises() -> None:
         puzzlesat.solve(board, "cnf-heule", amoo=1)
     with pytest.raises(
         PuzzlesatError,
-        match="for eternity native-rowscan; valid options: boards, checkpoint, colour_check, count, hint_ahead, ",
+        match="for eternity native-rowscan; valid options: boards, breaks, checkpoint, colour_check, complete_cells, "
+        "count, head_start, hint_ahead, ",
     ):
         puzzlesat.solve(board, "native-rowscan", amo=0)
     with pytest.raises(PuzzlesatError, match="valid options: none"):
-        puzzlesat.solve(puzzlesat.load("blacken", SMALL["blacken"]), "native-bb", amo=0)
+        puzzlesat.solve(puzzlesat.load("blacken", SMALL["blacken"]), "bfs", amo=0)
     with pytest.raises(PuzzlesatError, match="unknown option 'size' for rubik generator; valid options: moves"):
         puzzlesat.generate("rubik", size=3)
 
@@ -104,7 +105,11 @@ def test_python_unknown_option_raises() -> None:
         ("eternity", "maxsat-rc2", "score"),
         ("eternity", "cnf-heule:kissat404", "amo, forbidden, support, symmetry"),  # Kissat cannot count
         ("rubik", "cpsat-bmc", "canonical, horizon, max_depth, metric, tables"),
-        ("rubik", "native-ida", "all, extra, max_depth, metric, plain_depth, progress, tables"),
+        (
+            "rubik",
+            "native-ida",
+            "all, escalate_seconds, extra, max_depth, metric, parallel_from, plain_depth, progress, tables",
+        ),
         ("masyu", "cpsat-lazy", "draw, unique, url"),
     ],
 )
