@@ -312,7 +312,7 @@ def test_native_endgame_on_other_goals(start: tuple[int, int], finish: tuple[int
 def test_native_workers_split_the_tree() -> None:
     # two processes, each with half the first jumps: a solution from either, a proof from both
     five = P.generate({"rows": 5, "cols": 5}, 0)
-    limits = Limits(timeout=60, workers=2, options={"no_proofs": True})
+    limits = Limits(timeout=60, workers=2, options={"no_proofs": True, "head_start": 0.0})  # no search alone first
     result = run_strategy(P.PUZZLE, five, "native-dfs", limits)
     assert result.status is Status.INFEASIBLE and "all 2 shares" in result.message
     six = P.parse((INSTANCES / "rect6x4_hole_3_2.txt").read_text())
