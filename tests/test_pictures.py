@@ -211,8 +211,8 @@ def test_no_carriage_return_into_a_pipe(tmp_path: Path) -> None:
         env=env,
     )
     assert proc.returncode == 0, proc.stderr
-    assert "\r" not in proc.stderr and "c building rubik htm small tables" in proc.stderr
-    assert "c built rubik htm small tables in" in proc.stderr
+    assert "\r" not in proc.stderr and "c building the rubik htm small tables" in proc.stderr
+    assert "c built the rubik htm small tables in" in proc.stderr
     compared = run_cli(
         "compare", "masyu", str(SEEDS / "masyu/seed_7x7.txt"), "--strategies", "cnf-lazy", "--timeout", "60"
     )
@@ -239,7 +239,7 @@ def test_the_library_reports_progress_and_prints_nothing(
     result = api.solve(cube, "native-ida", tables="small", plain_depth=0, on_progress=seen.append)
     assert result.status is Status.OPTIMAL and result.objective == 4
     lines = [e.text for e in seen if e.kind == progress.LINE]
-    assert lines[0].startswith("c building rubik htm small tables") and lines[-1].startswith("c built rubik")
+    assert lines[0].startswith("c building the rubik htm small tables") and lines[-1].startswith("c built the rubik")
     fractions = [e.fraction for e in seen if e.kind == progress.UPDATE]
     assert fractions and fractions == sorted(fractions) and fractions[-1] == 1.0
     loop = api.load("masyu", SEEDS / "masyu/seed_7x7.txt")

@@ -184,7 +184,8 @@ def race(
             (:mod:`puzzlesat.core.progress`: the live status and those lines); None: only to
             that callback, if any.
         head_start: seconds the first member searches alone here first; 0 for none (every
-            member in its own process from the start), and none under :data:`ANYTIME_MODES`.
+            member in its own process from the start), and none under :data:`ANYTIME_MODES`
+            or with Ray (every member runs on the cluster that was asked for).
         certify: a folder where every member certifies the claims it makes
             (:func:`puzzlesat.core.certify.run`, files ``certify_prefix-LABEL-...``); None: no
             certificates.
@@ -248,7 +249,7 @@ class _Policy:
         head: Outcome | None = None
         raced: RaceResult | None = None
         anytime = [m for m in self.puzzle.requested_modes(self.limits.options) if m in ANYTIME_MODES]
-        if head_start > 0 and not anytime:
+        if head_start > 0 and not anytime and backend.name == "local":  # Ray: every member on the cluster
             head = self.head_start(*members[0], head_start)
             self.head_seconds = time.time() - self.start
             role = _role(self.puzzle, head.result)

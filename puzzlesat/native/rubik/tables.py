@@ -250,6 +250,7 @@ def build(
             if ws.due():
                 ws.keep()
         ws.state["level"] = (j + 1, 0)
+    bar.update(1.0, "built", force=True)  # the bar ends full, however fast the levels came
     bar.close()
     return {"table": table}, {}
 
