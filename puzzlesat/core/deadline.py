@@ -5,7 +5,10 @@ building do not, and a large instance can keep them busy for minutes.  Rather th
 check in every encoder's loop, the deadline is an interval timer: when it fires, the Python
 code running at that moment raises :class:`DeadlineExceeded`.  Code inside a solver's C call
 is not interrupted: the exception comes when the call returns, which the solver's own time
-limit makes soon.  Only the main thread can take signals; elsewhere the deadline is not armed.
+limit makes soon.  An exception raised inside a callback from C (llvmlite's object-cache hook
+while numba compiles) is printed and dropped by ctypes, so the timer fires again every
+:data:`REPEAT` seconds until the block is left.  Only the main thread can take signals;
+elsewhere the deadline is not armed.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from typing import Any
 
 from puzzlesat.core.arguments import MAX_TIMEOUT
 from puzzlesat.core.errors import PuzzlesatError
+
+REPEAT = 0.1  # seconds between the timer's firings once the deadline has passed
 
 
 class DeadlineExceeded(PuzzlesatError):
@@ -57,6 +62,7 @@ def hard_deadline(seconds: float | None, what: str) -> Iterator[None]:
     started = time.monotonic()
 
     def expire(signum: int, frame: Any) -> None:
+        signal.setitimer(signal.ITIMER_REAL, REPEAT)  # again, should a C callback drop this one
         raise DeadlineExceeded(f"time limit of {seconds:g} s reached while {what}")
 
     previous = signal.signal(signal.SIGALRM, expire)
