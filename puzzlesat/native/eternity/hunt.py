@@ -30,8 +30,9 @@ from pathlib import Path
 import numpy as np
 
 from puzzlesat.core import PuzzlesatError, progress
+from puzzlesat.core.files import write_atomic
 from puzzlesat.domains.eternity import Instance, Solution, format_solution, max_score, mismatches, verify
-from puzzlesat.native.eternity.checkpoint import as_solution, write_atomic
+from puzzlesat.native.eternity.checkpoint import as_solution
 
 ALONE = "--boards keeps the boards of a hunt at a fixed level: add --score --target N"
 STOPS = {signal.SIGALRM, signal.SIGINT, signal.SIGTERM}  # held back while a board is written
