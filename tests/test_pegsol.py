@@ -346,18 +346,20 @@ def test_native_pagoda_cuts_are_pagodas() -> None:
 
     inst = P.generate({"board": "french", "hole": "0,2", "goal": "3,1"}, 0)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(native, "HARVEST_AT", (1 << 12,))
         found: list[object] = []
         original = native._Runner.add_pagodas
         mp.setattr(native._Runner, "add_pagodas", lambda self, w, v: (found.append(w), original(self, w, v)))
-        solve(inst, "native-dfs", timeout=20, endgame_at=1 << 40)
+        result = solve(inst, "native-dfs", timeout=20, endgame_at=1 << 40, pagoda_at=1 << 12)
     from puzzlesat.native.pegsol.layout import Layout
 
     layout = Layout.of(inst)
-    assert found
+    assert found and "pagoda_seconds" in result.stats, result.stats
     for weights in found[0]:  # type: ignore[attr-defined]
         for a, b, c in inst.jumps():
             assert weights[layout.index(c)] <= weights[layout.index(a)] + weights[layout.index(b)]
+    # the same search with no_pagoda seeks none, whatever pagoda_at says
+    plain = solve(inst, "native-dfs", timeout=20, endgame_at=1 << 40, pagoda_at=1 << 12, no_pagoda=True)
+    assert "pagoda_seconds" not in plain.stats, plain.stats
 
 
 def _plans(inst: P.Instance, options: dict[str, object]) -> set[P.Solution]:

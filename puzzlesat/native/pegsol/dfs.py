@@ -44,6 +44,16 @@ ENDGAME_AT = Option(
     low=0,
     high=1 << 62,
 )
+# pagoda cuts are sought twice, the second time after HARVEST_LATER times the nodes of the first
+HARVEST_LATER = 8
+PAGODA_AT = Option(
+    "pagoda_at",
+    int,
+    1 << 20,
+    f"nodes searched before pagoda cuts are first sought (again at {HARVEST_LATER} times that)",
+    low=1,
+    high=1 << 58,
+)
 
 STRATEGY = Strategy(
     "native-dfs",
@@ -62,6 +72,7 @@ STRATEGY = Strategy(
         plain_nodes(PLAIN_START),
         HEAD_START,
         ENDGAME_AT,
+        PAGODA_AT,
     ),
     puzzle="pegsol",
     engine="native",
@@ -74,7 +85,6 @@ RESTART_BASE = 1 << 13
 ENDGAME_SECONDS = 20.0
 FIRST_TABLE_BITS = 16
 TABLE_BITS = 24
-HARVEST_AT = (1 << 20, 1 << 23)  # node counts at which pagoda cuts are sought
 ORDERS = 8
 
 
@@ -128,8 +138,9 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
     ``table_bits`` (log2 of the dead-position table's slots, default 24 = 16M entries,
     256 MB; it starts at 2**16 and doubles when half full), ``no_restarts``, ``no_meet``
     (no endgame search from the goal), ``endgame_size`` (positions in its last layer, at
-    most), ``no_pagoda``, ``no_symmetry``, ``sym_depth`` (positions at most this deep are
-    keyed by their canonical form; default two thirds of the jumps).
+    most), ``no_pagoda``, ``pagoda_at`` (nodes before the first pagoda cuts), ``no_symmetry``,
+    ``sym_depth`` (positions at most this deep are keyed by their canonical form; default two
+    thirds of the jumps).
 
     The stages are :class:`_Search`'s methods: set up, then slices of the kernel between which
     the table grows, the endgame deepens, pagoda cuts are harvested and restarts change the
@@ -198,6 +209,9 @@ class _Search:
         runner.reset()
         self.plain_nodes = plain_budget(options, PLAIN_START, loaded=_kernel_loaded())
         self.endgame_at = int(knob(options, ENDGAME_AT))
+        first_harvest = int(knob(options, PAGODA_AT))
+        # node counts at which pagoda cuts are sought; none with no_pagoda
+        self.harvest_at = () if options.get("no_pagoda") else (first_harvest, first_harvest * HARVEST_LATER)
         if self.plain_nodes > 0:
             runner.plain = PlainSearch(runner.game, runner.cuts.share, runner.tree.table)
         self.stats: dict[str, Any] = {}
@@ -229,9 +243,8 @@ class _Search:
                 self.grow_table()
             if self.stage < len(ENDGAME_STAGES) and self.meeting and self.nodes >= self.endgame_due():
                 self.deepen_endgame()
-            if self.harvests < len(HARVEST_AT) and self.nodes >= HARVEST_AT[self.harvests]:
-                if not self.options.get("no_pagoda"):
-                    self.harvest()
+            if self.harvests < len(self.harvest_at) and self.nodes >= self.harvest_at[self.harvests]:
+                self.harvest()
             status = self.search_slice()
             remaining = self.limits.remaining(self.search_start)
             if status != BUDGET or (remaining is not None and remaining <= 0):
@@ -248,7 +261,7 @@ class _Search:
             grow
             or self.nodes >= self.plain_nodes
             or (self.meeting and self.nodes >= self.endgame_at)
-            or (self.nodes >= HARVEST_AT[0] and not self.options.get("no_pagoda"))
+            or (self.harvests < len(self.harvest_at) and self.nodes >= self.harvest_at[self.harvests])
         )
 
     def load_kernel(self) -> None:
