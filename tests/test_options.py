@@ -211,3 +211,38 @@ def test_a_run_resolves_its_strategy_name_once(monkeypatch: pytest.MonkeyPatch) 
     assert result.status is core.Status.SOLVED
     assert result.strategy == "cnf-heule:cadical195@amo=0"
     assert looked_up == ["cnf-heule@amo=0"]
+
+
+def test_a_portfolio_child_resolves_its_strategy_name_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A race's child (here in this process) loads the strategy and runs it from one Choice."""
+    from puzzlesat.portfolio.child import ChildSpec, child_main
+
+    looked_up: list[str] = []
+    choose = core.Puzzle.choose
+
+    def counting(self: core.Puzzle, name: str | core.Choice) -> core.Choice:
+        if isinstance(name, str):
+            looked_up.append(name)
+        return choose(self, name)
+
+    class Pipe:
+        """The sending end of a child's pipe: keeps what it is sent."""
+
+        def __init__(self) -> None:
+            self.sent: list[tuple[object, ...]] = []
+
+        def send(self, message: tuple[object, ...]) -> None:
+            self.sent.append(message)
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(core.Puzzle, "choose", counting)
+    board = puzzlesat.load("eternity", E4)
+    pipe = Pipe()
+    child_main(pipe, ChildSpec("eternity", board.data, "cnf-heule@amo=0", timeout=60))
+    assert [message[0] for message in pipe.sent] == ["started", "loaded", "result"]
+    result = pipe.sent[-1][1]
+    assert isinstance(result, core.Result) and result.status is core.Status.SOLVED, result
+    assert result.strategy == "cnf-heule:cadical195@amo=0"
+    assert looked_up == ["cnf-heule@amo=0"]

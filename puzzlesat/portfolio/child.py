@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from puzzlesat.core import (
+    Choice,
     Limits,
     Puzzle,
     PuzzlesatError,
@@ -106,9 +107,18 @@ def resolve_puzzle(spec: ChildSpec) -> Puzzle:
     return puzzle
 
 
-def run_child(spec: ChildSpec) -> Result:
-    """Import and run the strategy in this process; every failure becomes an ERROR Result."""
-    puzzle = resolve_puzzle(spec)
+@dataclass(frozen=True)
+class Loaded:
+    """A child's puzzle and its strategy name resolved once (:func:`load_guarded`), the
+    strategy imported: what :func:`run_child` runs."""
+
+    puzzle: Puzzle
+    choice: Choice
+
+
+def run_child(spec: ChildSpec, loaded: Loaded) -> Result:
+    """Run the loaded strategy in this process; every failure becomes an ERROR Result."""
+    puzzle = loaded.puzzle
     start = time.time()
     budgets = [b for b in (spec.timeout, None if spec.deadline is None else spec.deadline - start) if b is not None]
     timeout = max(0.0, min(budgets)) if budgets else None
@@ -118,7 +128,7 @@ def run_child(spec: ChildSpec) -> Result:
     from puzzlesat.core import run_strategy
 
     def run() -> Result:
-        return run_strategy(puzzle, spec.instance, spec.name, limits, overrun_stop=False)  # the supervisor stops it
+        return run_strategy(puzzle, spec.instance, loaded.choice, limits, overrun_stop=False)  # the supervisor stops it
 
     if spec.certify is None:
         return run()
@@ -127,21 +137,22 @@ def run_child(spec: ChildSpec) -> Result:
     return certify.run(puzzle, spec.instance, run, spec.certify, prefix=spec.certify_prefix, timeout=timeout)  # type: ignore[no-any-return]
 
 
-def load_guarded(spec: ChildSpec) -> Result | None:
-    """Import the puzzle and the strategy; None when they loaded, else the ERROR Result."""
+def load_guarded(spec: ChildSpec) -> Loaded | Result:
+    """Import the puzzle and the strategy, its name resolved once; the ERROR Result when they
+    do not load."""
     try:
         puzzle = resolve_puzzle(spec)
-        strat, _ = puzzle.strategy(spec.name)
-        strat.load()
+        choice = puzzle.choose(spec.name)
+        choice.strategy.load()
     except BaseException as exc:  # noqa: BLE001 - any failure is reported, never raised
         return failure(spec, exc)
-    return None
+    return Loaded(puzzle, choice)
 
 
-def run_guarded(spec: ChildSpec) -> Result:
+def run_guarded(spec: ChildSpec, loaded: Loaded) -> Result:
     """:func:`run_child`, with every failure (out of memory, any exception) as an ERROR Result."""
     try:
-        return run_child(spec)
+        return run_child(spec, loaded)
     except BaseException as exc:  # noqa: BLE001 - any failure is reported, never raised
         return failure(spec, exc)
 
@@ -159,10 +170,12 @@ def failure(spec: ChildSpec, exc: BaseException) -> Result:
 def child_main(conn: Any, spec: ChildSpec) -> None:
     """The target of the child process; see the module docstring."""
     conn.send(("started", time.time()))
-    result = load_guarded(spec)
-    if result is None:
+    loaded = load_guarded(spec)
+    if isinstance(loaded, Loaded):
         conn.send(("loaded", time.time()))
-        result = run_guarded(spec)
+        result = run_guarded(spec, loaded)
+    else:
+        result = loaded
     try:
         conn.send(("result", result, time.time()))
     except MemoryError:

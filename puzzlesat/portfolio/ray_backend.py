@@ -45,7 +45,7 @@ import psutil
 from puzzlesat.core import Puzzle, Result, Status, progress
 from puzzlesat.core.processes import cap_memory
 from puzzlesat.core.ray import connect, import_ray
-from puzzlesat.portfolio.child import ChildSpec, load_guarded, run_guarded
+from puzzlesat.portfolio.child import ChildSpec, Loaded, load_guarded, run_guarded
 from puzzlesat.portfolio.runs import Run, verified
 
 
@@ -55,10 +55,12 @@ def ray_task(spec: ChildSpec) -> Iterator[tuple[Any, ...]]:
 
     cap_memory(spec.memory_mb)
     yield ("started", os.getpid(), socket.gethostname(), ray.get_runtime_context().get_node_id(), time.time())
-    result = load_guarded(spec)
-    if result is None:
+    loaded = load_guarded(spec)
+    if isinstance(loaded, Loaded):
         yield ("loaded", time.time())
-        result = run_guarded(spec)
+        result = run_guarded(spec, loaded)
+    else:
+        result = loaded
     try:
         pickle.dumps(result)
     except Exception as exc:  # noqa: BLE001 - e.g. an unpicklable solution
