@@ -58,7 +58,7 @@ def test_a_small_eternity_solve_loads_no_numba() -> None:
 def test_loading_a_kernel_skips_numbas_scipy_probe() -> None:
     """numba's first call would import scipy.linalg (about 0.15 s) to probe for BLAS; ours need none."""
     pytest.importorskip("scipy.linalg")
-    code = "from puzzlesat.native.eternity import rowscan\nrowscan._compile()"
+    code = "from puzzlesat.native.eternity import search\nsearch.load_kernels()"
     assert "scipy.linalg" not in loaded_after(code)
     assert "scipy.linalg.cython_blas" in loaded_after(code + "\nimport scipy.linalg.cython_blas")
 

@@ -105,7 +105,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
         if limits.options.get(name) is not None:
             raise PuzzlesatError(f"--{name} serves a --score run: add --score")
     from puzzlesat.native import aot  # here, not at the top: listing the strategies imports this module
-    from puzzlesat.native.eternity.search import Draws, Lookup, Search
+    from puzzlesat.native.eternity.search import Draws, Lookup, Search, load_kernels
 
     compile_start = time.perf_counter()
     compile_time = 0.0
@@ -122,8 +122,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
         from puzzlesat.native.eternity.count_search import CountSearch, fits
 
         if fits(instance, check):  # on tile bitsets: the same tree, node for node, faster
-            return count(CountSearch(instance, lookup), limits, compile_start, _compile(counting=True))
-        return count(Search(instance, lookup, rng, check), limits, compile_start, _compile())
+            return count(CountSearch(instance, lookup), limits, compile_start, load_kernels(bits=True))
+        return count(Search(instance, lookup, rng, check), limits, compile_start, load_kernels())
     nodes = 0
     pruned = 0  # placements the colour-count check refused, over the finished restarts
     restarts = 0
@@ -139,7 +139,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
                 plain -= done
             else:
                 if not compile_time:
-                    compile_time = _compile()
+                    compile_time = load_kernels()
                     start += compile_time  # the search's own time leaves the compilation out
                 began = time.perf_counter()
                 status, done = search.run(step)
@@ -185,25 +185,6 @@ def _split(instance: Instance, lookup: Lookup, limits: Limits, check: bool, comp
             return Result(outcome, board, wall_time=time.perf_counter() - start, stats=stats)
     # the split loads the kernels it runs (the count kernels for a count on tile bitsets) and times them
     return eternity_split.solve(instance, lookup, limits, check, compile_start, 0.0, head, done)
-
-
-def _compile(counting: bool = False) -> float:
-    """Load the search kernel built ahead of time, else import and compile it (or load it from
-    numba's cache): the count kernel with ``counting``; the seconds it took."""
-    from puzzlesat.native import aot
-
-    began = time.perf_counter()
-    if aot.load("eternity") is None:
-        from puzzlesat.native.eternity import count_kernel
-        from puzzlesat.native.eternity import kernel as eternity_kernel
-        from puzzlesat.native.first_dispatch import without_blas_probe
-
-        with without_blas_probe():
-            if counting:
-                count_kernel.warm_up()
-            else:
-                eternity_kernel.warm_up()
-    return max(time.perf_counter() - began, 1e-9)
 
 
 def count(search: Search | CountSearch, limits: Limits, compile_start: float, compile_time: float) -> Result:

@@ -157,6 +157,27 @@ class Lookup:
 Task = tuple[array, int]  # (candidates on cells 0..p-1, first candidate to try on cell p; -1: all)
 
 
+def load_kernels(bits: bool = False, replay_too: bool = False) -> float:
+    """Load the kernels built ahead of time (native/aot.py), else compile them or load them
+    from numba's cache: the count kernels on tile bitsets with ``bits``
+    (native/eternity/count_kernel.py), else the search kernel, and with ``replay_too`` the
+    kernel a task starts with (only the parallel searches start tasks); the seconds it took."""
+    import time
+
+    began = time.perf_counter()
+    if aot.load("eternity") is None:
+        from puzzlesat.native.eternity import count_kernel
+        from puzzlesat.native.eternity import kernel as eternity_kernel
+        from puzzlesat.native.first_dispatch import without_blas_probe
+
+        with without_blas_probe():
+            if bits:
+                count_kernel.warm_up()
+            else:
+                eternity_kernel.warm_up(replay_too=replay_too)
+    return max(time.perf_counter() - began, 1e-9)
+
+
 class Search:
     """One search of the kernel, resumable call after call: from the empty board or from a :data:`Task`.
 

@@ -33,12 +33,10 @@ from puzzlesat.core import Limits, Result, Status, processes
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.core.knobs import knob
 from puzzlesat.domains.eternity import Instance, Solution
-from puzzlesat.native import aot
 from puzzlesat.native.eternity.arrays import BitTable, Table
 from puzzlesat.native.eternity.count_search import CountSearch, fits
 from puzzlesat.native.eternity.knobs import HEAD_START
-from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search, Task
-from puzzlesat.native.first_dispatch import without_blas_probe
+from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search, Task, load_kernels
 
 START_METHOD = "fork" if sys.platform.startswith("linux") else "spawn"
 SLICE_NODES = 1_000_000  # nodes between a worker's looks at the others (tens of milliseconds)
@@ -64,7 +62,7 @@ def solve(
     began = time.perf_counter()
     counting = bool(limits.options.get("count"))
     bits = counting and fits(instance, check)  # a count on tile bitsets (native/eternity/count_search.py)
-    _load_kernels(bits)  # the task kernel too, here: forked workers start with it loaded
+    load_kernels(bits, replay_too=True)  # the task kernel too, here: forked workers start with it loaded
     start = time.perf_counter()
     compile_time += start - began
     search: Search | CountSearch = (
@@ -167,24 +165,10 @@ class _Tally:
 _WORKER: dict[str, Any] = {}  # in a worker: its search, and whether it has sent a board
 
 
-def _load_kernels(bits: bool) -> None:
-    """The search and task kernels (the count kernels with ``bits``): built ahead of time
-    (native/aot.py), else compiled or loaded from numba's cache now."""
-    if aot.load("eternity") is None:
-        from puzzlesat.native.eternity import count_kernel
-        from puzzlesat.native.eternity import kernel as eternity_kernel
-
-        with without_blas_probe():
-            if bits:
-                count_kernel.warm_up()
-            else:
-                eternity_kernel.warm_up(replay_too=True)
-
-
 def _start_worker(instance: Instance, lookup: Lookup, table: Table | BitTable, check: bool, counting: bool) -> None:
     """A worker's start: the kernels, and one search on the shared candidate order for every task."""
     bits = isinstance(table, BitTable)
-    _load_kernels(bits)
+    load_kernels(bits, replay_too=True)
     search = (
         CountSearch(instance, lookup, table)
         if isinstance(table, BitTable)
