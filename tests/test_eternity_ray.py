@@ -65,6 +65,30 @@ def in_background(run: object) -> tuple[threading.Thread, list[Result]]:
     return thread, out
 
 
+def test_a_count_on_ray_runs_the_kernel_a_local_count_runs() -> None:
+    """One worker on a one-CPU local Ray counts a small board on tile bitsets, as a local count
+    does: the same boards and nodes; with the colour-count check both run the row scan."""
+    ray = pytest.importorskip("ray")
+    from puzzlesat.core.ray import connect
+
+    board = api.Instance("eternity", eternity.generate({"size": 5, "frame_colours": 2, "inner_colours": 4}, 3))
+    owned = connect(None, num_cpus=1)
+    try:
+        counts = {
+            (check, backend): api.solve(board, count=True, workers=1, colour_check=check, backend=backend)
+            for check in (False, True)
+            for backend in ("local", "ray")
+        }
+    finally:
+        if owned:
+            ray.shutdown()
+    for (check, backend), result in counts.items():
+        local = counts[check, "local"]
+        assert result.status is Status.SOLVED and result.count == local.count > 0, (check, backend, result)
+        assert result.stats["nodes"] == local.stats["nodes"], (check, backend)
+        assert result.stats["kernel"] == ("rowscan" if check else "bitsets"), (check, backend, result.stats)
+
+
 @pytest.mark.slow
 def test_count_on_ray_is_exact_even_when_a_worker_dies(ray_session: None) -> None:
     board = api.load("eternity", PEAK)
@@ -72,6 +96,7 @@ def test_count_on_ray_is_exact_even_when_a_worker_dies(ray_session: None) -> Non
     whole = api.solve(board, count=True, workers=2, twins=False, backend="ray")
     assert whole.status is Status.SOLVED and whole.count == local.count == 4
     assert whole.stats["nodes"] == local.stats["nodes"]  # the same tree, shared out
+    assert whole.stats["kernel"] == local.stats["kernel"] == "bitsets"
     done = threading.Event()
     thread, out = in_background(lambda: api.solve(board, count=True, workers=2, twins=False, backend="ray"))
     killed = kill_one("tree_worker", 0.5, done)

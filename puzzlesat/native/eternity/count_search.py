@@ -68,6 +68,7 @@ def bit_table(lookup: Lookup) -> BitTable:
 class CountSearch:
     """One count on tile bitsets, resumable call after call: from the empty board or from a task."""
 
+    kernel = "bitsets"  # what a count's stats say it ran on
     check = 0  # the colour-count check is never on here (:func:`fits`)
     pruned = 0
 

@@ -12,7 +12,8 @@ this process (the driver) watches them:
   (``--target``) the workers keep their bound at its level and send every board of that
   level to the hub, whose queue the driver empties into the hunt at each look.
 - the exact search (a first board, or ``--count``): the tree of
-  :mod:`puzzlesat.native.eternity.split`, cut into tasks the hub queues; a worker that sees
+  :mod:`puzzlesat.native.eternity.split`, cut into tasks the hub queues (a count on tile
+  bitsets when the board fits, as a local count: :mod:`puzzlesat.native.eternity.count_search`); a worker that sees
   idle workers gives away the untried candidates of its shallowest cell.  Each worker
   reports, with the boards it counted, what is left of its share (its search's
   :meth:`~puzzlesat.native.eternity.search.Search.remaining` tasks) once a second and with
@@ -39,13 +40,13 @@ from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.core.ray import connect, import_ray
 from puzzlesat.core.run_options import for_run
 from puzzlesat.domains.eternity import Instance, Solution
-from puzzlesat.native.eternity import kernel as eternity_kernel
 from puzzlesat.native.eternity import rowscan
 from puzzlesat.native.eternity import score as es
 from puzzlesat.native.eternity import score_kernel as eternity_score_kernel
-from puzzlesat.native.eternity.arrays import Table
+from puzzlesat.native.eternity.arrays import BitTable, Table
+from puzzlesat.native.eternity.count_search import CountSearch, bit_table, fits
 from puzzlesat.native.eternity.knobs import Knobs
-from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search, Task
+from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search, Task, load_kernels
 from puzzlesat.native.first_dispatch import without_blas_probe
 
 POLL = 0.2  # seconds between the driver's looks at the hub and the workers
@@ -288,10 +289,12 @@ class TreeHub:
         self.handed = 0
         self.stopped = False
         self.ready = 0
+        self.kernel = ""
 
-    def hello(self) -> None:
-        """A worker has started and compiled its kernel."""
+    def hello(self, kernel: str) -> None:
+        """A worker has started and loaded its ``kernel`` (``rowscan`` or ``bitsets``)."""
         self.ready += 1
+        self.kernel = kernel
 
     def take(self, worker: int) -> Task | None:
         """A queued task for ``worker`` (now its share), or None: wait (or stop, see :meth:`tick`)."""
@@ -328,29 +331,33 @@ class TreeHub:
     def stop(self) -> None:
         self.stopped = True
 
-    def status(self) -> tuple[bool, np.ndarray | None, int, dict[int, int], int, int]:
+    def status(self) -> tuple[bool, np.ndarray | None, int, dict[int, int], int, int, str]:
         """(the tree is done, the first board, boards counted, nodes per worker, tasks handed out,
-        workers ready)."""
+        workers ready, the kernel they search with)."""
         done = not self.queue and not any(self.shares.values())
-        return done, self.first, self.found, self.nodes, self.handed, self.ready
+        return done, self.first, self.found, self.nodes, self.handed, self.ready, self.kernel
 
 
 def tree_worker(
     worker: int,
     instance: Instance,
     lookup: Lookup,
-    table: Table,
+    table: Table | BitTable,
     check: bool,
     counting: bool,
     hub: Any,
 ) -> str:
-    """A Ray task: take tasks from the hub and search them, reporting its share (module docstring)."""
+    """A Ray task: take tasks from the hub and search them (on tile bitsets when ``table`` is
+    a :class:`BitTable`), reporting its share (module docstring)."""
     import ray
 
-    with without_blas_probe():
-        eternity_kernel.warm_up()
-    search = Search(instance, lookup, None, check, table)
-    ray.get(hub.hello.remote())
+    load_kernels(isinstance(table, BitTable), replay_too=True)
+    search = (
+        CountSearch(instance, lookup, table)
+        if isinstance(table, BitTable)
+        else Search(instance, lookup, None, check, table)
+    )
+    ray.get(hub.hello.remote(search.kernel))
     board_sent = False
     while True:
         task = ray.get(hub.take.remote(worker))
@@ -402,7 +409,8 @@ class TreeRun:
         check = bool(options["colour_check"])
         counting = bool(options.get("count"))
         lookup = Lookup(instance, bool(options["twins"]))
-        table = lookup.table(Draws(limits.seed))
+        bits = counting and fits(instance, check)  # as a local count does
+        table = bit_table(lookup) if bits else lookup.table(Draws(limits.seed))
         hub = ray.remote(num_cpus=0)(TreeHub).options(**here(ray)).remote((array("q"), -1))
         task = ray.remote(num_cpus=1, max_retries=0)(tree_worker)
         running: dict[Any, int] = {}
@@ -419,7 +427,7 @@ class TreeRun:
         try:
             while True:
                 try:
-                    done, board, found, nodes, handed, ready = ray.get(hub.status.remote())
+                    done, board, found, nodes, handed, ready, kernel = ray.get(hub.status.remote())
                 except Exception as exc:  # noqa: BLE001 - the hub's node died: the shares are lost with it
                     raise PuzzlesatError(f"the Ray hub of the search died ({type(exc).__name__})") from None
                 if ready >= limits.workers and "ready_at" not in stats:
@@ -430,6 +438,8 @@ class TreeRun:
                     first = Solution(tuple((int(t), int(r)) for t, r in board))
                 if counting:
                     stats["solutions"] = found * lookup.labelings
+                    if kernel:  # a worker has loaded it
+                        stats["kernel"] = kernel
                 if board is not None and not counting:
                     status = Status.SOLVED
                     break

@@ -214,7 +214,7 @@ def count(search: Search | CountSearch, limits: Limits, compile_start: float, co
             )
         nodes += done
         found = search.found * search.labelings
-        stats = {"nodes": nodes, "solutions": found, "compile_time": round(compile_time, 3)}
+        stats = {"nodes": nodes, "solutions": found, "kernel": search.kernel, "compile_time": round(compile_time, 3)}
         if search.check:
             stats["pruned"] = search.pruned
         if status == FOUND:  # the first board; the search goes on from it

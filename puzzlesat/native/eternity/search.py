@@ -185,6 +185,8 @@ class Search:
     from ``rng``, or given as ``table`` (the parallel search hands one order to every worker).
     """
 
+    kernel = "rowscan"  # what a count's stats say it ran on (:class:`CountSearch`: ``bitsets``)
+
     def __init__(
         self,
         instance: Instance,

@@ -79,7 +79,7 @@ def solve(
         if check:
             stats["pruned"] = tally.pruned
         if counting:
-            stats["solutions"] = tally.found * lookup.labelings
+            stats.update(solutions=tally.found * lookup.labelings, kernel=search.kernel)
         done = status in (Status.SOLVED, Status.INFEASIBLE)
         wall = time.perf_counter() - start
         count = stats.get("solutions") if done else None
