@@ -114,6 +114,28 @@ def test_each_board_is_written_once_checked_again_and_named_by_score(tmp_path: P
     assert check.returncode == 0 and f"c score {total - errors}/{total}" in check.stderr
 
 
+def test_a_search_remembers_the_last_boards_only_and_each_is_still_written_once(tmp_path: Path) -> None:
+    """The search's memory of the boards it handed on is bounded (flat in a long run); a board
+    it forgot and finds again goes to the hunt a second time, which drops it."""
+    recent = eh.Recent(100)
+    for i in range(1000):
+        assert recent.add(f"{i:016x}")
+    assert len(recent) == 100 and not recent.add(f"{999:016x}") and recent.add(f"{0:016x}")
+    instance = unsolvable(6, 1)
+    search = es.ScoreSearch(instance, np.random.default_rng(0), es.SCHEDULES[0])
+    board, errors = search.best.board, search.best.errors
+    hunt = eh.Hunt(instance, eternity.max_score(instance) - errors, str(tmp_path / "boards"))
+    handed: list[str] = []
+    search.hit_keys = eh.Recent(2)
+    search.on_hit = lambda found, e: (handed.append(eh.key(found)), hunt.add(found, e))
+    others = [np.roll(board, k, axis=0) for k in (1, 2)]  # other placements (not legal: the hunt rejects them)
+    for found in (board, board, others[0], others[1], board):  # the second board is forgotten at others[1]
+        search.hit(found, errors)
+    assert handed == [eh.key(b) for b in (board, others[0], others[1], board)]
+    assert len(search.hit_keys) == 2 and search.found == {errors: 5}
+    assert len(list((tmp_path / "boards").iterdir())) == 1 and hunt.rejected == 2
+
+
 @pytest.mark.parametrize(("workers", "timeout"), [("1", "10"), pytest.param("2", "20", marks=pytest.mark.slow)])
 def test_cli_hunt_writes_its_boards_and_a_resumed_one_never_again(tmp_path: Path, workers: str, timeout: str) -> None:
     """Two runs into one folder, the second resumed from the first's checkpoint: every board is a

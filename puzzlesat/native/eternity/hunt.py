@@ -39,11 +39,41 @@ STOPS = {signal.SIGALRM, signal.SIGINT, signal.SIGTERM}  # held back while a boa
 KEPT = 5_000  # distinct boards a Result carries (every one is written to the folder)
 REPORT_SECONDS = 0.5  # between two progress updates
 NAME = re.compile(r"^(\d+)-\d{8}T\d{6}\.\d{6}Z-([0-9a-f]{16})\.txt$")
+# keys of the boards a score search handed on that it remembers (about 100 bytes each: 6.5 MB);
+# the repeats it filters come within seconds (a revisit finds its restart's boards again)
+RECENT = 1 << 16
 
 
 def key(board: np.ndarray) -> str:
     """A board's placement as 16 hex digits: equal placements, equal keys."""
     return hashlib.sha256(np.ascontiguousarray(board, dtype=np.int64).tobytes()).hexdigest()[:16]
+
+
+class Recent:
+    """The last ``size`` keys added (a key added again is the newest again): a filter of
+    repeats whose memory stays flat however long the run.
+
+    A key forgotten and found again passes as new: the score search hands its board on a
+    second time, and :class:`Hunt` (which knows every board it kept, a resumed folder's too)
+    drops it, so a board is still written once.
+    """
+
+    def __init__(self, size: int = RECENT) -> None:
+        self.size = size
+        self._keys: dict[str, None] = {}  # oldest first
+
+    def add(self, name: str) -> bool:
+        """Remember ``name`` as the newest; True when it was not among the last ``size``."""
+        new = name not in self._keys
+        if not new:
+            del self._keys[name]  # to the newest place
+        self._keys[name] = None
+        if len(self._keys) > self.size:
+            del self._keys[next(iter(self._keys))]
+        return new
+
+    def __len__(self) -> int:
+        return len(self._keys)
 
 
 def folder(path: str) -> Path:

@@ -924,7 +924,7 @@ class ScoreSearch:
         self.on_hit: Callable[[np.ndarray, int], None] | None = None
         self.hunt: Hunt | None = None
         self.found: dict[int, int] = {}  # a hunt's boards completed, by their errors (the same one again too)
-        self.hit_keys: set[str] = set()  # the boards handed on, by hunt.key: each placement once
+        self.hit_keys = hunt_module.Recent()  # the boards handed on lately, by hunt.key: each once
         self.on_tick: Callable[[], None] | None = None
         self.proven = False  # a complete scan found nothing better than the best (a hunt: every board of its level)
         n = instance.cells
@@ -948,13 +948,12 @@ class ScoreSearch:
         return True
 
     def hit(self, board: np.ndarray, errors: int) -> None:
-        """A board of the hunt's level or better: counted, and handed on once (a revisit finds
-        its restart's boards again, a scan the neighbours of each) to ``on_hit``, or to the hunt."""
+        """A board of the hunt's level or better: counted, and handed on once while this search
+        remembers it (:class:`~puzzlesat.native.eternity.hunt.Recent`: a revisit finds its
+        restart's boards again, a scan the neighbours of each) to ``on_hit``, or to the hunt."""
         self.found[errors] = self.found.get(errors, 0) + 1
-        name = hunt_module.key(board)
-        if name in self.hit_keys:
+        if not self.hit_keys.add(hunt_module.key(board)):
             return
-        self.hit_keys.add(name)
         if self.on_hit is not None:
             self.on_hit(board, errors)
         elif self.hunt is not None:
