@@ -78,6 +78,26 @@ def test_a_mapped_file_is_read_into_the_copy(tmp_path) -> None:  # noqa: ANN001
     assert np.array_equal(huge_page_copy(part), array[1:])
 
 
+@njit(cache=False)
+def _first(table: np.ndarray) -> int:
+    return int(table[0, 0])
+
+
+def test_a_copy_of_a_read_only_table_runs_the_kernel_compiled_for_it(tmp_path) -> None:  # noqa: ANN001
+    """The copy is read-only when its source is: a kernel compiled for the mapped table runs
+    on the copy with no second compilation (numba types a read-only array apart)."""
+    if not huge_pages_available():
+        pytest.skip("no transparent huge pages here: the array is returned as it is")
+    array = np.arange(2 * HUGE_PAGE, dtype=np.uint8).reshape(2, -1)
+    np.save(tmp_path / "a.npy", array)
+    mapped = np.load(tmp_path / "a.npy", mmap_mode="r")
+    copy = huge_page_copy(mapped)
+    assert not np.shares_memory(copy, mapped) and not copy.flags.writeable
+    assert huge_page_copy(array).flags.writeable
+    assert _first(mapped) == _first(copy) == 0
+    assert len(_first.signatures) == 1, _first.signatures
+
+
 def test_small_arrays_are_not_copied() -> None:
     array = np.zeros(1000, np.int64)
     assert huge_page_copy(array) is array

@@ -104,7 +104,8 @@ def huge_page_copy(array: np.ndarray) -> np.ndarray:
     """A private copy of ``array`` in memory advised for huge pages, or ``array`` itself
     when the system has none or the memory cannot be had (e.g. under ``RLIMIT_DATA``).
     An array mapped from a whole file is read from the file (no page faults on the mapping).
-    The copy is shared with processes forked after it (copy-on-write), not with others."""
+    The copy is shared with processes forked after it (copy-on-write), not with others; it is
+    read-only when ``array`` is."""
     if not huge_pages_available() or array.nbytes < HUGE_PAGE:
         return array
     size = array.nbytes + 2 * HUGE_PAGE
@@ -119,6 +120,9 @@ def huge_page_copy(array: np.ndarray) -> np.ndarray:
     source = _whole_file(array)
     if not (source and _read_into(out, *source)):
         out[...] = array
+    # read-only like its source: numba types a read-only array apart, and a kernel compiled for
+    # the mapped tables would compile again for a writable copy (minutes on a cold cache)
+    out.flags.writeable = array.flags.writeable
     return out
 
 
