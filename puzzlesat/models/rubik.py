@@ -67,6 +67,33 @@ class BmcVars:
         return simplify(tuple(moves[solver.value(v)] for v in self.mv))
 
 
+def _move_cubies(
+    model: Any,
+    m: Any,
+    t: int,
+    kind: str,
+    moves: list[tuple[tuple[int, ...], tuple[int, ...]]],
+    before: tuple[list[Any], list[Any]],
+    after: tuple[list[Any], list[Any]],
+    twists: int,
+) -> None:
+    """Step ``t`` for the corners (``kind`` "c", ``twists`` 3) or the edges ("e", 2): move ``m``
+    brings the cubie of a source position to each position, turned by the move's orientation
+    change there.  ``moves`` holds each move's (permutation, orientation) of that kind;
+    ``before`` and ``after`` the state's (positions, orientations) variables."""
+    (perm, orient), (new_perm, new_orient) = before, after
+    for i in range(len(perm)):
+        src = model.new_int_var(0, len(perm) - 1, f"{kind}src[{t},{i}]")
+        model.add_element(m, [p[i] for p, _ in moves], src)
+        model.add_element(src, perm, new_perm[i])
+        old = model.new_int_var(0, twists - 1, f"{kind}old[{t},{i}]")
+        model.add_element(src, orient, old)
+        model.add_allowed_assignments(
+            [m, old, new_orient[i]],
+            [(j, o, (o + turn[i]) % twists) for j, (_, turn) in enumerate(moves) for o in range(twists)],
+        )
+
+
 def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, BmcVars]:
     """The N-move model.
 
@@ -101,24 +128,8 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, BmcVa
         nep = [model.new_constant(i) if last else model.new_int_var(0, 11, f"ep[{t + 1},{i}]") for i in range(12)]
         neo = [model.new_constant(0) if last else model.new_int_var(0, 1, f"eo[{t + 1},{i}]") for i in range(12)]
         # a move moves the cubie of a source position here, turning it
-        for i in range(8):
-            src = model.new_int_var(0, 7, f"csrc[{t},{i}]")
-            model.add_element(m, [c.cp[i] for c in cubes], src)
-            model.add_element(src, cp[t], ncp[i])
-            old = model.new_int_var(0, 2, f"cold[{t},{i}]")
-            model.add_element(src, co[t], old)
-            model.add_allowed_assignments(
-                [m, old, nco[i]], [(j, o, (o + c.co[i]) % 3) for j, c in enumerate(cubes) for o in range(3)]
-            )
-        for i in range(12):
-            src = model.new_int_var(0, 11, f"esrc[{t},{i}]")
-            model.add_element(m, [c.ep[i] for c in cubes], src)
-            model.add_element(src, ep[t], nep[i])
-            old = model.new_int_var(0, 1, f"eold[{t},{i}]")
-            model.add_element(src, eo[t], old)
-            model.add_allowed_assignments(
-                [m, old, neo[i]], [(j, o, (o + c.eo[i]) % 2) for j, c in enumerate(cubes) for o in range(2)]
-            )
+        _move_cubies(model, m, t, "c", [(c.cp, c.co) for c in cubes], (cp[t], co[t]), (ncp, nco), 3)
+        _move_cubies(model, m, t, "e", [(c.ep, c.eo) for c in cubes], (ep[t], eo[t]), (nep, neo), 2)
         # redundant: each state is a permutation
         if not last:
             model.add_all_different(ncp)
