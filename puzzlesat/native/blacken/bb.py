@@ -318,14 +318,19 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         if status == EXHAUSTED:
             return Result(Status.INFEASIBLE, None, None, wall, stats, message="no sequence turns every stone black")
         return Result(Status.UNKNOWN, None, None, wall, stats, message=TIME_LIMIT)
-    proven = status != BUDGET
+    return _answer(best, status != BUDGET, wall, stats)
+
+
+def _answer(best: tuple[Cell, ...], proven: bool, wall: float, stats: dict[str, Any], message: str = "") -> Result:
+    """The best sequence found: OPTIMAL when ``proven``, else SOLVED with ``message`` or a
+    note that the time ran out first."""
     return Result(
         Status.OPTIMAL if proven else Status.SOLVED,
         Solution(best),
         len(best),
         wall,
         stats,
-        message="" if proven else "timeout: best found, not proven",
+        message=message or ("" if proven else "timeout: best found, not proven"),
     )
 
 
@@ -479,14 +484,7 @@ def _parallel(instance: Instance, limits: Limits, serial_first: float) -> Result
     if best is None:
         return Result(Status.UNKNOWN, None, None, wall, stats, message=message or TIME_LIMIT)
     proven = not timed_out and (finished == len(prefixes) or len(best) <= lower)
-    return Result(
-        Status.OPTIMAL if proven else Status.SOLVED,
-        Solution(best),
-        len(best),
-        wall,
-        stats,
-        message=message or ("" if proven else "timeout: best found, not proven"),
-    )
+    return _answer(best, proven, wall, stats, message)
 
 
 def _take(
