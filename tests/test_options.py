@@ -194,18 +194,24 @@ def test_declared_defaults_are_the_formulations_own(puzzle: str, strategy: str) 
         assert str(plain.proto) == str(full.proto) and len(str(plain.proto)) > 100
 
 
-def test_a_run_resolves_its_strategy_name_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``solve`` turns the name into a Choice once; the options, the refusal check, the run and
-    the result's name all read that one object."""
-    looked_up: list[str] = []
+@pytest.fixture
+def looked_up(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The strategy names :meth:`Puzzle.choose` resolves from here on (a Choice passed again is not one)."""
+    names: list[str] = []
     choose = core.Puzzle.choose
 
     def counting(self: core.Puzzle, name: str | core.Choice) -> core.Choice:
         if isinstance(name, str):
-            looked_up.append(name)
+            names.append(name)
         return choose(self, name)
 
     monkeypatch.setattr(core.Puzzle, "choose", counting)
+    return names
+
+
+def test_a_run_resolves_its_strategy_name_once(looked_up: list[str]) -> None:
+    """``solve`` turns the name into a Choice once; the options, the refusal check, the run and
+    the result's name all read that one object."""
     board = puzzlesat.load("eternity", ROOT / "instances" / "eternity" / "seed_4x4.txt")
     result = puzzlesat.solve(board, "cnf-heule@amo=0", timeout=60)
     assert result.status is core.Status.SOLVED
@@ -213,17 +219,9 @@ def test_a_run_resolves_its_strategy_name_once(monkeypatch: pytest.MonkeyPatch) 
     assert looked_up == ["cnf-heule@amo=0"]
 
 
-def test_a_portfolio_child_resolves_its_strategy_name_once(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_portfolio_child_resolves_its_strategy_name_once(looked_up: list[str]) -> None:
     """A race's child (here in this process) loads the strategy and runs it from one Choice."""
     from puzzlesat.portfolio.child import ChildSpec, child_main
-
-    looked_up: list[str] = []
-    choose = core.Puzzle.choose
-
-    def counting(self: core.Puzzle, name: str | core.Choice) -> core.Choice:
-        if isinstance(name, str):
-            looked_up.append(name)
-        return choose(self, name)
 
     class Pipe:
         """The sending end of a child's pipe: keeps what it is sent."""
@@ -237,7 +235,6 @@ def test_a_portfolio_child_resolves_its_strategy_name_once(monkeypatch: pytest.M
         def close(self) -> None:
             pass
 
-    monkeypatch.setattr(core.Puzzle, "choose", counting)
     board = puzzlesat.load("eternity", E4)
     pipe = Pipe()
     child_main(pipe, ChildSpec("eternity", board.data, "cnf-heule@amo=0", timeout=60))
