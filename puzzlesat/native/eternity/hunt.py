@@ -39,7 +39,7 @@ STOPS = {signal.SIGALRM, signal.SIGINT, signal.SIGTERM}  # held back while a boa
 KEPT = 5_000  # distinct boards a Result carries (every one is written to the folder)
 REPORT_SECONDS = 0.5  # between two progress updates
 NAME = re.compile(r"^(\d+)-\d{8}T\d{6}\.\d{6}Z-([0-9a-f]{16})\.txt$")
-# keys of the boards a score search handed on that it remembers (about 100 bytes each: 6.5 MB);
+# keys of the boards a score search handed on that it remembers (about 100 bytes each: 7 MB);
 # the repeats it filters come within seconds (a revisit finds its restart's boards again)
 RECENT = 1 << 16
 

@@ -243,7 +243,7 @@ class _Search:
                 self.grow_table()
             if self.stage < len(ENDGAME_STAGES) and self.meeting and self.nodes >= self.endgame_due():
                 self.deepen_endgame()
-            if self.harvests < len(self.harvest_at) and self.nodes >= self.harvest_at[self.harvests]:
+            if self.harvest_due():
                 self.harvest()
             status = self.search_slice()
             remaining = self.limits.remaining(self.search_start)
@@ -261,8 +261,12 @@ class _Search:
             grow
             or self.nodes >= self.plain_nodes
             or (self.meeting and self.nodes >= self.endgame_at)
-            or (self.harvests < len(self.harvest_at) and self.nodes >= self.harvest_at[self.harvests])
+            or self.harvest_due()
         )
+
+    def harvest_due(self) -> bool:
+        """Whether the next pagoda cuts are due (``pagoda_at``; none with ``no_pagoda``)."""
+        return self.harvests < len(self.harvest_at) and self.nodes >= self.harvest_at[self.harvests]
 
     def load_kernel(self) -> None:
         """Hand the search over to the kernel: its table, then a zero budget that only loads
