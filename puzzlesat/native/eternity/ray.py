@@ -372,18 +372,20 @@ def tree_worker(
         while True:
             status, nodes = search.run(SLICE_NODES, limit=COUNT_LIMIT if board_sent and counting else 1)
             found = search.found
+            # the nodes go to the hub before the board or the share that may end the run: the
+            # hub takes one caller's calls in order, so the driver never stops without them
             if status == FOUND:
+                hub.tick.remote(worker, nodes)
                 ray.get(hub.board.remote(search.board().placements))
                 board_sent = True
-                hub.tick.remote(worker, nodes)
                 if counting:
                     continue
                 while not ray.get(hub.tick.remote(worker, 0))[1]:  # the driver stops the run
                     time.sleep(0.05)
                 return "stopped"
             if status == EXHAUSTED:
-                ray.get(hub.share.remote(worker, found - reported, []))
                 hub.tick.remote(worker, nodes)
+                ray.get(hub.share.remote(worker, found - reported, []))
                 break
             split, stopped = ray.get(hub.tick.remote(worker, nodes))
             if stopped:
