@@ -130,6 +130,26 @@ def _parity(es, other, plen, sc, ea, eb, clue, inc, far, lines, line_start):
     return True, changed
 
 
+@njit(cache=True, inline="always")
+def _undecided_off(cell, es, inc):
+    """Switch every undecided edge of ``cell`` off (its degree is settled without them)."""
+    for d in range(4):
+        e = inc[cell, d]
+        if e >= 0 and es[e] == UNKNOWN:
+            es[e] = OFF
+
+
+@njit(cache=True, inline="always")
+def _undecided_on(cell, es, other, plen, sc, ea, eb, clue, inc, far):
+    """Switch every undecided edge of ``cell`` on (it needs them all); False on a contradiction."""
+    for d in range(4):
+        e = inc[cell, d]
+        if e >= 0 and es[e] == UNKNOWN:
+            if not _set_on(e, es, other, plen, sc, ea, eb, clue, inc, far):
+                return False
+    return True
+
+
 @njit(cache=True)
 def _propagate(es, other, plen, sc, ea, eb, clue, inc, far, lines, line_start):
     """Apply the degree, circle, parity and no-early-loop rules until nothing changes."""
@@ -158,20 +178,14 @@ def _propagate(es, other, plen, sc, ea, eb, clue, inc, far, lines, line_start):
             if non > 2:
                 return False
             if non == 2 and nunk > 0:
-                for d in range(4):
-                    e = inc[cell, d]
-                    if e >= 0 and es[e] == UNKNOWN:
-                        es[e] = OFF
+                _undecided_off(cell, es, inc)
                 changed = True
             elif non == 1:
                 if nunk == 0:
                     return False
                 if nunk == 1:
-                    for d in range(4):
-                        e = inc[cell, d]
-                        if e >= 0 and es[e] == UNKNOWN:
-                            if not _set_on(e, es, other, plen, sc, ea, eb, clue, inc, far):
-                                return False
+                    if not _undecided_on(cell, es, other, plen, sc, ea, eb, clue, inc, far):
+                        return False
                     changed = True
                 else:
                     # an edge back to the piece's own far end would close it early
@@ -187,17 +201,11 @@ def _propagate(es, other, plen, sc, ea, eb, clue, inc, far, lines, line_start):
                     if nunk < 2:
                         return False
                     if nunk == 2:
-                        for d in range(4):
-                            e = inc[cell, d]
-                            if e >= 0 and es[e] == UNKNOWN:
-                                if not _set_on(e, es, other, plen, sc, ea, eb, clue, inc, far):
-                                    return False
+                        if not _undecided_on(cell, es, other, plen, sc, ea, eb, clue, inc, far):
+                            return False
                         changed = True
                 elif nunk == 1:
-                    for d in range(4):
-                        e = inc[cell, d]
-                        if e >= 0 and es[e] == UNKNOWN:
-                            es[e] = OFF
+                    _undecided_off(cell, es, inc)
                     changed = True
             if sc[1] == 1:
                 return True
