@@ -50,7 +50,7 @@ from puzzlesat import api  # noqa: E402
 from puzzlesat.core.kernel_status import EXHAUSTED  # noqa: E402
 from puzzlesat.domains.eternity import Instance, parse  # noqa: E402
 from puzzlesat.native import aot  # noqa: E402
-from puzzlesat.native.eternity.arrays import Table, class_width  # noqa: E402
+from puzzlesat.native.eternity.arrays import TILE_SHIFT, Table, class_width  # noqa: E402
 from puzzlesat.native.eternity.count_search import CountSearch  # noqa: E402
 from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search  # noqa: E402
 
@@ -72,11 +72,12 @@ def prefixes(instance: Instance, lookup: Lookup, depth: int, stride: int, count:
         at = state.depth[0]
         if at < depth:
             continue
-        found.append(tuple(state.placed[:depth]))
+        found.append(tuple(search.placed(depth)))
+        cells = state.cells
         for cell in range(depth, at):  # skip the subtree: its cells emptied, the walk goes on past it
-            state.used[0] &= ~(1 << state.tbit[cell])
+            state.used[0] &= ~(1 << (cells[3 * cell + 1] >> TILE_SHIFT & 63))
         for cell in range(depth, at + 1):
-            state.rem[cell], state.alt[cell] = 0, -1
+            cells[3 * cell], cells[3 * cell + 1] = 0, 0
         state.depth[0] = depth
     return found
 

@@ -19,9 +19,8 @@ The C functions (every argument 64 bits: an integer, or the address of an array 
     TABLE = cols, colours, classes, cells, off, offs, uint16 *tile, rows, rot, east, south,
             after, gives_off, tiles + 1, gives, gives_length
     STATE = used, choice, east, south, placed, depth, found, pruned, supply, demand, slots
-    BITS  = cols, colours, classbase, cells, keyid, keyids, uint64 *masks, keys, pack, packs,
-            rowpack, rows, rowtile, nxt, uint64 *twins, twins_length
-    COUNT = uint64 *used, uint64 *rem, alt, kid, tbit, placed, south, depth, found
+    BITS  = cols, uint64 *tab, tab_length, uint64 *pack, pack_length, uint64 *base, cells
+    COUNT = uint64 *used, uint64 *cells_state, depth, found
 
 ``search`` and ``count`` return the kernel status and write the nodes; the replays return 0.
 (``count`` is the count kernel of native/eternity/count_kernel.py, on a
@@ -38,8 +37,8 @@ from puzzlesat.native.eternity.arrays import BitState, BitTable, State, Table, n
 
 TABLE_ARGS = 16  # the C arguments a Table takes, and a State:
 STATE_ARGS = 11
-BITS_ARGS = 16  # and a BitTable, and a BitState:
-COUNT_ARGS = 9
+BITS_ARGS = 7  # and a BitTable, and a BitState:
+COUNT_ARGS = 4
 
 
 def _address(values: array) -> int:
@@ -67,10 +66,7 @@ def state_args(s: State) -> tuple[int, ...]:
 def bits_args(t: BitTable) -> tuple[int, ...]:
     """BITS, as the C functions take it (module docstring)."""
     a = _address
-    return (
-        t.cols, t.colours, a(t.classbase), len(t.classbase), a(t.keyid), len(t.keyid), a(t.masks), len(t.masks),
-        a(t.pack), len(t.pack), a(t.rowpack), len(t.rowpack), a(t.rowtile), a(t.nxt), a(t.twins), len(t.twins),
-    )  # fmt: skip
+    return t.cols, a(t.tab), len(t.tab), a(t.pack), len(t.pack), a(t.base), len(t.base)
 
 
 def count_args(s: BitState) -> tuple[int, ...]:
@@ -156,9 +152,8 @@ def wrappers() -> dict[str, Any]:
     words = types.CPointer(types.uint64)
     table = [word, word, address, word, address, word, tiles, word, *[address] * 5, word, address, word]
     state = [*[address] * 10, word]
-    bits = [word, word, address, word, address, word, words, word, address, word, address, word, address, address]
-    bits += [words, word]
-    counting = [words, words, *[address] * 7]
+    bits = [word, words, word, words, word, words, word]
+    counting = [words, words, address, address]
     assert (len(table), len(state), len(bits), len(counting)) == (TABLE_ARGS, STATE_ARGS, BITS_ARGS, COUNT_ARGS)
 
     @njit(inline="always")
@@ -208,44 +203,26 @@ def wrappers() -> dict[str, Any]:
         return 0
 
     @njit(inline="always")
-    def bit_bundles(
-        cols, colours, classbase, cells, keyid, keyids, masks, keys, pack, packs, rowpack, rows, rowtile, nxt,
-        twins, ntwins, used, rem, alt, kid, tbit, placed, south, depth, found,
-    ):  # pragma: no cover - compiled  # fmt: skip
+    def bit_bundles(cols, tab, ntab, pack, npack, base, cells, used, state, depth, found):  # pragma: no cover - compiled
         """The BitTable and the BitState over BITS and COUNT's arrays."""
-        t = BitTable(
-            cols, colours, carray(classbase, cells), carray(keyid, keyids), carray(masks, keys), carray(pack, packs),
-            carray(rowpack, rows), carray(rowtile, rows), carray(nxt, rows), carray(twins, ntwins),
-        )  # fmt: skip
-        s = BitState(
-            carray(used, 1), carray(rem, cells), carray(alt, cells), carray(kid, cells), carray(tbit, cells),
-            carray(placed, cells), carray(south, cells), carray(depth, 1), carray(found, 1),
-        )  # fmt: skip
+        t = BitTable(cols, carray(tab, ntab), carray(pack, npack), carray(base, cells))
+        s = BitState(carray(used, 1), carray(state, 3 * cells), carray(depth, 1), carray(found, 1))
         return t, s
 
     @cfunc(word(*bits, *counting, word, word, word, address))
     def count(
-        cols, colours, classbase, cells, keyid, keyids, masks, keys, pack, packs, rowpack, rows, rowtile, nxt,
-        twins, ntwins, used, rem, alt, kid, tbit, placed, south, depth, found, budget, limit, floor, nodes,
+        cols, tab, ntab, pack, npack, base, cells, used, state, depth, found, budget, limit, floor, nodes,
     ):  # pragma: no cover - compiled  # fmt: skip
-        t, s = bit_bundles(
-            cols, colours, classbase, cells, keyid, keyids, masks, keys, pack, packs, rowpack, rows, rowtile, nxt,
-            twins, ntwins, used, rem, alt, kid, tbit, placed, south, depth, found,
-        )  # fmt: skip
+        t, s = bit_bundles(cols, tab, ntab, pack, npack, base, cells, used, state, depth, found)
         status, done = count_kernel.count(t, s, budget, limit, floor)
         nodes[0] = done
         return status
 
     @cfunc(word(address, word, *bits, *counting))
     def count_replay(
-        prefix, length,
-        cols, colours, classbase, cells, keyid, keyids, masks, keys, pack, packs, rowpack, rows, rowtile, nxt,
-        twins, ntwins, used, rem, alt, kid, tbit, placed, south, depth, found,
+        prefix, length, cols, tab, ntab, pack, npack, base, cells, used, state, depth, found,
     ):  # pragma: no cover - compiled  # fmt: skip
-        t, s = bit_bundles(
-            cols, colours, classbase, cells, keyid, keyids, masks, keys, pack, packs, rowpack, rows, rowtile, nxt,
-            twins, ntwins, used, rem, alt, kid, tbit, placed, south, depth, found,
-        )  # fmt: skip
+        t, s = bit_bundles(cols, tab, ntab, pack, npack, base, cells, used, state, depth, found)
         count_kernel.replay(carray(prefix, length), t, s)
         return 0
 

@@ -97,52 +97,54 @@ class State(NamedTuple):
         return cls(used, array("q", [-1]) * cells, east, south, placed, depth, found, supply, demand, pruned)
 
 
+# A row of the count kernel as one word (:class:`BitTable`): its fields' shifts and widths.
+ROW_BITS = 12  # the row's index (bits 0-11)
+TILE_SHIFT = 12  # its tile (6 bits)
+ALT_SHIFT = 18  # the tile's next row in the same key, plus one (0: none; 12 bits)
+NORTH_SHIFT = 30  # what it gives the key of the cell below: 2 * its south colour (11 bits)
+WEST_SHIFT = 41  # and the key of the cell east of it: 2 * its east colour * the colours (23 bits)
+FIELD = 0xFFF  # the mask of a 12-bit field
+NORTH_MASK = 0x7FF  # and of the north field
+KEYS_AT = 64  # where the keys start in ``BitTable.tab``: after the tiles' twin sets
+
+
 class BitTable(NamedTuple):
     """What the count kernel reads and never changes (native/eternity/count_kernel.py): the board
     and the candidates of each (frame class, west, north) key as a set of tiles, one bit a tile.
 
-    ``classbase`` per cell its class times ``class_width(colours)``; per (class, west, north)
-    ``masks`` (uint64, typecode ``Q``) its tiles and ``keyid`` the key's index among the keys some
-    row has; ``pack`` per such key and tile (``keyid * 64 + tile``) the tile's first row there,
-    ``row | south << 16 | east * colours << 32``; per row: ``rowpack`` (the same packing), ``rowtile`` and
-    ``nxt`` (the tile's next row in the same key, -1: none: a tile can fit one key in two turns);
-    ``twins`` (``Q``) per tile the tiles tried in its place (itself and its identical pieces).
+    Three uint64 arrays (typecode ``Q``), so that the kernel's loop keeps few pointers and no
+    index is signed: ``tab`` per tile (``tab[tile]``, tiles 0-63) the tiles tried in its place
+    (itself and its identical pieces), then per key two words, its tiles (``tab[k]``) and where
+    their rows are in ``pack`` (``tab[k + 1]``), ``k = KEYS_AT + 2 * (class * width + west *
+    colours + north)``; ``pack`` per row its word (``row | tile << 12 | (next + 1) << 18 | 2 *
+    south << 30 | 2 * east * colours << 41``: the fields above; ``next`` the tile's next row in
+    the same key, a tile can fit one key in two turns), then per key some row has a block of 64
+    words, the word of the tile's first row there by tile; ``base`` per cell ``KEYS_AT + 2 *
+    class * class_width(colours)``.
     """
 
     cols: int
-    colours: int
-    classbase: array
-    keyid: array
-    masks: array
+    tab: array
     pack: array
-    rowpack: array
-    rowtile: array
-    nxt: array
-    twins: array
+    base: array
 
 
 class BitState(NamedTuple):
     """A count's state, which the count kernel updates in place: ``used`` (one uint64, the tiles on
-    the board), per depth ``rem`` (uint64, the tiles left to try there), ``alt`` (the row to try
-    next, the other turn of the tile just tried: -1 none), ``kid`` (the cell's key), ``tbit`` (the
-    tile placed), ``placed`` (its row), ``south`` (the colour it shows downward); ``depth[0]``,
-    ``found[0]`` (boards completed)."""
+    the board), ``cells`` (uint64, three words a depth: the tiles left to try there, the word of
+    the row placed, or tried last, there (0: none, a cell just opened), and where the rows of the
+    cell's key are in ``pack``); ``depth[0]``, ``found[0]`` (boards completed).  The row tried
+    last's next turn (its ``next`` field) is the candidate tried next."""
 
     used: array
-    rem: array
-    alt: array
-    kid: array
-    tbit: array
-    placed: array
-    south: array
+    cells: array
     depth: array
     found: array
 
     @classmethod
     def empty(cls, cells: int) -> BitState:
         """The state of the empty board."""
-        rem, kid, tbit, placed, south = (zeros(cells, t) for t in ("Q", "q", "q", "q", "q"))
-        return cls(zeros(1, "Q"), rem, array("q", [-1]) * cells, kid, tbit, placed, south, zeros(1), zeros(1))
+        return cls(zeros(1, "Q"), zeros(3 * cells, "Q"), zeros(1), zeros(1))
 
 
 class Rows(NamedTuple):

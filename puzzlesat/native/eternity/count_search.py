@@ -18,7 +18,18 @@ from array import array
 from puzzlesat.core.kernel_status import EXHAUSTED
 from puzzlesat.domains.eternity import Instance, Solution
 from puzzlesat.native import aot
-from puzzlesat.native.eternity.arrays import BitState, BitTable, class_width
+from puzzlesat.native.eternity.arrays import (
+    ALT_SHIFT,
+    FIELD,
+    KEYS_AT,
+    NORTH_MASK,
+    NORTH_SHIFT,
+    TILE_SHIFT,
+    WEST_SHIFT,
+    BitState,
+    BitTable,
+    class_width,
+)
 from puzzlesat.native.eternity.search import Lookup, Task
 
 WORD = 64  # tiles a board may have for this search
@@ -34,35 +45,42 @@ def bit_table(lookup: Lookup) -> BitTable:
     """The count kernel's :class:`BitTable` of the lookup's rows (row ``i`` is ``lookup.rows[i]``)."""
     rows, colours = lookup.rows, lookup.colours
     width = class_width(colours)
-    keys = sorted({(row[0], row[1]) for row in rows})
-    index = {key: i for i, key in enumerate(keys)}
-    keyid = array("q", [0]) * (lookup.nclasses * width)  # keys no row has: their masks are empty
-    for (k, key), i in index.items():
-        keyid[k * width + key] = i
-    masks = array("Q", [0]) * (lookup.nclasses * width)
-    pack = array("q", [0]) * (len(keys) * WORD)
-    rowpack = array("q", (i | row[5] << 16 | row[4] * colours << 32 for i, row in enumerate(rows)))
-    nxt = array("q", [-1]) * len(rows)
-    last: dict[tuple[int, int], int] = {}
+    if len(rows) > FIELD or colours > NORTH_MASK // 2:  # never with 64 tiles: 2,304 rows, 257 colours
+        raise ValueError(f"{len(rows)} rows of {colours} colours do not fit the count kernel's words")
+    nxt = [-1] * len(rows)
+    last: dict[tuple[int, int, int], int] = {}
+    blocks: dict[tuple[int, int], int] = {}  # (class, key): its block's index
     for i, (k, key, tile, _, _, _) in enumerate(rows):
-        at = index[k, key]
-        if (at, tile) in last:  # the same tile in another turn: tried after the first
-            nxt[last[at, tile]] = i
-        else:
-            masks[k * width + key] |= 1 << tile
-            pack[at * WORD + tile] = rowpack[i]
-        last[at, tile] = i
+        if (k, key, tile) in last:  # the same tile in another turn: tried after the first
+            nxt[last[k, key, tile]] = i
+        blocks.setdefault((k, key), len(blocks))
+        last[k, key, tile] = i
+    words = [
+        i | tile << TILE_SHIFT | (nxt[i] + 1) << ALT_SHIFT | 2 * south << NORTH_SHIFT | 2 * east * colours << WEST_SHIFT
+        for i, (_, _, tile, _, east, south) in enumerate(rows)
+    ]
+    pack = array("Q", words) + array("Q", [0]) * (len(blocks) * WORD)
+    tab = array("Q", [0]) * (KEYS_AT + 2 * lookup.nclasses * width)
+    for i, (k, key, tile, _, _, _) in enumerate(rows):
+        at = KEYS_AT + 2 * (k * width + key)
+        block = len(rows) + blocks[k, key] * WORD
+        tab[at + 1] = block
+        if not tab[at] >> tile & 1:  # the tile's first row in this key
+            tab[at] |= 1 << tile
+            pack[block + tile] = words[i]
     pieces: dict[int, int] = {}
     for tile, twin in enumerate(lookup.twin_tiles):
         if twin:
             pieces[lookup.piece[tile]] = pieces.get(lookup.piece[tile], 0) | 1 << tile
-    twins = array("Q", (pieces[lookup.piece[t]] if twin else 1 << t for t, twin in enumerate(lookup.twin_tiles)))
-    twins.extend([0] * (WORD - len(twins)))
-    classbase = array("q", (k * width for k in lookup.classes))
-    return BitTable(
-        lookup.instance.cols, colours, classbase, keyid, masks, pack, rowpack, array("q", (r[2] for r in rows)), nxt,
-        twins,
-    )  # fmt: skip
+    for tile, twin in enumerate(lookup.twin_tiles):
+        tab[tile] = pieces[lookup.piece[tile]] if twin else 1 << tile
+    base = array("Q", (KEYS_AT + 2 * k * width for k in lookup.classes))
+    return BitTable(lookup.instance.cols, tab, pack, base)
+
+
+def next_turn(word: int) -> int:
+    """The row tried after the row of ``word`` (the same tile in its next turn in the key), -1: none."""
+    return (word >> ALT_SHIFT & FIELD) - 1
 
 
 class CountSearch:
@@ -98,9 +116,15 @@ class CountSearch:
         )
         return status, nodes + pending
 
+    def placed(self, depth: int) -> array:
+        """The rows on cells ``0..depth-1``."""
+        cells = self.state.cells
+        return array("q", (cells[3 * d + 1] & FIELD for d in range(depth)))
+
     def board(self) -> Solution:
         """The board the last FOUND stopped at."""
-        return Solution(tuple((self.rows[i][2], self.rows[i][3]) for i in self.state.placed))
+        rows = self.placed(self.instance.cells)
+        return Solution(tuple((self.rows[i][2], self.rows[i][3]) for i in rows))
 
     def start(self, task: Task) -> None:
         """Set the search to run exactly the subtrees of ``task`` (its counts start at 0)."""
@@ -114,18 +138,18 @@ class CountSearch:
         if self._complete:  # a whole board given away as its last turn
             state.found[0] = 1
         elif first >= 0:
-            state.rem[p] = first
+            state.cells[3 * p] = first
         self.floor = p
 
     def _pieces(self, d: int) -> list[Task]:
         """The untried candidates of cell ``d`` as tasks (the other turns of the tile tried first)."""
-        state, tasks = self.state, []
-        alt = state.alt[d]
+        cells, tasks = self.state.cells, []
+        alt = next_turn(cells[3 * d + 1])
         while alt >= 0:
-            tasks.append((array("q", [*state.placed[:d], alt]), PLACE_LAST))
-            alt = self.table.nxt[alt]
-        if state.rem[d]:
-            tasks.append((state.placed[:d], state.rem[d]))
+            tasks.append((array("q", [*self.placed(d), alt]), PLACE_LAST))
+            alt = next_turn(self.table.pack[alt])
+        if cells[3 * d]:
+            tasks.append((self.placed(d), cells[3 * d]))
         return tasks
 
     def split(self) -> Task | None:
@@ -133,15 +157,16 @@ class CountSearch:
 
         A cell with a tile's other turn pending gives that turn alone (its other candidates stay).
         """
-        state, n = self.state, self.instance.cells
-        for d in range(self.floor, min(state.depth[0], n)):
-            alt = state.alt[d]
-            if alt >= 0:
-                state.alt[d] = self.table.nxt[alt]
-                return array("q", [*state.placed[:d], alt]), PLACE_LAST
-            if state.rem[d]:
-                task = (state.placed[:d], state.rem[d])
-                state.rem[d] = 0
+        cells, n = self.state.cells, self.instance.cells
+        for d in range(self.floor, min(self.state.depth[0], n)):
+            word = cells[3 * d + 1]
+            alt = next_turn(word)
+            if alt >= 0:  # the cell's row now says the turn after the one given away is next
+                cells[3 * d + 1] = word & ~(FIELD << ALT_SHIFT) | self.table.pack[alt] & FIELD << ALT_SHIFT
+                return array("q", [*self.placed(d), alt]), PLACE_LAST
+            if cells[3 * d]:
+                task = (self.placed(d), cells[3 * d])
+                cells[3 * d] = 0
                 return task
         return None
 
