@@ -54,6 +54,9 @@ def count(t, s, budget, limit, floor):  # pragma: no cover - compiled
     tab, pack, cb, st = t.tab, t.pack, t.base, s.cells
     n, cols, low = U(cb.shape[0]), U(t.cols), U(floor)
     one, zero, three, field, six = U(1), U(0), U(3), U(FIELD), U(63)
+    twins = False  # some tile has identical pieces to take out with it
+    for b in range(64):
+        twins |= tab[b] & ~(one << U(b)) != zero
     used = s.used[0]
     found = s.found[0]
     d = U(s.depth[0])
@@ -77,7 +80,9 @@ def count(t, s, budget, limit, floor):  # pragma: no cover - compiled
                 break
             else:
                 b = U(trailing_zeros(r))
-                r &= ~tab[b]
+                r &= r - one  # not ``r &= ~tab[b]`` without twins: no load between a bit and the next
+                if twins:
+                    r &= ~tab[b]
                 p = pack[row_base + b]
             a = (p >> U(ALT_SHIFT)) & field
             nodes += 1
