@@ -203,7 +203,9 @@ def wrappers() -> dict[str, Any]:
         return 0
 
     @njit(inline="always")
-    def bit_bundles(cols, tab, ntab, pack, npack, base, cells, used, state, depth, found):  # pragma: no cover - compiled
+    def bit_bundles(
+        cols, tab, ntab, pack, npack, base, cells, used, state, depth, found
+    ):  # pragma: no cover - compiled
         """The BitTable and the BitState over BITS and COUNT's arrays."""
         t = BitTable(cols, carray(tab, ntab), carray(pack, npack), carray(base, cells))
         s = BitState(carray(used, 1), carray(state, 3 * cells), carray(depth, 1), carray(found, 1))
