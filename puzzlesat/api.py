@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import os
+import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import partial
@@ -187,6 +188,7 @@ def solve(
         PluginError: a plugin's strategy or puzzle failed (one line naming the plugin, the hook
             and the exception, or what its answer got wrong).
     """
+    called = time.perf_counter()  # the time limit counts from the call: loading the strategy is inside it
     puzzle = instance_puzzle(instance)
     if strategy is None:
         default = puzzle.strategies or puzzle.all_strategies()
@@ -200,7 +202,7 @@ def solve(
     options = for_strategies(puzzle, [choice], options)
     if workers is None:
         workers = check_arg.default_workers(choice.strategy.parallel)
-    limits = Limits(timeout=timeout, seed=seed, workers=workers, options=options)
+    limits = Limits(timeout=timeout, seed=seed, workers=workers, options=options, started=called)
     backend = check_arg.declared(check_arg.BACKEND, backend)
     if check_arg.declared(check_arg.ADDRESS, address) and backend == "local":
         raise ArgumentError("address: needs backend='ray'")

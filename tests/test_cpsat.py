@@ -83,7 +83,7 @@ def test_unknown_status_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
             return "NEW_STATUS"
 
         def stop_search(self) -> None:
-            """Ctrl-C's way in (:func:`puzzlesat.core.interrupts.stop_on_interrupt`)."""
+            """Ctrl-C's way in (:func:`puzzlesat.models.cpsat.solve_waiting`)."""
 
     monkeypatch.setattr(cp_model, "CpSolver", FutureSolver)
     run = cpsat.solve_model(small_model(0)[0], Limits(), None)

@@ -19,7 +19,7 @@ from typing import Any
 
 from puzzlesat.core import registry
 from puzzlesat.core.arguments import declared_types
-from puzzlesat.core.deadline import DeadlineExceeded, expired, hard_deadline
+from puzzlesat.core.deadline import DeadlineExceeded, backstop, expired, hard_deadline
 from puzzlesat.core.errors import (
     ArgumentError,
     ArgumentTypeError,
@@ -119,7 +119,8 @@ def run_strategy(
         instance: a parsed instance.
         name: ``method[:variant][@key=value,...]`` (or that name resolved once,
             :meth:`Puzzle.choose`); options in the name override those of ``limits``.
-        limits: time, seed, workers and options; an option that this strategy does not
+        limits: time, seed, workers and options; the time counts from ``limits.started`` when
+            the caller set it (the API's call), else from here; an option that this strategy does not
             declare is left out (a race hands the same options to every member), one it
             declares is converted to its type, and the others get their defaults.
 
@@ -138,10 +139,11 @@ def run_strategy(
     plugin = registry.label(puzzle.name, strat.name)
     solve = strat.load()
     start = time.perf_counter()
-    limits = replace(limits, options=for_run(puzzle, choice, limits.options), started=start)
+    began = start if limits.started is None else min(start, limits.started)  # the caller's clock, if it runs
+    limits = replace(limits, options=for_run(puzzle, choice, limits.options), started=began)
     try:
-        overrun = None if limits.timeout is None or not overrun_stop else limits.timeout * 1.05 + 1.0
-        with hard_deadline(overrun, f"{name} was running"), solver_interrupts():
+        overrun = None if limits.timeout is None or not overrun_stop else backstop(limits.timeout) - (start - began)
+        with hard_deadline(overrun, f"{name} was running", limits.timeout), solver_interrupts():
             early = puzzle.presolve(instance, limits) if puzzle.presolve is not None else None
             result = early if early is not None else solve(instance, limits, variant)
     except Exception as exc:

@@ -23,6 +23,20 @@ from puzzlesat.core.arguments import MAX_TIMEOUT
 from puzzlesat.core.errors import PuzzlesatError
 
 REPEAT = 0.1  # seconds between the timer's firings once the deadline has passed
+# seconds of the allowed overrun kept for a deadline to land (a short C call finishing, the
+# exception unwinding) and for the engine to check and return its answer (issue 51: 1 s + 5 %)
+LANDING = 0.5
+
+
+def backstop(timeout: float) -> float:
+    """Seconds after its start at which a run still busy is stopped by its hard deadline: the
+    allowed overrun, ``timeout * 1.05 + 1``, less :data:`LANDING`, so that the answer is out
+    within the overrun however late the deadline lands.
+
+    >>> backstop(10.0)
+    11.0
+    """
+    return timeout * 1.05 + 1.0 - LANDING
 
 
 class DeadlineExceeded(PuzzlesatError):
@@ -44,12 +58,14 @@ def expired(exc: BaseException) -> DeadlineExceeded | None:
 
 
 @contextmanager
-def hard_deadline(seconds: float | None, what: str) -> Iterator[None]:
+def hard_deadline(seconds: float | None, what: str, limit: float | None = None) -> Iterator[None]:
     """Raise :class:`DeadlineExceeded` in the block once ``seconds`` have passed.
 
     Args:
         seconds: the limit; None for none.
         what: what the block does, for the message (``"encoding"``).
+        limit: the time limit the message names, when the deadline is not it (a
+            :func:`backstop`); default ``seconds``.
 
     An enclosing deadline is suspended meanwhile and re-armed afterwards with the time it had left.
     """
@@ -63,7 +79,7 @@ def hard_deadline(seconds: float | None, what: str) -> Iterator[None]:
 
     def expire(signum: int, frame: Any) -> None:
         signal.setitimer(signal.ITIMER_REAL, REPEAT)  # again, should a C callback drop this one
-        raise DeadlineExceeded(f"time limit of {seconds:g} s reached while {what}")
+        raise DeadlineExceeded(f"time limit of {seconds if limit is None else limit:g} s reached while {what}")
 
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))

@@ -3,18 +3,26 @@
 Models build their ``CpModel`` and call :func:`solve_model`; nothing else in ``models/``
 creates a ``CpSolver`` or reads its status codes.  A status CP-SAT adds in a later release
 is an ERROR, never UNKNOWN: UNKNOWN claims that only the time ran out.
+
+CP-SAT solves in a thread of its own while the calling thread waits in Python
+(:func:`solve_waiting`): CP-SAT's presolve does not watch its time limit everywhere (it expands
+the 16x16 board's 256 tables into 150,000 Booleans in one step of seconds under load), so a
+signal must reach Python while CP-SAT is busy.  Ctrl-C, SIGTERM and the engine's hard deadline
+(:func:`puzzlesat.core.deadline.backstop`) land at once in the waiting thread, which stops the
+search and leaves; CP-SAT then ends at its next look at its stop flag.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from puzzlesat.core import Limits, Status
-from puzzlesat.core.interrupts import sigint_handled, stop_on_interrupt
 
 MIN_TIME = 0.01  # seconds: a limit of 0 would make CP-SAT return before it reads the model
+STOP_WAIT = 0.1  # seconds to wait for a stopped solve to end before leaving it to end alone
 
 
 @dataclass(frozen=True)
@@ -113,11 +121,8 @@ def solve_model(
     solver.parameters.random_seed = limits.seed
     if time_left is not None:
         solver.parameters.max_time_in_seconds = max(MIN_TIME, time_left)
-    with stop_on_interrupt(solver.stop_search) as armed:  # Ctrl-C: KeyboardInterrupt, not an answer
-        # not armed (an asyncio loop holds the wakeup file): CP-SAT stops itself on Ctrl-C;
-        # an ignored SIGINT (a portfolio child) stays ignored
-        solver.parameters.catch_sigint_signal = not armed and sigint_handled()
-        code = solver.solve(model) if on_solution is None else solver.solve(model, _Solutions(on_solution))
+    solver.parameters.catch_sigint_signal = False  # Ctrl-C is Python's: KeyboardInterrupt, not an answer
+    code = solve_waiting(solver, model, None if on_solution is None else _Solutions(on_solution))
     status = status_of(code, optimise)
     message = solver.status_name(code)
     if code == cp_model.MODEL_INVALID:
@@ -125,3 +130,36 @@ def solve_model(
     elif status is Status.ERROR:
         message = f"CP-SAT: unexpected status {message} ({int(code)})"
     return CpSatRun(status, solver, message)
+
+
+def solve_waiting(solver: Any, model: Any, callback: Any = None) -> Any:
+    """``solver.solve(model[, callback])`` in a thread of its own, this thread waiting for it in
+    Python, where signals land (see the module docstring).
+
+    An exception while waiting (KeyboardInterrupt, the hard deadline's DeadlineExceeded) stops
+    the search, waits :data:`STOP_WAIT` seconds for the solve to end, and is raised; a solve
+    still busy then (in a step of presolve that does not look at the stop flag) ends alone, in
+    its daemon thread, holding a core until it does.
+
+    Returns:
+        What ``solver.solve`` returned (a ``CpSolverStatus``).
+    """
+    answer: list[Any] = []
+
+    def work() -> None:
+        try:
+            answer.append(solver.solve(model) if callback is None else solver.solve(model, callback))
+        except BaseException as exc:  # handed to the waiting thread
+            answer.append(exc)
+
+    thread = threading.Thread(target=work, name="puzzlesat-cpsat", daemon=True)
+    thread.start()
+    try:
+        thread.join()
+    except BaseException:
+        solver.stop_search()
+        thread.join(STOP_WAIT)
+        raise
+    if isinstance(answer[0], BaseException):
+        raise answer[0]
+    return answer[0]
