@@ -8,7 +8,7 @@ and killed with it), so the runs compete for the cores as on a busy machine.  ``
 runs every case in another checkout too (e.g. ``main`` before a change: ``git archive main |
 tar -x -C /tmp/before``), right after this tree's run, so that both see the same load.
 
-    python3.11 benchmarks/overrun.py [--timeout 10] [--hogs 1] [--quick] [--tree DIR]
+    python3.11 benchmarks/overrun.py [--timeout 10] [--hogs 1] [--quick] [--tree DIR] [--only TEXT]
 """
 
 from __future__ import annotations
@@ -79,6 +79,7 @@ def main() -> None:
     parser.add_argument("--hogs", type=int, default=1, help="busy processes beside the runs")
     parser.add_argument("--quick", action="store_true", help="one small case, a 3 s limit (a smoke test)")
     parser.add_argument("--tree", type=Path, help="another checkout to run each case in as well (before a change)")
+    parser.add_argument("--only", default="", help="the strategies whose name holds this text (all by default)")
     args = parser.parse_args()
     trees = [ROOT] if args.tree is None else [ROOT, args.tree.resolve()]
     timeout = 3.0 if args.quick else args.timeout
@@ -91,7 +92,7 @@ def main() -> None:
             if not path.is_file():
                 print(f"| {puzzle} | {path.name} | (not here) | | | | | |")
                 continue
-            for strategy in strategies:
+            for strategy in (s for s in strategies if args.only in s):
                 for tree in trees:
                     status, seconds = run(puzzle, path, strategy, timeout, tree)
                     ok = "yes" if seconds <= timeout * 1.05 + 1 else "NO"

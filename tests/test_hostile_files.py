@@ -11,7 +11,10 @@ The classes, each with a table or a hypothesis test:
    number that takes the machine;
 3. a cache folder that cannot be written fails ``tables build`` (exit 2);
 4. a hard deadline a C call turns into another error is an UNKNOWN result, and masyu's
-   native search reads the clock between slices, so its limit holds.
+   native search reads the clock between slices, so its limit holds; the time limit counts
+   from the API's call, the hard deadline lands within the allowed overrun (1 s + 5 %) while
+   CP-SAT is busy in C (presolve included), and the score search's first board is made within
+   the limit.
 """
 
 from __future__ import annotations
@@ -32,13 +35,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import puzzlesat as ps
-from puzzlesat.core import ParseError, PuzzlesatError, arguments, cache, certify, files, text
-from puzzlesat.core.deadline import DeadlineExceeded, expired
+from puzzlesat.core import Limits, ParseError, PuzzlesatError, Strategy, arguments, cache, certify, files, text
+from puzzlesat.core.deadline import DeadlineExceeded, expired, hard_deadline
 
 ROOT = Path(__file__).resolve().parents[1]
 E4 = ROOT / "instances" / "eternity" / "seed_4x4.txt"
 E4_SOL = ROOT / "instances" / "eternity" / "seed_4x4.sol"
 PEAK = ROOT / "instances" / "eternity" / "peak_5x5_b3_m6_s0.txt"
+PEAK8 = ROOT / "instances" / "eternity" / "peak_8x8_b3_m9_s0.txt"
+E2 = Path("/work/shared/instances/eternity/e2_16x16.txt")
 PEG3 = ROOT / "instances" / "pegsol" / "rect3x3_center.txt"
 SHARED_MASYU = Path("/work/shared/instances/masyu")
 
@@ -391,3 +396,97 @@ def test_the_overrun_benchmark_runs() -> None:
     assert done.returncode == 0, done.stderr
     rows = [line for line in done.stdout.splitlines() if line.startswith("| masyu")]
     assert len(rows) == 2 and all("| ERROR |" not in row and "raised" not in row for row in rows), done.stdout
+
+
+def test_the_limit_counts_from_the_call_and_the_hard_deadline_lands_within_the_overrun(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A strategy that loads slowly (0.6 s of imports) and then never watches the clock: the hard
+    deadline, counted from the API's call, ends it within the limit and 5 % and a second."""
+
+    def busy(instance: Any, limits: Any, variant: Any) -> Any:
+        while True:
+            time.sleep(0.01)
+
+    def slow_load(self: Strategy) -> Any:
+        time.sleep(0.6)
+        return busy
+
+    monkeypatch.setattr(Strategy, "load", slow_load)
+    instance = ps.load("masyu", ROOT / "instances" / "masyu" / "seed_7x7.txt")
+    start = time.perf_counter()
+    result = ps.solve(instance, "native-dfs", timeout=1.0)
+    took = time.perf_counter() - start
+    assert result.status is ps.Status.UNKNOWN and "time limit of 1 s reached" in result.message, result.message
+    assert took <= 1.0 * 1.05 + 1.0, took
+
+
+@pytest.fixture
+def cpsat_threads() -> Iterator[None]:
+    """Checks that no CP-SAT solve stopped by a deadline runs on for long after the test."""
+    yield
+    for thread in threading.enumerate():
+        if thread.name == "puzzlesat-cpsat":
+            thread.join(30)
+            assert not thread.is_alive(), "a stopped CP-SAT solve still runs after 30 s"
+
+
+def test_a_hard_deadline_lands_while_cp_sat_searches(cpsat_threads: None) -> None:
+    """CP-SAT solves in a thread while this one waits in Python: a hard deadline of 0.5 s stops a
+    solve given 30 s at once (it landed only when the solve returned, when CP-SAT ran here)."""
+    pytest.importorskip("ortools")
+    from puzzlesat.models import cpsat
+    from puzzlesat.models.eternity import build_model
+
+    model, _ = build_model(ps.load("eternity", PEAK8).data)
+    start = time.perf_counter()
+    with pytest.raises(DeadlineExceeded), hard_deadline(0.5, "testing"):
+        cpsat.solve_model(model, Limits(workers=1), 30.0)
+    assert time.perf_counter() - start < 0.5 + cpsat.STOP_WAIT + 0.5
+
+
+@pytest.fixture
+def hog() -> Iterator[None]:
+    """A process spinning on the CPU for the length of a test (the machine loaded)."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        yield
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+@pytest.mark.slow  # about 10 s: the stopped presolve is waited for
+def test_cpsat_table_answers_within_the_overrun_while_cp_sat_presolves(cpsat_threads: None, hog: None) -> None:
+    """The 16x16 board beside a CPU hog: CP-SAT's presolve expands its 256 tables in one step that
+    does not look at the time limit (15.5 s for a 10 s limit with a hog, when CP-SAT ran here)."""
+    pytest.importorskip("ortools")
+    if not E2.is_file():
+        pytest.skip("the shared eternity instances are not here")
+    instance = ps.load("eternity", E2)
+    start = time.perf_counter()
+    result = ps.solve(instance, "cpsat-table", timeout=2.0, workers=1)
+    took = time.perf_counter() - start
+    assert result.status is ps.Status.UNKNOWN and "time limit" in result.message, result.message
+    assert took <= 2.0 * 1.05 + 1.0, took
+
+
+def test_the_score_search_makes_its_first_board_within_the_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first board that takes longer than the limit (a loaded machine) is cut at the limit:
+    UNKNOWN with no board held, not an answer seconds late."""
+    from puzzlesat.native.eternity import score
+
+    def slow_board(instance: Any) -> Any:
+        time.sleep(5.0)
+        raise AssertionError("the deadline did not land")
+
+    monkeypatch.setattr(score, "legal_board", slow_board)
+    instance = ps.load("eternity", PEAK)
+    start = time.perf_counter()
+    result = ps.solve(instance, "native-rowscan", timeout=1.0, workers=1, score=True)
+    took = time.perf_counter() - start
+    assert result.status is ps.Status.UNKNOWN and "no board held yet" in result.message, result.message
+    assert took <= 1.0 * 1.05 + 1.0, took

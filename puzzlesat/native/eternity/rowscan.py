@@ -26,7 +26,7 @@ import time
 from typing import TYPE_CHECKING
 
 from puzzlesat.core import Limits, Option, PuzzlesatError, Result, Status, Strategy
-from puzzlesat.core.deadline import held_off
+from puzzlesat.core.deadline import hard_deadline, held_off
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND, decision_status
 from puzzlesat.core.knobs import plain_budget, plain_nodes
 from puzzlesat.core.options import defaults
@@ -98,7 +98,8 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     if limits.options.get("score"):
         began = time.perf_counter()
         with held_off():  # the score search holds its own limit, its imports included
-            from puzzlesat.native.eternity.score import solve_score
+            with hard_deadline(limits.remaining(began), "the score search was loading"):  # nothing held yet
+                from puzzlesat.native.eternity.score import solve_score
 
             return solve_score(instance, limits, began=began)
     for name in ("checkpoint", "resume", "target"):

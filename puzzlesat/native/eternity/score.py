@@ -448,8 +448,12 @@ def search_score(instance: Instance, limits: Limits, pool: Pool | None, started:
     for name in ("checkpoint", "resume"):
         if options.get(name):
             eternity_checkpoint.check_paths(options[name])
-    resumed = eternity_checkpoint.read(instance, options["resume"]) if options.get("resume") else None
-    held = resumed.board if resumed is not None else legal_board(instance)
+    try:  # the first board, within the time limit: a loaded machine may take it all
+        with hard_deadline(limits.remaining(started), "the score search made its first board"):
+            resumed = eternity_checkpoint.read(instance, options["resume"]) if options.get("resume") else None
+            held = resumed.board if resumed is not None else legal_board(instance)
+    except DeadlineExceeded as exc:
+        return Result(Status.UNKNOWN, wall_time=time.perf_counter() - started, message=f"{exc}: no board held yet")
     run = ScoreRun(instance, limits, pool, resumed, hunt)
     message = ""
     timeout = limits.timeout
