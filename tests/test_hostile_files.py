@@ -490,3 +490,18 @@ def test_the_score_search_makes_its_first_board_within_the_limit(monkeypatch: py
     took = time.perf_counter() - start
     assert result.status is ps.Status.UNKNOWN and "no board held yet" in result.message, result.message
     assert took <= 1.0 * 1.05 + 1.0, took
+
+
+def test_the_kissat_child_takes_its_clauses_in_chunks_and_answers_for_all() -> None:
+    """Kissat's child gets its clauses in chunks (no pickling of one C call that no deadline
+    interrupts): a chain over three chunks is satisfiable with every variable true, and
+    unsatisfiable once its last variable is denied (a lost or repeated chunk changes one answer)."""
+    pytest.importorskip("pysat")
+    from puzzlesat.encoders import sat
+
+    last = 2 * sat.CHUNK + 10
+    chain = [[-i, i + 1] for i in range(1, last)]  # x1 -> x2 -> ... -> x_last
+    outcome, model, _ = sat.solve_once("kissat404", [[1], *chain], timeout=60)
+    assert outcome is True and all(lit > 0 for lit in model[:last]), model[:10]
+    outcome, _, _ = sat.solve_once("kissat404", [[1], *chain, [-last]], timeout=60)
+    assert outcome is False

@@ -52,6 +52,11 @@ def open_solver(name: str, clauses: Sequence[Sequence[int]] = (), proof: bool = 
         solver.delete()
 
 
+# clauses a message to the Kissat child holds (:func:`solve_once`): pickling the 16x16 board's
+# 1.6 M clauses in one call takes 2 s under load, a C call no deadline interrupts; a chunk
+# takes a few milliseconds
+CHUNK = 20_000
+
 # the fewest conflicts of a slice of CaDiCaL's search (:func:`solve_limited`): each call to
 # solve starts with work of its own: slices of 100 left a 20x36 masyu (janko 139) unsolved at 30 s
 # that slices of 1000 solve in 11 s
@@ -108,7 +113,8 @@ def solve_once(
 
     A solver that cannot be interrupted in-process (Kissat) runs in a child process
     (:func:`puzzlesat.core.processes.start`: it dies with this process) that is killed at the
-    deadline; the others run here through :func:`solve_limited`.
+    deadline; the clauses go to it in chunks of :data:`CHUNK` once it has started, so that a
+    hard deadline lands between two of them.  The others run here through :func:`solve_limited`.
 
     Returns:
         (outcome, model, stats): outcome True/False/None as for :func:`solve_limited`.
@@ -131,26 +137,36 @@ def solve_once(
 
     from puzzlesat.core import processes
 
+    deadline = time.perf_counter() + timeout
     receive, send = multiprocessing.Pipe(duplex=False)
+    take, give = multiprocessing.Pipe(duplex=False)
     try:
-        child = processes.start(_solve_in_child, (name, clauses, send), name=f"puzzlesat-{name}")
+        child = processes.start(_solve_in_child, (name, take, send), name=f"puzzlesat-{name}")
     finally:
         send.close()
+        take.close()
     try:
-        if receive.poll(timeout):
+        for first in range(0, len(clauses), CHUNK):
+            give.send(clauses[first : first + CHUNK])
+        give.send(None)
+        if receive.poll(max(0.0, deadline - time.perf_counter())):
             outcome, model = receive.recv()
             return outcome, model, {}
         return None, [], {}
-    except EOFError:  # the child died without an answer
+    except (EOFError, BrokenPipeError):  # the child died without an answer
         return None, [], {}
     finally:
         processes.stop_trees([child], grace=0.0)
         receive.close()
+        give.close()
 
 
-def _solve_in_child(name: str, clauses: list[list[int]], send: Any) -> None:
-    """Child side of :func:`solve_once`: solve and send (outcome, model) back."""
-    with open_solver(name, clauses) as solver:
+def _solve_in_child(name: str, take: Any, send: Any) -> None:
+    """Child side of :func:`solve_once`: take the clauses chunk by chunk (None ends them), solve,
+    and send (outcome, model) back."""
+    with open_solver(name) as solver:
+        while (chunk := take.recv()) is not None:
+            solver.append_formula(chunk)
         outcome = bool(solver.solve())
         send.send((outcome, solver.get_model() or [] if outcome else []))
 
