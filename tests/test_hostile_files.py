@@ -492,16 +492,20 @@ def test_the_score_search_makes_its_first_board_within_the_limit(monkeypatch: py
     assert took <= 1.0 * 1.05 + 1.0, took
 
 
-def test_the_kissat_child_takes_its_clauses_in_chunks_and_answers_for_all() -> None:
-    """Kissat's child gets its clauses in chunks (no pickling of one C call that no deadline
-    interrupts): a chain over three chunks is satisfiable with every variable true, and
-    unsatisfiable once its last variable is denied (a lost or repeated chunk changes one answer)."""
+@pytest.mark.parametrize("name", ["kissat404", "cadical300"])
+def test_the_solver_child_takes_its_clauses_in_chunks_and_answers_for_all(name: str) -> None:
+    """The solvers pysat cannot stop here (Kissat, CaDiCaL 3.0) solve in a child that gets its
+    clauses in chunks (no pickling of one C call that no deadline interrupts): a chain over three
+    chunks is satisfiable with every variable true, and unsatisfiable once its last variable is
+    denied (a lost or repeated chunk changes one answer); CaDiCaL's statistics come back."""
     pytest.importorskip("pysat")
     from puzzlesat.encoders import sat
 
+    assert name.startswith(sat.IN_CHILD)
     last = 2 * sat.CHUNK + 10
     chain = [[-i, i + 1] for i in range(1, last)]  # x1 -> x2 -> ... -> x_last
-    outcome, model, _ = sat.solve_once("kissat404", [[1], *chain], timeout=60)
+    outcome, model, _ = sat.solve_once(name, [[1], *chain], timeout=60)
     assert outcome is True and all(lit > 0 for lit in model[:last]), model[:10]
-    outcome, _, _ = sat.solve_once("kissat404", [[1], *chain, [-last]], timeout=60)
+    outcome, _, stats = sat.solve_once(name, [[1], *chain, [-last]], timeout=60)
     assert outcome is False
+    assert ("conflicts" in stats) == name.startswith("cadical"), stats

@@ -52,6 +52,12 @@ def open_solver(name: str, clauses: Sequence[Sequence[int]] = (), proof: bool = 
         solver.delete()
 
 
+# the solvers :func:`solve_once` runs in a child killed at the deadline, as pysat cannot stop
+# them here: Kissat takes neither interrupts nor budgets, and CaDiCaL 3.0's first call does
+# work that no conflict budget bounds (8 s for a slice of 1000 conflicts on janko 139's 127,000
+# clauses at load 37), all of it holding the GIL
+IN_CHILD = ("kissat", "ks", "cadical300", "cd30", "cdl30")
+
 # clauses a message to the Kissat child holds (:func:`solve_once`): pickling the 16x16 board's
 # 1.6 M clauses in one call takes 2 s under load, a C call no deadline interrupts; a chunk
 # takes a few milliseconds
@@ -111,7 +117,7 @@ def solve_once(
 ) -> tuple[bool | None, list[int], dict[str, int]]:
     """Solve a CNF once with any solver, Kissat included, stopping it at ``timeout``.
 
-    A solver that cannot be interrupted in-process (Kissat) runs in a child process
+    A solver that cannot be stopped in-process (:data:`IN_CHILD`) runs in a child process
     (:func:`puzzlesat.core.processes.start`: it dies with this process) that is killed at the
     deadline; the clauses go to it in chunks of :data:`CHUNK` once it has started, so that a
     hard deadline lands between two of them.  The others run here through :func:`solve_limited`.
@@ -129,7 +135,7 @@ def solve_once(
             if outcome is False:
                 session.scratch = (clauses, solver.get_proof(), time.perf_counter() - started)
             return outcome, (solver.get_model() or []) if outcome else [], solver_stats(solver)
-    if timeout is None or "kissat" not in name and not name.startswith("ks"):
+    if timeout is None or not name.startswith(IN_CHILD):
         with open_solver(name, clauses) as solver:
             outcome = solve_limited(solver, timeout)
             return outcome, (solver.get_model() or []) if outcome else [], solver_stats(solver)
@@ -150,8 +156,8 @@ def solve_once(
             give.send(clauses[first : first + CHUNK])
         give.send(None)
         if receive.poll(max(0.0, deadline - time.perf_counter())):
-            outcome, model = receive.recv()
-            return outcome, model, {}
+            outcome, model, stats = receive.recv()
+            return outcome, model, stats
         return None, [], {}
     except (EOFError, BrokenPipeError):  # the child died without an answer
         return None, [], {}
@@ -163,12 +169,12 @@ def solve_once(
 
 def _solve_in_child(name: str, take: Any, send: Any) -> None:
     """Child side of :func:`solve_once`: take the clauses chunk by chunk (None ends them), solve,
-    and send (outcome, model) back."""
+    and send (outcome, model, statistics) back."""
     with open_solver(name) as solver:
         while (chunk := take.recv()) is not None:
             solver.append_formula(chunk)
         outcome = bool(solver.solve())
-        send.send((outcome, solver.get_model() or [] if outcome else []))
+        send.send((outcome, solver.get_model() or [] if outcome else [], solver_stats(solver)))
 
 
 def solver_stats(solver: Any) -> dict[str, int]:

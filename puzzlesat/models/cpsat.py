@@ -7,7 +7,7 @@ is an ERROR, never UNKNOWN: UNKNOWN claims that only the time ran out.
 CP-SAT solves in a thread of its own while the calling thread waits in Python
 (:func:`solve_waiting`): CP-SAT's presolve does not watch its time limit everywhere (it expands
 the 16x16 board's 256 tables into 150,000 Booleans in one step of seconds under load), so a
-signal must reach Python while CP-SAT is busy.  Ctrl-C, SIGTERM and the engine's hard deadline
+signal must reach Python while CP-SAT is busy.  Ctrl-C and the engine's hard deadline
 (:func:`puzzlesat.core.deadline.backstop`) land at once in the waiting thread, which stops the
 search and leaves; CP-SAT then ends at its next look at its stop flag.
 """
