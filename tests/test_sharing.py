@@ -3,6 +3,7 @@ the race holds as its bound (and hint), so it never answers worse, and offers it
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -29,17 +30,60 @@ def test_blacken_members_take_and_offer_the_race_best(tmp_path, strategy):
     assert best is not None and best.objective == alone.objective
 
 
-def test_cpsat_score_model_starts_from_the_race_best_board(tmp_path):
+def _pinned(tmp_path: Path, board: str, pin: str) -> ps.Instance:
+    hints = tmp_path / "pin.txt"
+    hints.write_text(pin + "\n")
+    return ps.load("eternity", REPO / "instances" / "eternity" / board, hints=str(hints))
+
+
+def test_cpsat_score_model_proves_the_race_best_board_optimal(tmp_path):
+    """The model must beat the race's best board: finding none is CP-SAT's proof that it is optimal."""
     puzzle = get_puzzle("eternity")
-    pin = tmp_path / "pin.txt"
-    pin.write_text("1 2 2 1\n")
-    inst = ps.load("eternity", REPO / "instances" / "eternity" / "peak_5x5_b3_m6_s0.txt", hints=str(pin))
+    inst = _pinned(tmp_path, "peak_5x5_b3_m6_s0.txt", "1 2 2 1")
     options = {"score": True}
-    first = run_strategy(puzzle, inst.data, "cpsat-table", Limits(timeout=3, options=options))
-    assert first.status in (Status.FEASIBLE, Status.OPTIMAL) and first.objective is not None
+    first = run_strategy(puzzle, inst.data, "cpsat-table", Limits(timeout=60, options=options))
+    assert first.status is Status.OPTIMAL and first.objective == 2  # 38/40
     race = Incumbent(tmp_path / "best", "other")
     race.offer(first.objective, first.solution)
-    again = run_strategy(puzzle, inst.data, "cpsat-table", Limits(timeout=3, options=options, shared=race))
-    assert again.status in (Status.FEASIBLE, Status.OPTIMAL)
-    assert again.objective is not None and again.objective <= first.objective  # the bound holds from the start
-    assert again.stats["constraints"] == first.stats["constraints"] + 1
+    again = run_strategy(puzzle, inst.data, "cpsat-table", Limits(timeout=60, options=options, shared=race))
+    assert again.status is Status.OPTIMAL and again.objective == first.objective
+    assert again.solution == first.solution and "other" in again.message  # the race's board, proven
+    assert again.stats["constraints"] == first.stats["constraints"] + 1  # the bound: score >= 39
+
+
+def test_cpsat_score_model_beats_a_worse_race_board(tmp_path):
+    puzzle = get_puzzle("eternity")
+    inst = _pinned(tmp_path, "peak_5x5_b3_m6_s0.txt", "1 2 2 1")
+    options = {"score": True}
+    worse = run_strategy(puzzle, inst.data, "native-rowscan", Limits(timeout=0.05, options=options, workers=1))
+    assert worse.objective is not None and worse.objective > 2
+    race = Incumbent(tmp_path / "best", "other")
+    race.offer(worse.objective, worse.solution)
+    result = run_strategy(puzzle, inst.data, "cpsat-table", Limits(timeout=60, options=options, shared=race))
+    assert result.status is Status.OPTIMAL and result.objective == 2
+    best = race.best()
+    assert best is not None and best.objective == 2 and best.source == "other"  # unsigned handle: the file's source
+
+
+def test_a_better_race_answer_stops_the_cpsat_search_and_tightens_its_model(tmp_path):
+    """CP-SAT takes no bound mid-search: a better board from the race stops it and a model that
+    must beat that board is built (``restarts``)."""
+    puzzle = get_puzzle("eternity")
+    inst = _pinned(tmp_path, "peak_6x6_b3_m7_s0.txt", "1 2 2 1")  # CP-SAT proves nothing here in 60 s
+    options = {"score": True}
+    good = run_strategy(puzzle, inst.data, "native-rowscan", Limits(timeout=4, options=options, workers=1))
+    assert good.objective is not None
+    race = Incumbent(tmp_path / "best", "native")
+    timer = threading.Timer(1.5, race.offer, (good.objective, good.solution))
+    timer.start()
+    try:
+        result = run_strategy(
+            puzzle, inst.data, "cpsat-table", Limits(timeout=4, options=options, shared=race.as_member("cpsat"))
+        )
+    finally:
+        timer.cancel()
+    best = race.best()
+    assert best is not None and best.objective <= good.objective
+    if best.source == "native":  # CP-SAT had no board as good by 1.5 s (it has none that good in 60 s)
+        assert result.stats.get("restarts", 0) >= 1
+        assert result.status is Status.UNKNOWN or result.objective < good.objective

@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 from puzzlesat.core import Limits, Result, Status, Strategy
+from puzzlesat.core.incumbent import Entry
 from puzzlesat.domains.blacken import DIRECTIONS, HORIZON, Cell, Instance, Solution, greedy
 
 STRATEGY = Strategy(
@@ -137,8 +138,13 @@ def build_model(instance: Instance, options: dict[str, Any]) -> tuple[Any, StepV
 
 
 def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Result:
-    """``cpsat-steps``: minimise the active steps; OPTIMAL when CP-SAT proves it."""
-    from puzzlesat.models.cpsat import model_size, solve_model
+    """``cpsat-steps``: minimise the active steps; OPTIMAL when CP-SAT proves it.
+
+    The horizon is the greedy answer's length; in a race, one less than the race's best answer
+    (:func:`~puzzlesat.models.cpsat.solve_beating`: the model is built again each time a member
+    shares a shorter one), so that no answer within it proves the race's best optimal.
+    """
+    from puzzlesat.models.cpsat import model_size, solve_beating
 
     del variant
     from puzzlesat.domains.blacken.bound import move_lower_bound
@@ -148,25 +154,32 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
         return Result(Status.OPTIMAL, Solution(()), 0, 0.0, {})
     answer = greedy(instance, limits.seed)
     race = limits.shared
-    held = None if race is None else race.best()
-    if held is not None and (answer is None or held.objective < len(answer)):
-        answer = tuple(held.solution.moves)  # a race's best answer: the horizon and the hint
-    horizon = len(answer) if answer is not None else len(instance.frontier())
     lower = move_lower_bound(instance)
-    model, v = build_model(instance, {"horizon": horizon, "lower": lower})
-    if answer is not None:
-        for t, p in enumerate(answer, start=1):
-            model.add_hint(v.place[t, p], 1)
+    steps: list[StepVars] = []
 
-    def share(found: Any) -> None:
+    def build(held: Entry | None) -> Any:
+        if held is None:
+            horizon = len(answer) if answer is not None else len(instance.frontier())
+        else:
+            horizon = held.objective - 1  # beat it: none found is a proof
+        model, v = build_model(instance, {"horizon": horizon, "lower": lower})
+        if answer is not None and len(answer) <= horizon:
+            for t, p in enumerate(answer, start=1):
+                model.add_hint(v.place[t, p], 1)
+        steps.append(v)
+        return model
+
+    def share(found: Any) -> int:
         assert race is not None
-        moves = v.moves(found.boolean_value)
+        moves = steps[-1].moves(found.boolean_value)
         race.offer(len(moves), Solution(moves))
+        return len(moves)
 
-    run = solve_model(
-        model, limits, limits.remaining(start), optimise=True, on_solution=None if race is None else share
-    )
-    stats = {**model_size(model), "horizon": horizon, "lower_bound": lower, **run.stats}
+    raced = solve_beating(build, limits, start, race, None if race is None else share)
+    run, held, v = raced.run, raced.held, steps[-1]
+    stats = {**model_size(raced.model), "horizon": v.horizon, "lower_bound": lower, **run.stats}
+    if raced.restarts:
+        stats["restarts"] = raced.restarts
     wall = time.perf_counter() - start
     if run.status is Status.OPTIMAL or run.status is Status.SOLVED:
         moves = v.moves(run.solver.boolean_value)
@@ -178,7 +191,16 @@ def solve(instance: Instance, limits: Limits, variant: str | None = None) -> Res
             stats,
             message="" if run.status is Status.OPTIMAL else "timeout: best found, not proven",
         )
-    if run.status is Status.UNKNOWN and answer is not None:
+    if run.status is Status.INFEASIBLE and held is not None:
+        return Result(
+            Status.OPTIMAL,
+            held.solution,
+            held.objective,
+            wall,
+            stats,
+            message=f"CP-SAT proved that no answer is shorter than {held.source or 'the race'}'s",
+        )
+    if run.status is Status.UNKNOWN and held is None and answer is not None:
         return Result(
             Status.SOLVED, Solution(answer), len(answer), wall, stats, message="timeout: the greedy answer, not proven"
         )

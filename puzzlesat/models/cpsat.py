@@ -10,19 +10,31 @@ the 16x16 board's 256 tables into 150,000 Booleans in one step of seconds under 
 signal must reach Python while CP-SAT is busy.  Ctrl-C and the engine's hard deadline
 (:func:`puzzlesat.core.deadline.backstop`) land at once in the waiting thread, which stops the
 search and leaves; CP-SAT then ends at its next look at its stop flag.
+
+A race member that optimises calls :func:`solve_beating` instead of :func:`solve_model`: a
+model that must beat the race's best, built again whenever another member shares a better
+answer.
 """
 
 from __future__ import annotations
 
+import math
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from puzzlesat.core import Limits, Status
+from puzzlesat.core.incumbent import Entry, Incumbent
 
 MIN_TIME = 0.01  # seconds: a limit of 0 would make CP-SAT return before it reads the model
 STOP_WAIT = 0.1  # seconds to wait for a stopped solve to end before leaving it to end alone
+WATCH_EVERY = 0.05  # seconds between a racing solve's looks at the race's best (one stat each)
+# a racing solve runs at least this long, and as long as its model took to build, before a better
+# answer from the race stops it: a member sharing a better board every few milliseconds (the
+# row scan's first second) would otherwise leave CP-SAT nothing but model builds
+MIN_SOLVE = 0.5
 
 
 @dataclass(frozen=True)
@@ -34,11 +46,13 @@ class CpSatRun:
             UNKNOWN (time ran out) or ERROR (an invalid model or a status not known here).
         solver: the ``CpSolver``, to read the solution's values from.
         message: CP-SAT's status name, with the validation message for an invalid model.
+        stopped: ``watch`` stopped the search (its status says what it had by then).
     """
 
     status: Status
     solver: Any
     message: str
+    stopped: bool = False
 
     @property
     def stats(self) -> dict[str, int]:
@@ -100,6 +114,7 @@ def solve_model(
     time_left: float | None,
     optimise: bool = False,
     on_solution: Callable[[Any], None] | None = None,
+    watch: Callable[[], bool] | None = None,
 ) -> CpSatRun:
     """Solve a model with the run's seed and workers, for at most ``time_left`` seconds.
 
@@ -110,6 +125,8 @@ def solve_model(
         optimise: the model minimises an objective (see :func:`status_of`).
         on_solution: called with the solver's callback (``value``, ``objective_value``) at
             each solution found, each better than the last (a race member shares them).
+        watch: looked at every :data:`WATCH_EVERY` seconds while CP-SAT searches; True stops
+            the search (``stopped`` in the run).
 
     Returns:
         The mapped status, the solver and a message.
@@ -122,24 +139,32 @@ def solve_model(
     if time_left is not None:
         solver.parameters.max_time_in_seconds = max(MIN_TIME, time_left)
     solver.parameters.catch_sigint_signal = False  # Ctrl-C is Python's: KeyboardInterrupt, not an answer
-    code = solve_waiting(solver, model, None if on_solution is None else _Solutions(on_solution))
+    stopped = threading.Event()
+    code = solve_waiting(solver, model, None if on_solution is None else _Solutions(on_solution), watch, stopped)
     status = status_of(code, optimise)
     message = solver.status_name(code)
     if code == cp_model.MODEL_INVALID:
         message = f"CP-SAT: invalid model: {solver.solution_info() or model.validate()}"
     elif status is Status.ERROR:
         message = f"CP-SAT: unexpected status {message} ({int(code)})"
-    return CpSatRun(status, solver, message)
+    return CpSatRun(status, solver, message, stopped.is_set())
 
 
-def solve_waiting(solver: Any, model: Any, callback: Any = None) -> Any:
+def solve_waiting(
+    solver: Any,
+    model: Any,
+    callback: Any = None,
+    watch: Callable[[], bool] | None = None,
+    stopped: threading.Event | None = None,
+) -> Any:
     """``solver.solve(model[, callback])`` in a thread of its own, this thread waiting for it in
     Python, where signals land (see the module docstring).
 
     An exception while waiting (KeyboardInterrupt, the hard deadline's DeadlineExceeded) stops
     the search, waits :data:`STOP_WAIT` seconds for the solve to end, and is raised; a solve
     still busy then (in a step of presolve that does not look at the stop flag) ends alone, in
-    its daemon thread, holding a core until it does.
+    its daemon thread, holding a core until it does.  ``watch`` is looked at every
+    :data:`WATCH_EVERY` seconds meanwhile: True stops the search (and sets ``stopped``).
 
     Returns:
         What ``solver.solve`` returned (a ``CpSolverStatus``).
@@ -155,7 +180,15 @@ def solve_waiting(solver: Any, model: Any, callback: Any = None) -> Any:
     thread = threading.Thread(target=work, name="puzzlesat-cpsat", daemon=True)
     thread.start()
     try:
-        thread.join()
+        if watch is None:
+            thread.join()
+        while thread.is_alive():
+            thread.join(WATCH_EVERY)
+            if thread.is_alive() and watch is not None and watch():
+                if stopped is not None:
+                    stopped.set()
+                solver.stop_search()
+                thread.join()
     except BaseException:
         solver.stop_search()
         thread.join(STOP_WAIT)
@@ -163,3 +196,97 @@ def solve_waiting(solver: Any, model: Any, callback: Any = None) -> Any:
     if isinstance(answer[0], BaseException):
         raise answer[0]
     return answer[0]
+
+
+@dataclass(frozen=True)
+class Beating:
+    """How a racing solve ended: the last run, its model, the race's best answer that model had
+    to beat (None: there was none) and how many better answers stopped a search before it.
+    INFEASIBLE with ``held`` proves ``held`` optimal."""
+
+    run: CpSatRun
+    model: Any
+    held: Entry | None
+    restarts: int
+
+
+def solve_beating(
+    build: Callable[[Entry | None], Any],
+    limits: Limits,
+    start: float,
+    race: Incumbent | None,
+    share: Callable[[Any], int] | None = None,
+) -> Beating:
+    """Minimise a model that must beat the race's best answer, built again each time the race
+    has a better one than this solve holds.
+
+    CP-SAT takes no new bound during a search, so a member that waits for its next solve to
+    read the race's best proves nothing the race has not left behind.  Here the model
+    ``build(held)`` admits only answers strictly better than ``held`` (the race's best when it
+    was built); once another member shares a better one than this solve has found, the search
+    stops (after :data:`MIN_SOLVE` seconds, or the model's build time if longer) and a tighter
+    model is built.  Its INFEASIBLE is the proof that ``held`` is optimal: the proof of a bound,
+    which is often far quicker than finding the optimum (a 5x5 edge-matching board: 0.06 s to
+    refute score 39, 2 s to find 38 and prove it).
+
+    Args:
+        build: the model that beats ``held`` (any answer when None); it may add ``held``'s
+            solution as hints.
+        limits: the run's limits (seed, workers, timeout counted from ``start``).
+        start: the :func:`time.perf_counter` time the run began.
+        race: the race's best answer (``limits.shared``); None solves ``build(None)`` once.
+        share: called with each solution found; returns the objective it offered the race.
+
+    Returns:
+        The last run and its model, the answer it had to beat, and how many times the race's
+        answers stopped a search.
+    """
+    restarts = 0
+    while True:
+        held = None if race is None else race.best()
+        began = time.perf_counter()
+        model = build(held)
+        building = time.perf_counter() - began
+        run = _solve_racing(model, limits, start, race, share, held, max(MIN_SOLVE, building))
+        left = limits.remaining(start)
+        if not run.stopped or (left is not None and left <= 2 * building):  # no time to build and search
+            return Beating(run, model, held, restarts)
+        restarts += 1
+
+
+def _solve_racing(
+    model: Any,
+    limits: Limits,
+    start: float,
+    race: Incumbent | None,
+    share: Callable[[Any], int] | None,
+    held: Entry | None,
+    gap: float,
+) -> CpSatRun:
+    """One solve of :func:`solve_beating`, stopped once the race holds an answer better than any
+    this solve found (or than ``held``) and it has run ``gap`` seconds."""
+    built = time.perf_counter()
+    own = math.inf if held is None else held.objective
+    sharing = threading.Lock()  # an answer offered but not yet counted as this solve's is not another's
+
+    def found(callback: Any) -> None:
+        nonlocal own
+        assert share is not None
+        with sharing:
+            own = min(own, share(callback))
+
+    def beaten() -> bool:
+        if race is None or time.perf_counter() - built < gap:
+            return False
+        with sharing:
+            bound = race.bound()
+            return bound is not None and bound < own
+
+    return solve_model(
+        model,
+        limits,
+        limits.remaining(start),
+        optimise=True,
+        on_solution=None if share is None else found,
+        watch=None if race is None else beaten,
+    )

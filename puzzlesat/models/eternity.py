@@ -28,6 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from puzzlesat.core import Limits, Result, Status, Strategy
+from puzzlesat.core.incumbent import Entry
 from puzzlesat.core.options import defaults
 from puzzlesat.domains.eternity import (
     SYMMETRY,
@@ -165,24 +166,35 @@ def build_score_model(
 
 
 def solve_score(instance: Instance, limits: Limits) -> Result:
-    """The best board of the score model within the time limit: OPTIMAL only with CP-SAT's proof."""
-    from puzzlesat.models.cpsat import model_size, solve_model
+    """The best board of the score model within the time limit: OPTIMAL only with CP-SAT's proof.
+
+    In a race the model must beat the race's best board (a hint, and its score + 1 as a bound),
+    and is built again each time a member shares a better one (:func:`solve_beating`): CP-SAT
+    finding no better board is then the proof that the race's best is optimal.
+    """
+    from puzzlesat.models.cpsat import model_size, solve_beating
 
     start = time.perf_counter()
     total = max_score(instance)
     race = limits.shared
     from ortools.sat.python import cp_model  # noqa: F401 - imported first: the race's best is read after it
 
-    held = None if race is None else race.best()  # a race's best board: a hint, and a bound to reach
-    model, tile, side = build_score_model(instance, limits.options, None if held is None else total - held.objective)
-    if held is not None:
-        for cell, (t, r) in enumerate(held.solution.placements):
-            model.add_hint(tile[cell], t)
-            for s, colour in enumerate(rotated(instance.tiles[t], r)):
-                if s not in instance.frame_sides(cell):
-                    model.add_hint(side[cell, s], colour)
+    models: list[tuple[Any, Any]] = []
+
+    def build(held: Entry | None) -> Any:
+        at_least = None if held is None else total - held.objective + 1  # beat it: none found is a proof
+        model, tile, side = build_score_model(instance, limits.options, at_least)
+        if held is not None:
+            for cell, (t, r) in enumerate(held.solution.placements):
+                model.add_hint(tile[cell], t)
+                for s, colour in enumerate(rotated(instance.tiles[t], r)):
+                    if s not in instance.frame_sides(cell):
+                        model.add_hint(side[cell, s], colour)
+        models.append((tile, side))
+        return model
 
     def board(value: Callable[[Any], int]) -> Solution:
+        tile, side = models[-1]
         placed = []
         for cell in range(instance.cells):
             t = value(tile[cell])
@@ -190,14 +202,17 @@ def solve_score(instance: Instance, limits: Limits) -> Result:
             placed.append((t, next(r for r in range(4) if rotated(instance.tiles[t], r) == sides)))
         return Solution(tuple(placed))
 
-    def share(found: Any) -> None:
+    def share(found: Any) -> int:
         assert race is not None
-        race.offer(total - int(found.objective_value), board(found.value))
+        errors = total - int(found.objective_value)
+        race.offer(errors, board(found.value))
+        return errors
 
-    run = solve_model(
-        model, limits, limits.remaining(start), optimise=True, on_solution=None if race is None else share
-    )
-    stats: dict[str, Any] = {**model_size(model), **run.stats}
+    raced = solve_beating(build, limits, start, race, None if race is None else share)
+    run, held = raced.run, raced.held
+    stats: dict[str, Any] = {**model_size(raced.model), **run.stats}
+    if raced.restarts:
+        stats["restarts"] = raced.restarts
     elapsed = time.perf_counter() - start
     if run.status in (Status.OPTIMAL, Status.SOLVED):
         score = int(run.solver.objective_value)
@@ -211,8 +226,19 @@ def solve_score(instance: Instance, limits: Limits) -> Result:
             stats=stats,
             message="" if proven else "time limit: the best board found, not proven the best",
         )
+    if run.status is Status.INFEASIBLE and held is not None:
+        stats["score"] = f"{total - held.objective}/{total}"
+        return Result(
+            Status.OPTIMAL,
+            held.solution,
+            objective=held.objective,
+            wall_time=elapsed,
+            stats=stats,
+            message=f"CP-SAT proved that no board beats {held.source or 'the race'}'s",
+        )
     if run.status is Status.UNKNOWN:
-        return Result(Status.UNKNOWN, wall_time=elapsed, stats=stats, message="time limit")
+        beat = "" if held is None else f": no board beats the race's best ({total - held.objective}/{total}) yet"
+        return Result(Status.UNKNOWN, wall_time=elapsed, stats=stats, message="time limit" + beat)
     return Result(Status.ERROR, wall_time=elapsed, stats=stats, message=run.message)
 
 
