@@ -52,17 +52,60 @@ QUICK = [(4, 2, 2, 1)]
 FINAL = ("SOLVED", "OPTIMAL", "INFEASIBLE")
 
 
-def pegsol_set() -> list[tuple[str, dict[str, Any]]]:
+Source = dict[str, Any] | Path  # generator options (seed 0), or an instance file
+SHIPPED = Path(__file__).resolve().parents[1] / "instances"
+
+
+def pegsol_set(shared: Path) -> list[tuple[str, Source]]:
     """Pegsol boards where the native search wins (classic boards, small rectangles) and where the
     SAT plan wins (large rectangles, docs/pegsol.md), generated."""
-    boards: list[tuple[str, dict[str, Any]]] = [
-        (name, {"board": name}) for name in ("english", "french", "german", "diamond")
-    ]
+    del shared
+    boards: list[tuple[str, Source]] = [(name, {"board": name}) for name in ("english", "french", "german", "diamond")]
     boards += [(f"rect{r}x{c}", {"board": "rect", "rows": r, "cols": c}) for r, c in ((6, 5), (7, 6), (8, 7), (9, 8))]
     return boards
 
 
-MIXED: dict[str, Callable[[], list[tuple[str, dict[str, Any]]]]] = {"pegsol": pegsol_set}
+def masyu_set(shared: Path) -> list[tuple[str, Source]]:
+    """Public Masyu puzzles from 6x6 to 40x58 (janko.at, puzzle-masyu.com's hardest), where they
+    are present, and the shipped ones (generated, 7x7 to 30x30)."""
+    public = shared / "masyu"
+    names = (
+        "janko_02_6x6",
+        "puzsq_9833_10x10",
+        "pmasyu_20x20_hard_1521295",
+        "pmasyu_25x25_hard_unsolvedbyjosh_21528",
+        "pmasyu_30x30_hard_Jan_31_2023",
+        "pmasyu_40x40_hard_Jan_01_2023",
+        "janko_270_31x45",
+        "janko_760_40x58",
+    )
+    boards: list[tuple[str, Source]] = [(n, public / f"{n}.txt") for n in names if (public / f"{n}.txt").is_file()]
+    shipped = ("seed_7x7", "gen_10x10_s1", "seed_16x33", "gen_20x20_s1", "gen_30x30_s1")  # generating: minutes
+    boards += [(n, SHIPPED / "masyu" / f"{n}.txt") for n in shipped]
+    return boards
+
+
+def blacken_set(shared: Path) -> list[tuple[str, Source]]:
+    """The shipped blacken boards (the seed, generated ones, a lattice) and larger generated ones."""
+    del shared
+    boards: list[tuple[str, Source]] = [(p.stem, p) for p in sorted((SHIPPED / "blacken").glob("*.txt"))]
+    boards += [(f"gen_k{k}_q{q}", {"size": k, "whites": q}) for k, q in ((8, 12), (9, 16), (10, 20))]
+    return boards
+
+
+def rubik_set(shared: Path) -> list[tuple[str, Source]]:
+    """Scrambles of 4 to 13 moves: shallow enough for the bounded models to answer, deep enough
+    for the native search's tables to matter (nothing here builds the large tables)."""
+    del shared
+    return [(f"scramble{m}", {"moves": m}) for m in (4, 6, 7, 8, 9, 10, 11, 12, 13)]
+
+
+MIXED: dict[str, Callable[[Path], list[tuple[str, Source]]]] = {
+    "pegsol": pegsol_set,
+    "masyu": masyu_set,
+    "blacken": blacken_set,
+    "rubik": rubik_set,
+}
 
 
 def solve_once(puzzle: str, path: Path, how: list[str], timeout: float) -> dict[str, Any]:
@@ -162,7 +205,16 @@ def mixed_table(rows: list[dict[str, Any]], singles: list[str], timeout: float) 
     return 0
 
 
-PINNED = (Path(__file__).resolve().parents[1] / "instances" / "eternity" / "peak_5x5_b3_m6_s0.txt", "1 2 2 1\n")
+ETERNITY = Path(__file__).resolve().parents[1] / "instances" / "eternity"
+# 5x5 boards with one tile pinned where no perfect board exists, small enough for CP-SAT to prove
+# the optimum: (board, pin, optimum). The row scan finds the optimum of the second and third
+# within a second or a few (CP-SAT: seconds to half a minute), and proves none of them soon;
+# refuting one more edge takes CP-SAT 0.06-3 s
+PINNED = (
+    ("peak_5x5_b3_m6_s0.txt", "1 2 2 1", "38/40"),
+    ("peak_5x5_b3_m7_s2.txt", "2 3 3 2", "35/40"),
+    ("peak_5x5_b4_m6_s1.txt", "1 2 2 1", "36/40"),
+)
 STARTER = "139 8 7 2\n"  # the starter piece, 1-based as in the official hints file
 RACE = """
 import json, sys, time
@@ -196,7 +248,10 @@ def score_run(path: Path, hints: Path, how: list[str], timeout: float) -> dict[s
     return {"status": data["status"], "wall": wall, "objective": data.get("objective"), "strategy": data["strategy"]}
 
 
-def sharing(folder: Path, repeats: int) -> int:
+PROOF_LIMIT = 60.0  # seconds a run may take to prove a pinned board's optimum
+
+
+def sharing(folder: Path | None, repeats: int) -> int:
     """The two sharing tables (module docstring)."""
     from puzzlesat.domains.eternity import max_score
 
@@ -208,28 +263,35 @@ def sharing(folder: Path, repeats: int) -> int:
         ("race, apart", ["race:native-rowscan,cpsat-table:0"]),
     ]
     with tempfile.TemporaryDirectory(prefix="puzzlesat-bench-") as scratch:
-        pin = Path(scratch) / "pin.txt"
-        pin.write_text(PINNED[1])
-        starter = Path(scratch) / "starter.txt"
-        starter.write_text(STARTER)
-        print(
-            "| 5x5, one tile pinned (optimum 38/40) | "
-            + " | ".join(f"round {k + 1}" for k in range(repeats))
-            + " | median |"
-        )
-        print("|---|" + "---:|" * (repeats + 1))
-        for label, how in configs:
-            runs = [score_run(PINNED[0], pin, how, 120) for _ in range(repeats)]
-            walls = [r["wall"] if r["status"] == "OPTIMAL" else float("inf") for r in runs]
-            cells = " | ".join(
-                f"{w:.2f}" if w != float("inf") else r["status"] for w, r in zip(walls, runs, strict=True)
+        for board, placed, optimum in PINNED:
+            pin = Path(scratch) / "pin.txt"
+            pin.write_text(placed + "\n")
+            print(
+                f"| {board[:-4]}, tile pinned `{placed}` (optimum {optimum}) | "
+                + " | ".join(f"round {k + 1}" for k in range(repeats))
+                + " | median |"
             )
-            print(f"| {label} | {cells} | {statistics.median(walls):.2f} |", flush=True)
+            print("|---|" + "---:|" * (repeats + 1))
+            rows: dict[str, list[dict[str, Any]]] = {label: [] for label, _ in configs}
+            for _ in range(repeats):  # the configurations take turns
+                for label, how in configs:
+                    rows[label].append(score_run(ETERNITY / board, pin, how, PROOF_LIMIT))
+            for label, runs in rows.items():
+                walls = [r["wall"] if r["status"] == "OPTIMAL" else float("inf") for r in runs]
+                cells = " | ".join(
+                    f"{w:.2f}" if w != float("inf") else r["status"] for w, r in zip(walls, runs, strict=True)
+                )
+                print(f"| {label} | {cells} | {statistics.median(walls):.2f} |", flush=True)
+            print()
+        if folder is None:
+            return 0
         official = folder / "e2_16x16.txt"
         if not official.is_file():
             print(f"# {official} absent: no 16x16 table", file=sys.stderr)
             return 0
         total = max_score(get_puzzle("eternity").parse(official.read_text(), str(official)))
+        starter = Path(scratch) / "starter.txt"
+        starter.write_text(STARTER)
         print()
         print("| 16x16 + starter, 60 s, 2 cores | score | won by |")
         print("|---|---:|---|")
@@ -246,7 +308,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="one tiny board")
     parser.add_argument("--mixed", choices=sorted(MIXED), default=None, help="the mixed set of this puzzle")
     parser.add_argument(
-        "--sharing", type=Path, default=None, metavar="DIR", help="the sharing tables (DIR: e2_16x16.txt)"
+        "--sharing",
+        type=Path,
+        nargs="?",
+        const=Path(),
+        default=None,
+        metavar="DIR",
+        help="the sharing tables (DIR: e2_16x16.txt; without it the pinned 5x5 boards only)",
+    )
+    parser.add_argument(
+        "--shared", type=Path, default=Path("../shared/instances"), help="the public instances (--mixed masyu)"
+    )
+    parser.add_argument(
+        "--singles", type=lambda text: text.split(","), default=None, help="single strategies (default: the portfolio)"
     )
     parser.add_argument("--timeout", type=float, default=None, help="seconds per run (default 20, mixed 60)")
     parser.add_argument("--repeats", type=int, default=None, help="rounds per instance (default 3, mixed 1)")
@@ -254,16 +328,17 @@ def main(argv: list[str] | None = None) -> int:
 
     began = time.monotonic()
     if args.sharing is not None:
-        return sharing(args.sharing, args.repeats or 3)
+        return sharing(None if args.sharing == Path() else args.sharing, args.repeats or 3)
     with tempfile.TemporaryDirectory(prefix="puzzlesat-bench-") as folder:
         if args.mixed:
             puzzle = get_puzzle(args.mixed)
             timeout = args.timeout or 60.0
             repeats = args.repeats or 1
             instances = []
-            for name, options in MIXED[args.mixed]():
-                path = Path(folder) / f"{name}.txt"
-                path.write_text(puzzle.write_instance(puzzle.generate(options, 0)))
+            for name, source in MIXED[args.mixed](args.shared):
+                path = source if isinstance(source, Path) else Path(folder) / f"{name}.txt"
+                if not isinstance(source, Path):
+                    path.write_text(puzzle.write_instance(puzzle.generate(source, 0)))
                 instances.append((name, path))
         else:
             puzzle = get_puzzle("eternity")
@@ -276,7 +351,7 @@ def main(argv: list[str] | None = None) -> int:
                 path = Path(folder) / f"{name}.txt"
                 path.write_text(puzzle.write_instance(inst))
                 instances.append((name, path))
-        singles = list(dict.fromkeys(puzzle.portfolio if args.mixed else HEAD_SINGLES))
+        singles = list(dict.fromkeys(args.singles or (puzzle.portfolio if args.mixed else HEAD_SINGLES)))
         print(
             f"# {puzzle.name}: {len(instances)} instances, singles {', '.join(singles)} and the default portfolio, "
             f"timeout {timeout:g}s, {repeats} round(s), whole processes",

@@ -17,6 +17,7 @@ table and what the answer rests on.
 from __future__ import annotations
 
 import math
+import os
 import sys
 import tempfile
 import time
@@ -41,7 +42,7 @@ from puzzlesat.core.run_options import for_strategies
 from puzzlesat.portfolio.backends import Backend, open_pool
 from puzzlesat.portfolio.child import ChildSpec, puzzle_spec, strategy_spec
 from puzzlesat.portfolio.report import describe, format_table, status_text
-from puzzlesat.portfolio.runs import Outcome, RaceResult, Run
+from puzzlesat.portfolio.runs import ALONE, Outcome, RaceResult, Run
 
 # modes whose answers improve with time (eternity's --score): a head start settles them only on
 # boards a first look solves, and costs every other board its member's load in this process
@@ -249,7 +250,12 @@ class _Policy:
         head: Outcome | None = None
         raced: RaceResult | None = None
         anytime = [m for m in self.puzzle.requested_modes(self.limits.options) if m in ANYTIME_MODES]
-        if head_start > 0 and not anytime and backend.name == "local":  # Ray: every member on the cluster
+        if len(members) == 1 and head_start > 0 and backend.name == "local":
+            lone = self.alone(*members[0], backend)
+            lone.winner = _role(self.puzzle, lone.result) != ""
+            final = lone.result if lone.winner else None
+            raced = self.answer(final, [lone], time.time(), lone.workers, None, backend.name, [])
+        elif head_start > 0 and not anytime and backend.name == "local":  # Ray: every member on the cluster
             head = self.head_start(*members[0], head_start)
             self.head_seconds = time.time() - self.start
             role = _role(self.puzzle, head.result)
@@ -347,6 +353,34 @@ class _Policy:
         elapsed = time.time() - began
         progress.line(f"c {label}: {result.status.value} after its head start of {elapsed:.2f}s")
         return Outcome(f"{label} (head start)", name, seed, 1, result, "", time.time() - self.start, None, None)
+
+    def alone(self, label: str, name: str, seed: int, backend: Backend) -> Outcome:
+        """A lone member (the only one serving the request, or a portfolio of one), searched in
+        this process on all the race's cores for all its time, as ``solve -s`` would: a race of
+        one gains nothing from a process but its start-up."""
+        from puzzlesat.core import run_strategy
+
+        strat = self.puzzle.strategy(name)[0]
+        cores = share_cores([(strat.engine, strat.parallel)], backend.jobs or len(os.sched_getaffinity(0)))[0]
+        left = None if self.deadline is None else max(0.0, self.deadline - time.time())
+        limits = replace(self.limits, timeout=left, seed=seed, workers=cores, shared=None)
+        progress.line(f"c {label} searches alone in this process on {cores} core(s): nothing to race")
+
+        def run() -> Result:
+            return run_strategy(self.puzzle, self.instance, name, limits)
+
+        try:
+            if self.certify is None:
+                result = run()
+            else:
+                from puzzlesat.core import certify
+
+                result = certify.run(
+                    self.puzzle, self.instance, run, self.certify, prefix=self.prefix(label), timeout=left
+                )
+        except Exception as exc:  # noqa: BLE001 - a member's failure is an outcome, never the race's
+            result = Result(Status.ERROR, strategy=name, message=f"crashed: {type(exc).__name__}: {exc}")
+        return Outcome(f"{label}{ALONE}", name, seed, cores, result, "", time.time() - self.start, None, None)
 
     def member(self, label: str) -> Incumbent | None:
         """The shared best answer as one member sees it (its offers signed with its label)."""
@@ -476,7 +510,7 @@ class _Policy:
         winner = next((o for o in outcomes if o.winner), None)
         if final is not None:
             if winner is not None:
-                label = winner.label.removesuffix(" (head start)")
+                label = winner.label.removesuffix(" (head start)").removesuffix(ALONE)
                 final.strategy = (final.strategy or winner.name) + label[len(winner.name) :]
         else:
             statuses = {o.result.status for o in outcomes}

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from puzzlesat.core import Result, Status
-from puzzlesat.portfolio.runs import RaceResult, Run
+from puzzlesat.portfolio.runs import ALONE, RaceResult, Run
 
 KEY_STATS = ("nodes", "conflicts", "branches", "decisions", "propagations", "variables", "clauses")
 
@@ -111,7 +111,9 @@ def format_table(race_result: RaceResult) -> str:
         f"portfolio: {len(race_result.outcomes)} members on {race_result.jobs} cores{where}, "
         f"{cap}, decided in {race_result.wall_time:.2f}s"
     )
-    if race_result.skipped or (race_result.outcomes and not startups):
+    if len(race_result.outcomes) == 1 and race_result.outcomes[0].label.endswith(ALONE):
+        summary = f"portfolio: one member, searched in this process (nothing to race), {race_result.wall_time:.2f}s"
+    elif race_result.skipped or (race_result.outcomes and not startups):
         summary = f"portfolio: decided by the head start in this process in {race_result.wall_time:.2f}s"
     elif race_result.head_start:
         summary += f" (head start {race_result.head_start:.2f}s)"

@@ -12,6 +12,8 @@ from typing import Any
 from puzzlesat.core import Puzzle, Result, Status, check_result
 from puzzlesat.portfolio.child import ChildSpec
 
+ALONE = " (alone)"  # a lone member's label suffix: it searched in the race's process, nothing raced
+
 
 @dataclass
 class Run:
