@@ -209,6 +209,19 @@ def test_a_head_start_that_does_not_answer_hands_over_to_the_processes():
     assert res.winner is by_label(res)["exact:0.5"]
 
 
+def test_a_lone_member_searches_in_this_process_with_every_core_for_all_its_time():
+    res = pf.race(fx.PUZZLE, SQUARE, ["exact:1"], Limits(timeout=30), Backend(jobs=2, memory_mb=500))
+    assert res.result.status is Status.SOLVED and res.result.solution == fx.Root(7)
+    (lone,) = res.outcomes
+    assert lone.label == "exact:1 (alone)" and lone.pid is None and lone.winner  # no process
+    assert lone.workers == 1 and res.result.strategy == "exact:1"  # a search that does not split: one core
+    assert res.head_start == 0.0 and res.result.wall_time >= 1.0  # not cut at the head start's 0.2 s
+    table = format_table(res)
+    assert "one member, searched in this process (nothing to race)" in table
+    split = pf.race(fx.PUZZLE, SQUARE, ["cpsat-exact:0.2"], Limits(timeout=30), Backend(jobs=2, memory_mb=500))
+    assert split.outcomes[0].workers == 2 and split.outcomes[0].pid is None  # a splitting search: every core
+
+
 def test_a_stopped_members_shared_answer_is_the_races_answer():
     res = pf.race(
         fx.OPT_PUZZLE,
