@@ -86,11 +86,15 @@ def masyu_set(shared: Path) -> list[tuple[str, Source]]:
 
 
 def blacken_set(shared: Path) -> list[tuple[str, Source]]:
-    """The shipped blacken boards (the seed, generated ones, a lattice) and larger generated ones."""
+    """Generated blacken boards of the classes of docs/blacken.md where the native branch and
+    bound wins (several components) and where the step models win (one component), two seeds each."""
     del shared
-    boards: list[tuple[str, Source]] = [(p.stem, p) for p in sorted((SHIPPED / "blacken").glob("*.txt"))]
-    boards += [(f"gen_k{k}_q{q}", {"size": k, "whites": q}) for k, q in ((8, 12), (9, 16), (10, 20))]
-    return boards
+    classes = ((8, 10, 4), (9, 12, 4), (10, 12, 5), (10, 15, 5), (12, 20, 1))
+    return [
+        (f"k{k}_q{q}_c{c}_s{seed}", {"size": k, "whites": q, "components": c, "seed": seed})
+        for k, q, c in classes
+        for seed in (1, 2)
+    ]
 
 
 def rubik_set(shared: Path) -> list[tuple[str, Source]]:
@@ -338,7 +342,8 @@ def main(argv: list[str] | None = None) -> int:
             for name, source in MIXED[args.mixed](args.shared):
                 path = source if isinstance(source, Path) else Path(folder) / f"{name}.txt"
                 if not isinstance(source, Path):
-                    path.write_text(puzzle.write_instance(puzzle.generate(source, 0)))
+                    options = {k: v for k, v in source.items() if k != "seed"}
+                    path.write_text(puzzle.write_instance(puzzle.generate(options, source.get("seed", 0))))
                 instances.append((name, path))
         else:
             puzzle = get_puzzle("eternity")
