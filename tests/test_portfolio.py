@@ -210,7 +210,7 @@ def test_a_head_start_that_does_not_answer_hands_over_to_the_processes():
 
 
 def test_a_lone_member_searches_in_this_process_with_every_core_for_all_its_time():
-    res = pf.race(fx.PUZZLE, SQUARE, ["exact:1"], Limits(timeout=30), Backend(jobs=2, memory_mb=500))
+    res = pf.race(fx.PUZZLE, SQUARE, ["exact:1"], Limits(timeout=30), Backend(jobs=2))
     assert res.result.status is Status.SOLVED and res.result.solution == fx.Root(7)
     (lone,) = res.outcomes
     assert lone.label == "exact:1 (alone)" and lone.pid is None and lone.winner  # no process
@@ -218,8 +218,10 @@ def test_a_lone_member_searches_in_this_process_with_every_core_for_all_its_time
     assert res.head_start == 0.0 and res.result.wall_time >= 1.0  # not cut at the head start's 0.2 s
     table = format_table(res)
     assert "one member, searched in this process (nothing to race)" in table
-    split = pf.race(fx.PUZZLE, SQUARE, ["cpsat-exact:0.2"], Limits(timeout=30), Backend(jobs=2, memory_mb=500))
+    split = pf.race(fx.PUZZLE, SQUARE, ["cpsat-exact:0.2"], Limits(timeout=30), Backend(jobs=2))
     assert split.outcomes[0].workers == 2 and split.outcomes[0].pid is None  # a splitting search: every core
+    capped = pf.race(fx.PUZZLE, SQUARE, ["exact:1"], Limits(timeout=30), Backend(jobs=2, memory_mb=500))
+    assert capped.outcomes[-1].pid is not None  # a memory cap asked for: the member runs in a capped process
 
 
 def test_a_stopped_members_shared_answer_is_the_races_answer():

@@ -250,7 +250,7 @@ class _Policy:
         head: Outcome | None = None
         raced: RaceResult | None = None
         anytime = [m for m in self.puzzle.requested_modes(self.limits.options) if m in ANYTIME_MODES]
-        if len(members) == 1 and head_start > 0 and backend.name == "local":
+        if len(members) == 1 and head_start > 0 and backend.name == "local" and backend.memory_mb is None:
             lone = self.alone(*members[0], backend)
             lone.winner = _role(self.puzzle, lone.result) != ""
             final = lone.result if lone.winner else None
@@ -357,7 +357,8 @@ class _Policy:
     def alone(self, label: str, name: str, seed: int, backend: Backend) -> Outcome:
         """A lone member (the only one serving the request, or a portfolio of one), searched in
         this process on all the race's cores for all its time, as ``solve -s`` would: a race of
-        one gains nothing from a process but its start-up."""
+        one gains nothing from a process but its start-up.  (A memory cap asked for is a
+        child's: with one, the lone member runs in a process.)"""
         from puzzlesat.core import run_strategy
 
         strat = self.puzzle.strategy(name)[0]
