@@ -16,6 +16,8 @@ optimum (38/40), the time to the proof of each member alone (CP-SAT with one and
 the row scan with two) against the race of both, sharing and not; on the official 16x16 with
 the starter piece, 60 s on 2 cores, the score of each member alone against the two races.
 
+``--proof-costs``: why sharing pays there, CPU seconds in this process (see :func:`proof_costs`).
+
 ``--mixed PUZZLE``: a set of that puzzle's instances on which different formulations win
 (:data:`MIXED`), the portfolio against the virtual best (each instance's fastest strategy, known
 only in hindsight) and against every single strategy, with each one's solved count and PAR-2.
@@ -248,6 +250,47 @@ def score_run(path: Path, hints: Path, how: list[str], timeout: float) -> dict[s
     return {"status": data["status"], "wall": wall, "objective": data.get("objective"), "strategy": data["strategy"]}
 
 
+def proof_costs() -> int:
+    """Why sharing pays on the pinned boards, in this process, CPU seconds: CP-SAT (one worker)
+    finding and proving the optimum from nothing, CP-SAT refuting one edge more than the optimum
+    (what a member proves once the race holds the best board), and when the row scan (one
+    worker, 10 s) finds its best board."""
+    import puzzlesat as ps
+    from puzzlesat.domains.eternity import max_score
+    from puzzlesat.models.eternity import build_score_model
+
+    print("| board | optimum | CP-SAT finds and proves it | CP-SAT refutes one edge more | row scan finds it (wall) |")
+    print("|---|---:|---:|---:|---:|")
+    with tempfile.TemporaryDirectory(prefix="puzzlesat-bench-") as scratch:
+        pin = Path(scratch) / "pin.txt"
+        for board, placed, _ in PINNED:
+            pin.write_text(placed + "\n")
+            inst = ps.load("eternity", ETERNITY / board, hints=str(pin))
+            total = max_score(inst.data)
+            found, optimum = _cpsat_seconds(build_score_model(inst.data, {})[0])
+            refuted, _ = _cpsat_seconds(build_score_model(inst.data, {}, int(optimum) + 1)[0])
+            scan = ps.solve(inst, "native-rowscan", timeout=10, workers=1, score=True)
+            at = scan.stats.get("best_at")
+            best = total - (scan.objective if scan.objective is not None else total)
+            hit = f"{at:.2f}" if best == optimum else f"not in 10 s ({best}/{total})"
+            print(
+                f"| {board[:-4]} `{placed}` | {int(optimum)}/{total} | {found:.2f} | {refuted:.2f} | {hit} |",
+                flush=True,
+            )
+    return 0
+
+
+def _cpsat_seconds(model: Any) -> tuple[float, float]:
+    """CPU seconds of one CP-SAT worker on a model, and its objective (the score)."""
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    began = time.process_time()
+    solver.solve(model)
+    return time.process_time() - began, solver.objective_value
+
+
 PROOF_LIMIT = 60.0  # seconds a run may take to prove a pinned board's optimum
 
 
@@ -316,6 +359,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DIR",
         help="the sharing tables (DIR: e2_16x16.txt; without it the pinned 5x5 boards only)",
     )
+    parser.add_argument("--proof-costs", action="store_true", help="why sharing pays on the pinned 5x5 boards")
     parser.add_argument(
         "--shared", type=Path, default=Path("../shared/instances"), help="the public instances (--mixed masyu)"
     )
@@ -327,6 +371,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     began = time.monotonic()
+    if args.proof_costs:
+        return proof_costs()
     if args.sharing is not None:
         return sharing(None if args.sharing == Path() else args.sharing, args.repeats or 3)
     with tempfile.TemporaryDirectory(prefix="puzzlesat-bench-") as folder:
