@@ -359,6 +359,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DIR",
         help="the sharing tables (DIR: e2_16x16.txt; without it the pinned 5x5 boards only)",
     )
+    parser.add_argument("--only", type=lambda text: text.split(","), default=None, help="--mixed: these instances")
     parser.add_argument("--proof-costs", action="store_true", help="why sharing pays on the pinned 5x5 boards")
     parser.add_argument(
         "--shared", type=Path, default=Path("../shared/instances"), help="the public instances (--mixed masyu)"
@@ -382,6 +383,8 @@ def main(argv: list[str] | None = None) -> int:
             repeats = args.repeats or 1
             instances = []
             for name, source in MIXED[args.mixed](args.shared):
+                if args.only and name not in args.only:
+                    continue
                 path = source if isinstance(source, Path) else Path(folder) / f"{name}.txt"
                 if not isinstance(source, Path):
                     options = {k: v for k, v in source.items() if k != "seed"}
