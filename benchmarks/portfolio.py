@@ -10,22 +10,26 @@ solved in under a second.  Target: on the boards whose best single strategy need
 :data:`SUB_SECOND` seconds of its own time, the portfolio's median time within 1.3x the best
 single strategy's.
 
-``--sharing DIR``: what sharing the best answer buys under ``--score`` (DIR holds the public
-``e2_16x16.txt``): on a 5x5 board with a pinned tile, small enough for CP-SAT to prove its
-optimum (38/40), the time to the proof of each member alone (CP-SAT with one and two workers,
-the row scan with two) against the race of both, sharing and not; on the official 16x16 with
-the starter piece, 60 s on 2 cores, the score of each member alone against the two races.
+``--sharing [DIR]``: what sharing the best answer buys under ``--score``: on three 5x5 boards
+with a pinned tile (:data:`PINNED`), small enough for CP-SAT to prove the optimum, the time to
+the proof of each member alone (CP-SAT with one and two workers, the row scan with two)
+against the race of both, sharing and not; with DIR (holding the public ``e2_16x16.txt``),
+also the official 16x16 with the starter piece, 60 s on 2 cores, the score of each member
+alone against the two races.
 
 ``--proof-costs``: why sharing pays there, CPU seconds in this process (see :func:`proof_costs`).
 
 ``--mixed PUZZLE``: a set of that puzzle's instances on which different formulations win
-(:data:`MIXED`), the portfolio against the virtual best (each instance's fastest strategy, known
-only in hindsight) and against every single strategy, with each one's solved count and PAR-2.
+(:data:`MIXED`; ``--only`` some of them, ``--singles`` other strategies), the portfolio
+against the virtual best (each instance's fastest strategy, known only in hindsight) and
+against every single strategy, with each one's solved count and PAR-2.
 
     python benchmarks/portfolio.py                  # ~5 minutes on 2 cores
     python benchmarks/portfolio.py --quick          # a smoke run in a few seconds
     python benchmarks/portfolio.py --mixed pegsol   # the mixed set, ~10 minutes
-    python benchmarks/portfolio.py --sharing /work/shared/instances/eternity   # ~15 minutes
+    python benchmarks/portfolio.py --mixed masyu --shared /work/shared/instances
+    python benchmarks/portfolio.py --sharing        # the pinned boards, ~10 minutes on a quiet machine
+    python benchmarks/portfolio.py --sharing /work/shared/instances/eternity   # and the 16x16
 """
 
 from __future__ import annotations
