@@ -2,7 +2,9 @@
 
 The first member (the best predicted) searches alone in this process for :data:`HEAD_START`
 seconds, as the exact split of ``native-rowscan --workers`` does; a sub-second board ends
-there, with no process started.  Otherwise every member runs in its own process.  For decision
+there, with no process started.  Otherwise every member runs in its own process, but for a
+lone member (the only one serving the request, or a portfolio of one), which searches here
+for all its time: a race of one would gain nothing from a process.  For decision
 puzzles the first SOLVED or INFEASIBLE answer wins; under ``--score`` and for optimisation
 puzzles the first proof (OPTIMAL, INFEASIBLE) wins, otherwise the best verified answer any
 member holds once every member has answered or the deadline passed, including one a stopped
@@ -186,7 +188,9 @@ def race(
             that callback, if any.
         head_start: seconds the first member searches alone here first; 0 for none (every
             member in its own process from the start), and none under :data:`ANYTIME_MODES`
-            or with Ray (every member runs on the cluster that was asked for).
+            or with Ray (every member runs on the cluster that was asked for).  A lone member
+            searches here for all its time (on ``backend.jobs`` cores when its search splits),
+            unless ``head_start`` is 0 or ``backend.memory_mb`` caps a child.
         certify: a folder where every member certifies the claims it makes
             (:func:`puzzlesat.core.certify.run`, files ``certify_prefix-LABEL-...``); None: no
             certificates.
