@@ -57,7 +57,7 @@ def test_cpsat_score_model_beats_a_worse_race_board(tmp_path):
     puzzle = get_puzzle("eternity")
     inst = _pinned(tmp_path, "peak_5x5_b3_m6_s0.txt", "1 2 2 1")
     options = {"score": True}
-    found = run_strategy(puzzle, inst.data, "native-rowscan", Limits(timeout=0.05, options=options, workers=1))
+    found = run_strategy(puzzle, inst.data, "native-rowscan", Limits(timeout=1, options=options, workers=1))
     placed = list(found.solution.placements)
     placed[8], placed[16] = placed[16], placed[8]  # two inner tiles swapped (the pin is at cell 6): a worse board
     worse = Solution(tuple(placed))
