@@ -135,29 +135,44 @@ def test_parallel_levels_fill_the_same_entries_as_one_thread_and_when_run_again(
         sy.edge_maps(syms), sy.symmetry_inverses(syms), x6["slice_reduced"], x6["slice_reps"]
     )
     moves = (x6["flip_mv"], x6["slice_mv"], x6["twist_mv"], x6["twist_conj"])
-    table = np.full(reps.shape[0] * p1.ROW_BYTES, 0xFF, np.uint8)
+    steps = p1.twist_steps(x6["twist_mv"], x6["twist_conj"])
+    assert steps[5, 3, 100] == x6["twist_conj"][x6["twist_mv"][100, 5], 3]
+    ncls = reps.shape[0]
+    forward = (x6["flip_mv"], x6["slice_mv"], steps, x6["twist_conj"])
+    backward = (x6["flip_mv"], x6["slice_mv"], steps)
+    table = np.full(ncls * p1.ROW_BYTES, 0xFF, np.uint8)
     goal = int(x6["slice_reduced"][p1.slice_of(np.arange(12, dtype=np.int64))])
-    p1._set4(table, (int(clsym[goal * p1.N_FLIP]) >> 4) * p1.ROW, 0)  # as the build starts
+    goal_row = int(clsym[goal * p1.N_FLIP]) >> 4
+    p1._set4(table, goal_row * p1.ROW, 0)  # as the build starts
+    live, every = np.zeros(ncls, np.uint8), np.ones(ncls, np.uint8)
+    live[goal_row] = 1
     for depth in range(6):
         serial = table.copy()
-        assert p1._phase1_forward(table, depth, reps, clsym, selfsym, *moves, 0, p1.FORWARD_CHUNKS) == _serial_level(
-            serial, depth, reps, clsym, selfsym, *moves
-        )
+        reached = np.zeros(ncls, np.uint8)
+        assert p1._phase1_forward(
+            table, depth, reps, clsym, selfsym, *forward, live, reached, 0, p1.FORWARD_CHUNKS, 1 + depth % 3
+        ) == _serial_level(serial, depth, reps, clsym, selfsym, *moves)
         assert np.array_equal(table, serial), depth
+        rows = table.reshape(ncls, p1.ROW_BYTES)
+        holds = ((rows & 15) == depth + 1).any(axis=1) | ((rows >> 4) == depth + 1).any(axis=1)
+        assert np.array_equal(reached.astype(bool), holds), depth  # the rows marked are those given an entry
+        live = reached
     # a build killed inside a group of chunks left part of its claims; the next run redoes the group
     killed = table.copy()
-    p1._phase1_forward(table, 6, reps, clsym, selfsym, *moves, 0, p1.FORWARD_CHUNKS)
-    p1._phase1_forward(killed, 6, reps, clsym, selfsym, *moves, 0, 40)  # the killed run got this far
-    resumed = p1._phase1_forward(killed, 6, reps, clsym, selfsym, *moves, 32, p1.FORWARD_CHUNKS)  # from group 1
+    p1._phase1_forward(table, 6, reps, clsym, selfsym, *forward, live, every.copy(), 0, p1.FORWARD_CHUNKS, 2)
+    p1._phase1_forward(killed, 6, reps, clsym, selfsym, *forward, every, every.copy(), 0, 40, 2)  # got this far
+    resumed = p1._phase1_forward(killed, 6, reps, clsym, selfsym, *forward, every, every.copy(), 32, 512, 2)  # group 1
     assert np.array_equal(killed, table)
     counts = p1._count4(killed)  # what the resumed build counts: every entry, its own claims or not
     assert 0 < resumed < counts[7] and counts.sum() == 2 * killed.size
     # the backward direction (on the first 2000 rows), stopped and resumed by rows
     whole = table.copy()
-    done = p1._phase1_backward(table, 7, reps, clsym, *moves, 0, 1000)
-    again = p1._phase1_backward(table, 7, reps, clsym, *moves, 500, 2000)
-    assert done + again == p1._phase1_backward(whole, 7, reps, clsym, *moves, 0, 2000) > 0
+    done = p1._phase1_backward(table, 7, reps, clsym, *backward, every, every.copy(), 0, 1000)
+    again = p1._phase1_backward(table, 7, reps, clsym, *backward, every, every.copy(), 500, 2000)
+    assert done + again == p1._phase1_backward(whole, 7, reps, clsym, *backward, every, every.copy(), 0, 2000) > 0
     assert np.array_equal(table, whole)
+    # rows not marked live are not read: with none marked, nothing is found
+    assert p1._phase1_backward(table.copy(), 8, reps, clsym, *backward, np.zeros(ncls, np.uint8), every, 0, 2000) == 0
 
 
 def test_the_x6_slice_coordinate_forgets_double_swaps_and_follows_the_moves(small: dict[str, np.ndarray]) -> None:
@@ -387,3 +402,18 @@ def test_a_file_stamp_sees_a_rewrite_a_sampled_block_and_the_size(tmp_path) -> N
     data[:-1].tofile(path)
     os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
     assert file_stamp(path) != base
+
+
+def test_huge_page_copies_have_the_mapped_tables_numba_type(tmp_path) -> None:  # noqa: ANN001
+    """The search kernel is compiled for the tables mapped read-only from their files; the
+    copies in huge pages must have the same numba type, or it compiles again (minutes cold)."""
+    import numba
+
+    path = tmp_path / "big.npy"
+    np.save(path, np.zeros(5 << 20, np.uint8))  # over a huge page: really copied where the system has them
+    mapped = np.load(path, mmap_mode="r")
+    tables = p1.Phase1Tables("htm", "phase1", *([mapped] * 11), 13, -1)
+    huge = tables.in_huge_pages()
+    for name in ("phase1", "clsym", "corners"):
+        assert numba.typeof(getattr(huge, name)) == numba.typeof(mapped), name
+    assert not huge.phase1.flags.writeable

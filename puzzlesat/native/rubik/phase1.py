@@ -37,13 +37,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+import numba
 import numpy as np
 from numba import njit, prange
 
 from puzzlesat.core import progress
 from puzzlesat.core.cache import cache_dir
 from puzzlesat.domains.rubik import SOLVED, Cube, move_cubes
-from puzzlesat.native.memory import claim_nibble, huge_page_copy
+from puzzlesat.native.memory import huge_page_copy
 from puzzlesat.native.rubik.symmetry import axis_symmetries, edge_maps, move_index, symmetry_inverses, ud_symmetries
 from puzzlesat.native.rubik.tables import move_set
 from puzzlesat.native.table_build import BuildStopped, Progress, Workspace
@@ -363,21 +364,34 @@ def _set4(table: np.ndarray, i: int, v: int) -> None:
 FORWARD_CHUNKS = 512  # class rows per parallel task: 1/512 of them, one scratch row each
 
 
+def twist_steps(twist_mv: np.ndarray, twist_conj: np.ndarray) -> np.ndarray:
+    """``(M, 16, 2187)``: ``steps[m, s, t]`` is twist ``t`` after move ``m``, as seen through
+    symmetry ``s``.  A build's level reads a row's twists in order through one ``(m, s)``
+    slice (4.4 KB, read in order) instead of two tables read across."""
+    return np.ascontiguousarray(twist_conj[twist_mv.T.astype(np.int64)].transpose(0, 2, 1))
+
+
 @njit(cache=True, parallel=True)
-def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj, first, last):  # noqa: ANN001, ANN202
+def _phase1_forward(
+    table, depth, reps, clsym, selfsym, flip_mv, slice_mv, steps, twist_conj, live, reached, first, last, parts
+):  # noqa: ANN001, ANN202, E501
     """Fill every empty neighbour of the entries at ``depth`` in chunks ``first`` to ``last - 1``
-    of the class rows with ``depth + 1``; in parallel over the chunks.  A neighbour may be in
-    any row, so each is claimed with a compare-and-swap (:func:`~puzzlesat.native.memory.claim_nibble`):
-    the table comes out the same in any order, and a chunk run again only claims what is still empty."""
+    of the class rows with ``depth + 1``; in ``parts`` threads, each of which reads every
+    chunk and writes only the neighbours in its own rows (blocks of 64 rows dealt in turn): no
+    two threads write one byte, so an entry is set with a plain write, without a
+    compare-and-swap, and the table comes out the same in any order.  A chunk run again only
+    fills what is still empty.  Only rows marked in ``live`` are read (it holds every row with
+    an entry at ``depth``); a row given an entry is marked in ``reached``."""
     nd = depth + 1
     nm = flip_mv.shape[1]
     ncls = reps.shape[0]
-    found = np.zeros(last - first, np.int64)
-    for q in prange(last - first):
-        chunk = first + q
+    found = np.zeros(parts, np.int64)
+    for part in prange(parts):
         rows = np.empty(N_TWIST, np.int64)
         new = 0
-        for c in range(chunk * ncls // FORWARD_CHUNKS, (chunk + 1) * ncls // FORWARD_CHUNKS):
+        for c in range(first * ncls // FORWARD_CHUNKS, last * ncls // FORWARD_CHUNKS):
+            if live[c] == 0:
+                continue
             n = 0
             for b in range(ROW_BYTES):
                 byte = table[c * ROW_BYTES + b]
@@ -395,25 +409,35 @@ def _phase1_forward(table, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist
             for m in range(nm):
                 cs = clsym[slice_mv[slc, m] * N_FLIP + flip_mv[flip, m]]
                 c1 = cs >> 4
-                s1 = cs & 15
+                if (c1 >> 6) % parts != part:
+                    continue
+                step = steps[m, cs & 15]
                 mask = selfsym[c1]
+                base = c1 * ROW
+                before = new
                 for j in range(n):
-                    t1 = twist_conj[twist_mv[rows[j], m], s1]
-                    if claim_nibble(table, c1 * ROW + t1, EMPTY, nd):
+                    t1 = step[rows[j]]
+                    if get4(table, base + t1) == EMPTY:
+                        _set4(table, base + t1, nd)
                         new += 1
                         if mask != 1:
                             for k in range(1, 16):
-                                if (mask >> k) & 1 and claim_nibble(table, c1 * ROW + twist_conj[t1, k], EMPTY, nd):
+                                i = base + twist_conj[t1, k]
+                                if (mask >> k) & 1 and get4(table, i) == EMPTY:
+                                    _set4(table, i, nd)
                                     new += 1
-        found[q] = new
+                if new != before:
+                    reached[c1] = 1
+        found[part] = new
     return found.sum()
 
 
 @njit(cache=True, parallel=True)
-def _phase1_backward(table, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twist_conj, lo, hi):  # noqa: ANN001, ANN202
+def _phase1_backward(table, depth, reps, clsym, flip_mv, slice_mv, steps, live, reached, lo, hi):  # noqa: ANN001, ANN202
     """Give ``depth + 1`` to every empty entry of class rows ``lo`` to ``hi - 1`` with a
     neighbour at ``depth``; in parallel over the rows (each writes only its own row's bytes,
-    which no other entry shares)."""
+    which no other entry shares).  Neighbours in a row not marked in ``live`` (which holds
+    every row with an entry at ``depth``) are not read; a row given an entry is marked in ``reached``."""
     nd = depth + 1
     nm = flip_mv.shape[1]
     found = np.zeros(hi - lo, np.int64)
@@ -434,12 +458,14 @@ def _phase1_backward(table, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twi
             if n == 0:
                 break
             cs = clsym[slice_mv[slc, m] * N_FLIP + flip_mv[flip, m]]
+            if live[cs >> 4] == 0:
+                continue
             row1 = (cs >> 4) * ROW
-            s1 = cs & 15
+            step = steps[m, cs & 15]
             kept = 0
             for j in range(n):
                 t = todo[j]
-                if get4(table, row1 + twist_conj[twist_mv[t, m], s1]) == depth:
+                if get4(table, row1 + step[t]) == depth:
                     _set4(table, c * ROW + t, nd)
                     hits += 1
                 else:
@@ -447,16 +473,20 @@ def _phase1_backward(table, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twi
                     kept += 1
             n = kept
         found[r] = hits
+        if hits:
+            reached[c] = 1
     return found.sum()
 
 
 @njit(cache=True, parallel=True)
 def _corner_level(table, depth, corner_mv, twist_mv, backward):  # noqa: ANN001, ANN202
-    """One breadth-first level of the corner table (one byte per entry, 255 = empty)."""
+    """One breadth-first level of the corner table (one byte per entry, 255 = empty), in
+    parallel over the corner permutations.  Going forward, threads may write the same
+    ``depth + 1`` into one entry at once (a byte written whole, the same value), so the new
+    entries are counted after."""
     nm = corner_mv.shape[1]
-    new = 0
+    found = np.zeros(N_CORNERS, np.int64)
     if backward:
-        found = np.zeros(N_CORNERS, np.int64)
         for c in prange(N_CORNERS):
             hits = 0
             for t in range(N_TWIST):
@@ -469,7 +499,7 @@ def _corner_level(table, depth, corner_mv, twist_mv, backward):  # noqa: ANN001,
                         break
             found[c] = hits
         return found.sum()
-    for c in range(N_CORNERS):
+    for c in prange(N_CORNERS):
         for t in range(N_TWIST):
             if table[c * N_TWIST + t] != depth:
                 continue
@@ -477,11 +507,21 @@ def _corner_level(table, depth, corner_mv, twist_mv, backward):  # noqa: ANN001,
                 i = corner_mv[c, m] * N_TWIST + twist_mv[t, m]
                 if table[i] == 255:
                     table[i] = depth + 1
-                    new += 1
-    return new
+    for c in prange(N_CORNERS):
+        hits = 0
+        for t in range(N_TWIST):
+            if table[c * N_TWIST + t] == depth + 1:
+                hits += 1
+        found[c] = hits
+    return found.sum()
 
 
 # ----------------------------------------------------------------------------- the table set
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
 
 
 @dataclass
@@ -526,12 +566,14 @@ class Phase1Tables:
 
     def in_huge_pages(self) -> Phase1Tables:
         """The same tables with the big ones copied into huge pages (private to this process,
-        1.9 GB more memory; the search reads about 1.3x faster, see docs/rubik.md)."""
+        1.9 GB more memory; the search reads about 1.3x faster, see docs/rubik.md).  The copies
+        are read-only like the mapped files, so the search kernel, compiled for those, is not
+        compiled again for them (minutes on a cold numba cache)."""
         return replace(
             self,
-            phase1=huge_page_copy(self.phase1),
-            clsym=huge_page_copy(self.clsym),
-            corners=huge_page_copy(self.corners),
+            phase1=_read_only(huge_page_copy(self.phase1)),
+            clsym=_read_only(huge_page_copy(self.clsym)),
+            corners=_read_only(huge_page_copy(self.corners)),
         )
 
     def axis_coordinates(self, cube: Cube) -> np.ndarray:
@@ -706,35 +748,45 @@ def build(
     ncls = reps.shape[0]
     total = ncls * N_TWIST
     phase1 = ws.array("phase1", ncls * ROW_BYTES, np.uint8, 0xFF)
+    steps = twist_steps(twist_mv, twist_conj)
+    parts = numba.get_num_threads()
+    forward = (reps, clsym, selfsym, flip_mv, slice_mv, steps, twist_conj)
+    # rows that may hold an entry at the level's depth (read by it), and at the next depth
+    # (marked by it); a resumed build reads every row until past what its kept table holds
+    live = np.ones(ncls, np.uint8)
     if "level" not in ws.state:
         goal = int(small["slice_reduced"][slice_of(np.arange(12, dtype=np.int64))])
-        _set4(phase1, (int(clsym[goal * N_FLIP]) >> 4) * ROW, 0)
+        goal_row = int(clsym[goal * N_FLIP]) >> 4
+        _set4(phase1, goal_row * ROW, 0)
         ws.state["level"] = (0, False, 0)
+        live[:] = 0
+        live[goal_row] = 1
     # the level in progress (from depth to depth + 1), its direction and its next group of rows
     depth, backward, group = ws.state["level"]
     counts = _count4(phase1)  # every entry the kept table holds, some maybe past its note
     done = total - int(counts[EMPTY] - ncls)  # (each row's pad entry stays empty)
     new = int(counts[depth + 1])
-    deepest = max(v for v in range(EMPTY) if counts[v])
+    deepest = kept = max(v for v in range(EMPTY) if counts[v])
+    reached = np.ones(ncls, np.uint8) if group or depth < kept else np.zeros(ncls, np.uint8)
     try:
         while done < total:
             for g in range(group, LEVEL_GROUPS):
                 if backward:
                     lo, hi = g * ncls // LEVEL_GROUPS, (g + 1) * ncls // LEVEL_GROUPS
                     found = _phase1_backward(
-                        phase1, depth, reps, clsym, flip_mv, slice_mv, twist_mv, twist_conj, lo, hi
+                        phase1, depth, reps, clsym, flip_mv, slice_mv, steps, live, reached, lo, hi
                     )
                 else:
                     lo, hi = g * FORWARD_CHUNKS // LEVEL_GROUPS, (g + 1) * FORWARD_CHUNKS // LEVEL_GROUPS
-                    found = _phase1_forward(
-                        phase1, depth, reps, clsym, selfsym, flip_mv, slice_mv, twist_mv, twist_conj, lo, hi
-                    )
+                    found = _phase1_forward(phase1, depth, *forward, live, reached, lo, hi, parts)
                 new += int(found)
                 done += int(found)
                 step(_time_share(done / total), f"phase 1 depth {depth + 1}", level=(depth, backward, g + 1))
             if new == 0:
                 raise RuntimeError("phase-1 table: breadth-first search stopped early")
             depth, group, deepest = depth + 1, 0, max(deepest, depth + 1)  # (a kept table may be ahead)
+            live, reached = reached, live
+            reached[:] = 1 if depth < kept else 0
             backward, new = new * 4 >= total - done, 0  # backward once few entries are left
             ws.state["level"] = (depth, backward, 0)
     except KeyboardInterrupt:
