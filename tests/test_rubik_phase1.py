@@ -402,18 +402,3 @@ def test_a_file_stamp_sees_a_rewrite_a_sampled_block_and_the_size(tmp_path) -> N
     data[:-1].tofile(path)
     os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
     assert file_stamp(path) != base
-
-
-def test_huge_page_copies_have_the_mapped_tables_numba_type(tmp_path) -> None:  # noqa: ANN001
-    """The search kernel is compiled for the tables mapped read-only from their files; the
-    copies in huge pages must have the same numba type, or it compiles again (minutes cold)."""
-    import numba
-
-    path = tmp_path / "big.npy"
-    np.save(path, np.zeros(5 << 20, np.uint8))  # over a huge page: really copied where the system has them
-    mapped = np.load(path, mmap_mode="r")
-    tables = p1.Phase1Tables("htm", "phase1", *([mapped] * 11), 13, -1)
-    huge = tables.in_huge_pages()
-    for name in ("phase1", "clsym", "corners"):
-        assert numba.typeof(getattr(huge, name)) == numba.typeof(mapped), name
-    assert not huge.phase1.flags.writeable

@@ -519,11 +519,6 @@ def _corner_level(table, depth, corner_mv, twist_mv, backward):  # noqa: ANN001,
 # ----------------------------------------------------------------------------- the table set
 
 
-def _read_only(array: np.ndarray) -> np.ndarray:
-    array.flags.writeable = False
-    return array
-
-
 @dataclass
 class Phase1Tables:
     """Everything the phase-1 search reads (see the module docstring).
@@ -566,14 +561,12 @@ class Phase1Tables:
 
     def in_huge_pages(self) -> Phase1Tables:
         """The same tables with the big ones copied into huge pages (private to this process,
-        1.9 GB more memory; the search reads about 1.3x faster, see docs/rubik.md).  The copies
-        are read-only like the mapped files, so the search kernel, compiled for those, is not
-        compiled again for them (minutes on a cold numba cache)."""
+        1.9 GB more memory; the search reads about 1.3x faster, see docs/rubik.md)."""
         return replace(
             self,
-            phase1=_read_only(huge_page_copy(self.phase1)),
-            clsym=_read_only(huge_page_copy(self.clsym)),
-            corners=_read_only(huge_page_copy(self.corners)),
+            phase1=huge_page_copy(self.phase1),
+            clsym=huge_page_copy(self.clsym),
+            corners=huge_page_copy(self.corners),
         )
 
     def axis_coordinates(self, cube: Cube) -> np.ndarray:
