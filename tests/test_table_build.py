@@ -111,8 +111,12 @@ def test_a_stopped_phase1_build_resumes_where_it_stopped(tmp_path: Path, monkeyp
     reference = np.full(reps.shape[0] * p1.ROW_BYTES, 0xFF, np.uint8)
     goal = int(x6["slice_reduced"][p1.slice_of(np.arange(12, dtype=np.int64))])
     p1._set4(reference, (int(clsym[goal * p1.N_FLIP]) >> 4) * p1.ROW, 0)
-    moves = (x6["flip_mv"], x6["slice_mv"], x6["twist_mv"], x6["twist_conj"])
-    p1._phase1_forward(reference, 0, reps, clsym, selfsym, *moves, 0, 2 * p1.FORWARD_CHUNKS // p1.LEVEL_GROUPS)
+    steps = p1.twist_steps(x6["twist_mv"], x6["twist_conj"])
+    moves = (x6["flip_mv"], x6["slice_mv"], steps, x6["twist_conj"])
+    rows = np.ones(reps.shape[0], np.uint8)  # every row read, every row may be marked
+    p1._phase1_forward(
+        reference, 0, reps, clsym, selfsym, *moves, rows, rows.copy(), 0, 2 * p1.FORWARD_CHUNKS // p1.LEVEL_GROUPS, 2
+    )
     assert np.array_equal(np.fromfile(folder / "phase1.bin", np.uint8), reference)
     # the table list shows the partial build
     partial = rubik_cache.status("phase1x6", "htm")
