@@ -361,7 +361,7 @@ def _set4(table: np.ndarray, i: int, v: int) -> None:
     table[i >> 1] = (table[i >> 1] & ~(15 << sh)) | (v << sh)
 
 
-FORWARD_CHUNKS = 512  # class rows per parallel task: 1/512 of them, one scratch row each
+FORWARD_CHUNKS = 512  # a forward level's units of source rows (1/512 of them each); a group runs 32
 
 
 def twist_steps(twist_mv: np.ndarray, twist_conj: np.ndarray) -> np.ndarray:
