@@ -153,7 +153,8 @@ class Rows(NamedTuple):
     candidate rows (a turned tile, uint16, and the colours it shows, one index for these five
     arrays and ``miss``), and the hints ahead: ``miss`` the sides of a hint a row misses on the
     cell west or north of it (uint8, 0 elsewhere), ``ahead`` per depth the depth of the hint its
-    cell meets (-1: none)."""
+    cell meets (-1: none); ``rare`` per tile the sides it shows of the colours to use up early
+    (all 0: none)."""
 
     west_of: np.ndarray
     north_of: np.ndarray
@@ -166,6 +167,7 @@ class Rows(NamedTuple):
     west: np.ndarray
     miss: np.ndarray
     ahead: np.ndarray
+    rare: np.ndarray
 
 
 class ScanState(NamedTuple):
@@ -188,10 +190,18 @@ class ScanState(NamedTuple):
     best_placed: np.ndarray
     deep: np.ndarray
     deep_placed: np.ndarray
+    need: np.ndarray
+    rare_sum: np.ndarray
 
     @classmethod
-    def start(cls, lists: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], allowed: np.ndarray) -> ScanState:
-        """The state of the empty board: ``lists`` (off, order, tiles, sides) and the schedule."""
+    def start(
+        cls,
+        lists: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+        allowed: np.ndarray,
+        need: np.ndarray | None = None,
+    ) -> ScanState:
+        """The state of the empty board: ``lists`` (off, order, tiles, sides), the schedule and
+        the rare colours' minimum per depth (None: none)."""
         import numpy as np
 
         cells = len(allowed)
@@ -201,4 +211,21 @@ class ScanState(NamedTuple):
         choice = np.full(cells, -1, dtype=np.int64)
         errors, depth = np.zeros(cells + 1, dtype=np.int64), np.zeros(1, dtype=np.int64)
         deep, deep_placed = np.zeros(1, dtype=np.int64), np.zeros(cells, dtype=np.uint32)
-        return cls(*lists, allowed, used, placed, phase, choice, limit, errors, depth, best_placed, deep, deep_placed)
+        need = np.zeros(cells, dtype=np.int64) if need is None else need
+        rare_sum = np.zeros(cells + 1, dtype=np.int64)
+        return cls(
+            *lists,
+            allowed,
+            used,
+            placed,
+            phase,
+            choice,
+            limit,
+            errors,
+            depth,
+            best_placed,
+            deep,
+            deep_placed,
+            need,
+            rare_sum,
+        )

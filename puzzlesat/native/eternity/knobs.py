@@ -16,6 +16,8 @@ from puzzlesat.core.options import Option, OptionError
 
 _SLACKS = r"[0-9]{1,2}(,[0-9]{1,2}){0,15}"
 _BREAK = r"[0-9]{1,5}:[0-9]{1,3}"
+_COLOURS = r"[0-9]{1,3}(,[0-9]{1,3}){0,63}"
+FILLS = ("bands", "blackwood")
 _SCHEDULE = r"(0?\.[0-9]+|1(\.0*)?):[0-9]{1,2}(\.[0-9]*)?"
 
 
@@ -46,6 +48,15 @@ class Knobs:
         complete_cells: a restart whose deepest partial board lacks at most this many cells
             has it completed by an exact search with the tiles left over, and a hunt keeps
             the completed board when it reaches the level (0: never).
+        fill: the order the scan fills the cells in: ``bands`` (:func:`fill_order`'s bands)
+            or ``blackwood`` (Blackwood's: the head row by row, then the last five rows by
+            blocks: their first five columns row by row, the next ones column by column, the
+            last four peeled a row and a column at a time; :func:`blackwood_order`).
+        rare: colours to use up early (Blackwood's colour exhaustion): the tiles showing most
+            of them come first in every list (in place of ``order_colours``), and the scan
+            places a cell only when the sides of these colours placed so far reach a minimum
+            per depth (:func:`rare_minimum`); empty: none.  Blackwood's: ``10,13,16``.
+        rare_share: that minimum, as a share of Blackwood's curve (1: his, 0: none).
     """
 
     restart_nodes: int = 20_000_000
@@ -62,6 +73,9 @@ class Knobs:
     scan_share: float = 0.9
     breaks: tuple[tuple[int, int], ...] = ()
     complete_cells: int = 0
+    fill: str = "bands"
+    rare: tuple[int, ...] = ()
+    rare_share: float = 1.0
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Knobs:
@@ -73,7 +87,7 @@ class Knobs:
         given = {opt.name: opt.convert(options[opt.name]) for opt in OPTIONS if options.get(opt.name) is not None}
         values: dict[str, Any] = {}
         for name, value in given.items():
-            if name == "revisit_slacks":
+            if name in ("revisit_slacks", "rare"):
                 values[name] = tuple(int(x) for x in value.split(","))
             elif name == "breaks":
                 points = tuple(tuple(int(x) for x in pair.split(":")) for pair in value.split(","))
@@ -92,6 +106,7 @@ class Knobs:
         values["revisit_slacks"] = ",".join(map(str, self.revisit_slacks))
         values["schedules"] = ",".join(f"{t:g}:{p:g}" for t, p in self.schedules)
         values["breaks"] = ",".join(f"{cell}:{errors}" for cell, errors in self.breaks) or None
+        values["rare"] = ",".join(map(str, self.rare)) or None
         return values
 
 
@@ -208,5 +223,28 @@ OPTIONS = (
         "--score: a restart's deepest board lacking at most this many cells is completed exactly (0: never)",
         low=0,
         high=16,
+    ),
+    Option(
+        "fill",
+        str,
+        Knobs.fill,
+        "--score: the fill order, bands (ours) or blackwood (his: head row by row, tail by blocks)",
+        choices=FILLS,
+    ),
+    Option(
+        "rare",
+        str,
+        None,
+        "--score: colours used up early, comma-separated, a minimum of their sides per depth "
+        "(Blackwood's: 10,13,16; default none)",
+        pattern=_COLOURS,
+    ),
+    Option(
+        "rare_share",
+        float,
+        Knobs.rare_share,
+        "--score: the rare colours' minimum per depth, a share of Blackwood's curve",
+        low=0.0,
+        high=2.0,
     ),
 )

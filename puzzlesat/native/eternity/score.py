@@ -161,9 +161,11 @@ def tail_rows(instance: Instance, knobs: Knobs = DEFAULT) -> int:
     16x16 (docs): with the starter piece (row 8) five rows reach 460-462 in ten minutes where
     four reach 459 and six or eight fewer; with all five hints (two in row 13) restarts with
     four rows reached 456 and 457 two to four times as often as with five, and one hour
-    reached 460 where five stayed at 459."""
+    reached 460 where five stayed at 459.  Blackwood's fill order: five, as his."""
     if knobs.tail_columns is not None:
         return knobs.tail_columns
+    if knobs.fill == "blackwood":
+        return 5
     return 4 if any(hint.cell // instance.cols >= instance.rows - 5 for hint in instance.hints) else 5
 
 
@@ -197,6 +199,8 @@ def fill_order(instance: Instance, tail: int, knobs: Knobs = DEFAULT) -> tuple[n
     """
     rows, cols = instance.rows, instance.cols
     tail = min(max(tail, 0), rows)
+    if knobs.fill == "blackwood":
+        return neighbours_by_depth(instance, blackwood_order(rows, cols, tail))
     band = [min(row, rows - tail) for row in range(rows)]  # each row's band: the first row in it
     ahead, lead = knobs.hint_ahead, knobs.lead_columns
     for hint in instance.hints if ahead else ():
@@ -207,13 +211,71 @@ def fill_order(instance: Instance, tail: int, knobs: Knobs = DEFAULT) -> tuple[n
     by_band = sorted(
         range(instance.cells), key=lambda x: (band[x // cols], max(x % cols, lead - 1), x // cols, x % cols)
     )
-    cell = np.array(by_band, dtype=np.int64)
+    return neighbours_by_depth(instance, by_band)
+
+
+def neighbours_by_depth(instance: Instance, order: list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(cell, west_of, north_of) by depth of the fill order ``order`` (cells)."""
+    cols = instance.cols
+    cell = np.array(order, dtype=np.int64)
     depth = np.empty(instance.cells, dtype=np.int64)
     depth[cell] = np.arange(instance.cells)
     r, c = cell // cols, cell % cols
     west_of = np.where(c > 0, depth[cell - 1], -1).astype(np.int64)
     north_of = np.where(r > 0, depth[cell - cols], -1).astype(np.int64)
     return cell, west_of, north_of
+
+
+def blackwood_order(rows: int, cols: int, tail: int) -> list[int]:
+    """Blackwood's fill order (``fill=blackwood``), his solver's on 16x16 and its shape on any
+    board: the rows above the last ``tail`` row by row; then in those rows their first five
+    columns row by row, the columns after them but the last four column by column, and the
+    last four peeled: the block's top row, then its first column, until it is two columns
+    wide, then row by row.  His breaks fall on the columns filled one by one, the last cells
+    are a staircase whose every cell has both neighbours placed early."""
+    head = [r * cols + c for r in range((rows - tail)) for c in range(cols)]
+    top, left, right = rows - tail, min(5, cols), max(min(5, cols), cols - 4)
+    block = [r * cols + c for r in range(top, rows) for c in range(left)]
+    middle = [r * cols + c for c in range(left, right) for r in range(top, rows)]
+    peeled: list[int] = []
+    r0, c0 = top, right
+    while cols - c0 > 2 and r0 < rows:
+        peeled += [r0 * cols + c for c in range(c0, cols)] + [r * cols + c0 for r in range(r0 + 1, rows)]
+        r0, c0 = r0 + 1, c0 + 1
+    peeled += [r * cols + c for r in range(r0, rows) for c in range(c0, cols)]
+    return head + block + middle + peeled
+
+
+# Blackwood's minimum of the rare colours' sides placed, (depth, sides) on 16x16 for his three
+# colours' 122 sides, linear in between, none past the last point: read from his solver's
+# source (EternityII_Solver, heuristic_array), taken here as shares of the board and the sides
+BLACKWOOD_RARE = ((16, 0), (26, 28), (56, 71), (76, 89), (102, 106), (160, 119))
+BLACKWOOD_CELLS, BLACKWOOD_SIDES = 256, 122
+
+
+def rare_sides(instance: Instance, colours: tuple[int, ...]) -> np.ndarray:
+    """Per tile, how many of its sides show one of ``colours``."""
+    return np.isin(np.array(instance.tiles, dtype=np.int64), colours).sum(axis=1).astype(np.int64)
+
+
+def rare_minimum(instance: Instance, colours: tuple[int, ...], share: float) -> np.ndarray:
+    """Per depth, the least sides of ``colours`` placed once that depth's cell is (the ``rare``
+    knob): Blackwood's curve (:data:`BLACKWOOD_RARE`) scaled to the board's cells and these
+    colours' sides, times ``share``; 0 past its last point and everywhere without colours.
+    His fill order places the rows first, so by two thirds of the board nearly every side of
+    the rare colours is placed and the last rows, where errors are allowed, have the common
+    colours to match each other with."""
+    cells = instance.cells
+    need = np.zeros(cells, dtype=np.int64)
+    if not colours or share <= 0:
+        return need
+    total = int(rare_sides(instance, colours).sum())
+    at, sides = np.array(BLACKWOOD_RARE, dtype=np.float64).T
+    depth = np.arange(cells) * BLACKWOOD_CELLS / cells
+    curve = np.interp(depth, at, sides, left=0.0) * total * share / BLACKWOOD_SIDES
+    need[:] = np.floor(curve)
+    need[depth > at[-1]] = 0
+    return need
 
 
 def hint_neighbours(
@@ -290,8 +352,21 @@ class Candidates:
         self.cell, west_of, north_of = fill_order(instance, tail_rows(instance, knobs), knobs)
         classes = np.ascontiguousarray(classes[self.cell])
         miss, ahead = self.miss.astype(np.uint8), hints_ahead(instance, self.cell, knobs.hint_ahead)
+        self.rare = rare_sides(instance, knobs.rare)
+        self.need = rare_minimum(instance, knobs.rare, knobs.rare_share)
         self.rows = Rows(
-            west_of, north_of, c, classes, tile, np.ascontiguousarray(north), east, south, west, miss, ahead
+            west_of,
+            north_of,
+            c,
+            classes,
+            tile,
+            np.ascontiguousarray(north),
+            east,
+            south,
+            west,
+            miss,
+            ahead,
+            self.rare,
         )
         self.keys = (west * c + north, north, west, np.zeros_like(west))
         self.sides = np.stack([north, east, south, west])
@@ -300,7 +375,10 @@ class Candidates:
         """Per row, how many of its sides show one of ``order_colours`` colours drawn (grey
         aside): such tiles come first in every list, so a restart uses those colours up early and
         leaves the tiles of the others for the last rows (a soft form of Blackwood's colour
-        exhaustion); all zero when ``order_colours`` is 0, with nothing drawn."""
+        exhaustion); all zero when ``order_colours`` is 0, with nothing drawn.  With ``rare``
+        colours, the sides of those instead, nothing drawn (Blackwood's order of his lists)."""
+        if self.knobs.rare:
+            return self.rare[self.rows.tile]
         colours = self.knobs.order_colours
         if not colours:
             return np.zeros(len(self.cls), dtype=np.int64)
@@ -331,13 +409,20 @@ class Candidates:
 
 class Scan:
     """One row-scan search from the empty board, or below a kept ``head`` (the rows of its first
-    depths, which the scan never changes), resumable call after call."""
+    depths, which the scan never changes), resumable call after call; with ``rare``, under the
+    rare colours' minimum (:func:`rare_minimum`; a complete scan, whose exhaustion is a proof,
+    goes without it)."""
 
     def __init__(
-        self, cands: Candidates, rng: np.random.Generator, allowed: np.ndarray, head: np.ndarray | None = None
+        self,
+        cands: Candidates,
+        rng: np.random.Generator,
+        allowed: np.ndarray,
+        head: np.ndarray | None = None,
+        rare: bool = False,
     ) -> None:
         self.cands = cands
-        self.state = ScanState.start(cands.arrays(rng), allowed)
+        self.state = ScanState.start(cands.arrays(rng), allowed, cands.need.copy() if rare else None)
         self.completed = 0  # the depth of the last deepest board completed (ScoreSearch.complete_deepest)
         if head is not None:
             self.keep(head)
@@ -350,6 +435,7 @@ class Scan:
             west = r.east[s.placed[r.west_of[d]]] if r.west_of[d] >= 0 else 0
             north = r.south[s.placed[r.north_of[d]]] if r.north_of[d] >= 0 else 0
             s.placed[d], s.phase[d], s.used[r.tile[row]] = row, kernels().KEPT, 1
+            s.rare_sum[d + 1] = s.rare_sum[d] + r.rare[r.tile[row]]
             s.errors[d + 1] = s.errors[d] + int(r.west[row] != west) + int(r.north[row] != north)
         s.depth[0] = len(head)
 
@@ -1048,7 +1134,7 @@ class ScoreSearch:
             if left is not None and left <= 0:
                 return
             complete = self.schedule.complete
-            scan = Scan(self.cands, self.rng, np.zeros(self.instance.cells, dtype=np.int64))
+            scan = Scan(self.cands, self.rng, np.zeros(self.instance.cells, dtype=np.int64), rare=not complete)
             began = self.nodes
             status, last = self.search(scan, self.knobs.start_slack, 0, restart_nodes, remaining)
             self.unrevisited += self.nodes - began
@@ -1147,7 +1233,11 @@ class ScoreSearch:
         began = self.nodes
         for slack in knobs.revisit_slacks:
             again = Scan(
-                self.cands, self.rng, np.zeros(self.instance.cells, dtype=np.int64), scan.state.best_placed[:keep]
+                self.cands,
+                self.rng,
+                np.zeros(self.instance.cells, dtype=np.int64),
+                scan.state.best_placed[:keep],
+                rare=True,
             )
             status, _ = self.search(again, 0, slack, budget - (self.nodes - began), remaining)
             if status != EXHAUSTED or self.bound() == 0 or self.nodes - began >= budget:

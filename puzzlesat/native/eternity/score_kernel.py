@@ -18,7 +18,9 @@ every board completed is better than the last.  On a cell west or north of a hin
 misses the hint makes an error certain at the hint's depth: it is placed only when that error
 fits the schedule there too (it always does in the complete schedule), so the scan does not fill
 the cells in between to find out (the lists put the tiles that fit the hint first, so the walk of
-a list ends at the first that cannot be placed).
+a list ends at the first that cannot be placed).  With Blackwood's colour exhaustion (``rows.rare``,
+``s.need``) a tile is placed only when the sides of the rare colours placed so far, its own
+with them, reach the minimum ``need[d]``; the lists put the tiles showing most of them first.
 
 ``window_best``: branch and bound re-solving a set of cells (a window) of a full board: the
 tiles on them are taken off and put back, each turned to fit, to miss as few edges as
@@ -59,7 +61,9 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
             current depth; ``best_placed`` the rows of the last board found, written on FOUND;
             ``deep[0]`` the most depths short of a full board the scan has filled so far and ``deep_placed`` the rows
             of the first partial board that deep (its deepest board, as Blackwood's solver
-            reports one per restart, for :mod:`~puzzlesat.native.eternity.completion`).
+            reports one per restart, for :mod:`~puzzlesat.native.eternity.completion`);
+            ``need[d]`` the least rare sides placed once cell ``d`` is and ``rare_sum[d]`` those
+            placed before cell ``d`` (length cells + 1).
         best: the best full board's errors in ``best[0]``; boards must beat it.
         double: 1 to allow phase 3 (both sides unmatched).
         budget: node budget of this call.
@@ -74,9 +78,10 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
     """
     west_of, north_of, ncolours, cell_class = rows.west_of, rows.north_of, rows.colours, rows.classes
     r_tile, r_north, r_east, r_south, r_west = rows.tile, rows.north, rows.east, rows.south, rows.west
-    r_miss, ahead = rows.miss, rows.ahead
+    r_miss, ahead, rare = rows.miss, rows.ahead, rows.rare
     off, order, tiles, sides, allowed, used = s.off, s.order, s.tiles, s.sides, s.allowed, s.used
     placed, phase, choice, limit, errors, depth = s.placed, s.phase, s.choice, s.limit, s.errors, s.depth
+    least, rare_sum = s.need, s.rare_sum
     n = cell_class.shape[0]
     stride = off.shape[2]
     off0, order0, tiles0 = off[0].reshape(-1), order[0], tiles[0]
@@ -100,6 +105,7 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
         hit = np.uint32(0)
         need = 0
         west = north = -1  # the colours the west and north neighbours show, read when needed
+        short = least[d] - rare_sum[d]  # the rare sides the tile here must show at least
         p = 0 if fresh else phase[d]
         i = -1 if fresh else choice[d]
         stop = 0 if fresh else limit[d]
@@ -112,7 +118,7 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
                     i = off0[key]
                     stop = off0[key + 1]
                 j, end = np.uint64(i), np.uint64(stop)
-                while j < end and used[tiles0[j]] != 0:
+                while j < end and (used[tiles0[j]] != 0 or rare[tiles0[j]] < short):
                     j += one
                 i = np.int64(j)
                 if j < end:
@@ -133,14 +139,17 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
                 i = off[p, cell_class[d], key]
                 stop = off[p, cell_class[d], key + 1]
             if p == 1:
-                while i < stop and (used[tiles[1, i]] != 0 or sides[1, i] == west):
+                while i < stop and (used[tiles[1, i]] != 0 or sides[1, i] == west or rare[tiles[1, i]] < short):
                     i += 1
             elif p == 2:
-                while i < stop and (used[tiles[2, i]] != 0 or sides[2, i] == north):
+                while i < stop and (used[tiles[2, i]] != 0 or sides[2, i] == north or rare[tiles[2, i]] < short):
                     i += 1
             else:
                 while i < stop and (
-                    used[tiles[3, i]] != 0 or r_west[order[3, i]] == west or r_north[order[3, i]] == north
+                    used[tiles[3, i]] != 0
+                    or r_west[order[3, i]] == west
+                    or r_north[order[3, i]] == north
+                    or rare[tiles[3, i]] < short
                 ):
                     i += 1
             if i < stop and (
@@ -153,6 +162,7 @@ def scan(rows, s, best, double, budget):  # pragma: no cover - compiled
                 i = -1
         if found:
             used[r_tile[hit]] = 1
+            rare_sum[d + 1] = rare_sum[d] + rare[r_tile[hit]]
             placed[d] = hit
             phase[d] = p
             choice[d] = i + 1
@@ -332,6 +342,7 @@ def warm_up() -> None:
         empty,
         np.zeros(0, dtype=np.uint8),
         np.full(4, -1, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
     )
     scan(rows, state, np.zeros(1, dtype=np.int64), 0, 1)
     window_best(
