@@ -233,7 +233,7 @@ def blackwood_order(rows: int, cols: int, tail: int) -> list[int]:
     last four peeled: the block's top row, then its first column, until it is two columns
     wide, then row by row.  His breaks fall on the columns filled one by one, the last cells
     are a staircase whose every cell has both neighbours placed early."""
-    head = [r * cols + c for r in range((rows - tail)) for c in range(cols)]
+    head = [r * cols + c for r in range(rows - tail) for c in range(cols)]
     top, left, right = rows - tail, min(5, cols), max(min(5, cols), cols - 4)
     block = [r * cols + c for r in range(top, rows) for c in range(left)]
     middle = [r * cols + c for c in range(left, right) for r in range(top, rows)]
