@@ -132,6 +132,11 @@ def test_the_options_are_checked_at_the_edge() -> None:
     assert (knobs.fill, knobs.rare, knobs.rare_share) == ("blackwood", (10, 13, 16), 0.5)
     assert Knobs.from_options(knobs.options()) == knobs
     assert Knobs.from_options(Knobs().options()) == Knobs()
+    his = Knobs.from_options({"breaks": "blackwood"})
+    allowed = es.schedules(his)[0].allowed(256, 16)
+    assert not allowed[:201].any() and allowed[201] == 1 and allowed[239] == 10 and allowed[243] == 10
+    assert np.flatnonzero(np.diff(allowed[:244])).tolist() == [200, 205, 210, 215, 220, 224, 228, 232, 236, 238]
+    assert (allowed[244:] == 16).all()
     instance = api.Instance("eternity", unsolvable(3, 3, 0))
     for bad in ({"fill": "spiral"}, {"rare": "10;13"}, {"rare_share": 3.0}):
         with pytest.raises(OptionError, match=next(iter(bad))):

@@ -18,6 +18,21 @@ _SLACKS = r"[0-9]{1,2}(,[0-9]{1,2}){0,15}"
 _BREAK = r"[0-9]{1,5}:[0-9]{1,3}"
 _COLOURS = r"[0-9]{1,3}(,[0-9]{1,3}){0,63}"
 FILLS = ("bands", "blackwood")
+
+
+def _steps(cells: tuple[int, ...], last: int) -> str:
+    """A ``breaks`` text that allows one more error at each of ``cells`` (none before the first),
+    then every error from ``last`` (the hunt's level caps them)."""
+    points = [f"{cells[0] - 1}:0"]
+    for i, cell in enumerate(cells):
+        points += [f"{cell}:{i + 1}"] + ([f"{cells[i + 1] - 1}:{i + 1}"] if i + 1 < len(cells) else [])
+    return ",".join(points + [f"{last - 1}:{len(cells)}", f"{last}:99"])
+
+
+# ``breaks=blackwood``: his solver's (EternityII_Solver), one break more at each of these cells of
+# his fill order (``fill=blackwood``), ten in all, then the level from cell 244 (where its boards
+# are saved, their last cells completed: ``complete_cells``)
+BLACKWOOD_BREAKS = _steps((201, 206, 211, 216, 221, 225, 229, 233, 237, 239), 244)
 _SCHEDULE = r"(0?\.[0-9]+|1(\.0*)?):[0-9]{1,2}(\.[0-9]*)?"
 
 
@@ -44,7 +59,7 @@ class Knobs:
             linearly from point to point and stay at the last (the hunt's level caps them);
             none: the ``schedules``.  Blackwood-style: ``199:0,200:10,243:10,244:99`` (every
             edge matched to cell 200 in fill order, then 10 errors to cell 244, the level
-            after).
+            after); ``blackwood`` is his solver's (:data:`BLACKWOOD_BREAKS`).
         complete_cells: a restart whose deepest partial board lacks at most this many cells
             has it completed by an exact search with the tiles left over, and a hunt keeps
             the completed board when it reaches the level (0: never).
@@ -90,6 +105,7 @@ class Knobs:
             if name in ("revisit_slacks", "rare"):
                 values[name] = tuple(int(x) for x in value.split(","))
             elif name == "breaks":
+                value = BLACKWOOD_BREAKS if value == "blackwood" else value
                 points = tuple(tuple(int(x) for x in pair.split(":")) for pair in value.split(","))
                 if any(a[0] >= b[0] for a, b in zip(points, points[1:], strict=False)):
                     raise OptionError(f"option breaks={value!r}: expected the cells in increasing order")
@@ -213,8 +229,8 @@ OPTIONS = (
         str,
         None,
         "--score: CELL:ERRORS points of one error schedule for all workers, comma-separated, "
-        "errors linear between them (default: the schedules)",
-        pattern=f"{_BREAK}(,{_BREAK}){{0,63}}",
+        "errors linear between them, or blackwood (his solver's: 10 breaks from cell 201; default: the schedules)",
+        pattern=f"blackwood|{_BREAK}(,{_BREAK}){{0,63}}",
     ),
     Option(
         "complete_cells",
