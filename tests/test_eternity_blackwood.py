@@ -11,6 +11,8 @@ import pytest
 from puzzlesat import api
 from puzzlesat.core import Status
 from puzzlesat.core.options import OptionError
+from puzzlesat.core.registry import get_puzzle
+from puzzlesat.core.run_options import for_run
 from puzzlesat.domains import eternity
 from puzzlesat.native.eternity import score as es
 from puzzlesat.native.eternity.knobs import Knobs
@@ -141,3 +143,28 @@ def test_the_options_are_checked_at_the_edge() -> None:
     for bad in ({"fill": "spiral"}, {"rare": "10;13"}, {"rare_share": 3.0}):
         with pytest.raises(OptionError, match=next(iter(bad))):
             api.solve(instance, "native-rowscan", timeout=5, score=True, **bad)
+
+
+def test_the_blackwood_preset_sets_his_seven_knobs_each_overridable() -> None:
+    """``preset=blackwood`` is the seven options spelled out, a knob given on its own wins, and
+    the options a run resolves (every default filled in) leave the preset's knobs to it."""
+    spelled = Knobs.from_options(
+        {
+            "fill": "blackwood",
+            "rare": "10,13,16",
+            "breaks": "blackwood",
+            "complete_cells": "12",
+            "restart_nodes": "2000000000",
+            "revisit": "-1",
+            "start_slack": "0",
+        }
+    )
+    assert Knobs.from_options({"preset": "blackwood"}) == spelled != Knobs()
+    over = Knobs.from_options({"preset": "blackwood", "revisit": "2", "fill": "bands", "rare_share": "0.5"})
+    assert (over.revisit, over.fill, over.rare_share, over.restart_nodes) == (2, "bands", 0.5, 2_000_000_000)
+    puzzle = get_puzzle("eternity")
+    resolved = for_run(puzzle, "native-rowscan", {"preset": "blackwood", "start_slack": "3"})
+    assert Knobs.from_options(resolved) == Knobs.from_options({**spelled.options(), "start_slack": 3})
+    assert Knobs.from_options(for_run(puzzle, "native-rowscan", {})) == Knobs()
+    with pytest.raises(OptionError, match="preset"):
+        Knobs.from_options({"preset": "blackwod"})

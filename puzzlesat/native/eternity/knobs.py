@@ -33,6 +33,19 @@ def _steps(cells: tuple[int, ...], last: int) -> str:
 # his fill order (``fill=blackwood``), ten in all, then the level from cell 244 (where its boards
 # are saved, their last cells completed: ``complete_cells``)
 BLACKWOOD_BREAKS = _steps((201, 206, 211, 216, 221, 225, 229, 233, 237, 239), 244)
+# ``preset=blackwood``: Blackwood's setup in one option (docs/eternity.md), the seven knobs his
+# solver's boards came from; an option given on its own (``-O revisit=2``) overrides its preset value
+PRESETS: dict[str, dict[str, Any]] = {
+    "blackwood": {
+        "fill": "blackwood",
+        "rare": "10,13,16",
+        "breaks": "blackwood",
+        "complete_cells": 12,
+        "restart_nodes": 2_000_000_000,
+        "revisit": -1,
+        "start_slack": 0,
+    },
+}
 _SCHEDULE = r"(0?\.[0-9]+|1(\.0*)?):[0-9]{1,2}(\.[0-9]*)?"
 
 
@@ -94,12 +107,16 @@ class Knobs:
 
     @classmethod
     def from_options(cls, options: dict[str, Any]) -> Knobs:
-        """The knobs among a run's options (the others left out, a missing or None one at its default).
+        """The knobs among a run's options (the others left out, a missing or None one at its
+        default): a ``preset``'s values first (:data:`PRESETS`), each one given overriding its own.
 
         Raises:
             OptionError: a value its Option does not accept (:class:`~puzzlesat.core.options.OptionError`).
         """
-        given = {opt.name: opt.convert(options[opt.name]) for opt in OPTIONS if options.get(opt.name) is not None}
+        chosen = {key: value for key, value in options.items() if value is not None}
+        preset = PRESET.convert(chosen.pop("preset", None))
+        chosen = {**PRESETS.get(preset, {}), **chosen}
+        given = {opt.name: opt.convert(chosen[opt.name]) for opt in OPTIONS if chosen.get(opt.name) is not None}
         values: dict[str, Any] = {}
         for name, value in given.items():
             if name in ("revisit_slacks", "rare"):
@@ -136,13 +153,31 @@ def _text(name: str) -> str:
     return str(Knobs().options()[name])
 
 
+# the preset's knobs default to None, so that a value given on its own is told from one left out
+PRESET = Option(
+    "preset",
+    str,
+    None,
+    "--score: several knobs in one, each overridden by its own -O: blackwood (his solver's setup: "
+    + ", ".join(f"{key}={value}" for key, value in PRESETS["blackwood"].items())
+    + ")",
+    choices=tuple(PRESETS),
+)
 OPTIONS = (
-    Option("restart_nodes", int, Knobs.restart_nodes, "--score: row-scan nodes of a restart", low=1_000, high=10**12),
+    PRESET,
+    Option(
+        "restart_nodes",
+        int,
+        None,
+        f"--score: row-scan nodes of a restart (default {Knobs.restart_nodes})",
+        low=1_000,
+        high=10**12,
+    ),
     Option(
         "start_slack",
         int,
-        Knobs.start_slack,
-        "--score: a restart first aims this many errors above the best",
+        None,
+        f"--score: a restart first aims this many errors above the best (default {Knobs.start_slack})",
         low=0,
         high=100,
     ),
@@ -181,8 +216,8 @@ OPTIONS = (
     Option(
         "revisit",
         int,
-        Knobs.revisit,
-        "--score: a restart this many errors from the best revisits its head (-1: never)",
+        None,
+        f"--score: a restart this many errors from the best revisits its head (-1: never; default {Knobs.revisit})",
         low=-1,
         high=100,
     ),
@@ -235,16 +270,17 @@ OPTIONS = (
     Option(
         "complete_cells",
         int,
-        Knobs.complete_cells,
-        "--score: a restart's deepest board lacking at most this many cells is completed exactly (0: never)",
+        None,
+        "--score: a restart's deepest board lacking at most this many cells is completed exactly "
+        f"(0: never; default {Knobs.complete_cells})",
         low=0,
         high=16,
     ),
     Option(
         "fill",
         str,
-        Knobs.fill,
-        "--score: the fill order, bands (ours) or blackwood (his: head row by row, tail by blocks)",
+        None,
+        f"--score: the fill order, bands (ours) or blackwood (his: head row by row, tail by blocks; default {Knobs.fill})",
         choices=FILLS,
     ),
     Option(
