@@ -101,8 +101,10 @@ def test_each_board_is_written_once_checked_again_and_named_by_score(tmp_path: P
     board, errors = search.best.board, search.best.errors
     total = eternity.max_score(instance)
     hunt = eh.Hunt(instance, total - errors, str(tmp_path / "boards"))
-    assert hunt.add(board, errors) and not hunt.add(board.copy(), errors)
     assert not hunt.add(board, errors + 1), "a board whose score is not the one reported"
+    assert hunt.rejected == 1 and not list((tmp_path / "boards").iterdir())
+    assert hunt.add(board, errors) and not hunt.add(board.copy(), errors)
+    assert not hunt.add(board, errors + 1) and hunt.rejected == 1, "a board kept is known by its key, not checked again"
     illegal = board.copy()
     illegal[1] = illegal[0]
     assert not hunt.add(illegal, errors) and hunt.rejected == 2

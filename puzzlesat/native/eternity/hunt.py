@@ -32,7 +32,6 @@ import numpy as np
 from puzzlesat.core import PuzzlesatError, progress
 from puzzlesat.core.files import write_atomic
 from puzzlesat.domains.eternity import Instance, Solution, format_solution, max_score, mismatches, verify
-from puzzlesat.native.eternity.checkpoint import as_solution
 
 ALONE = "--boards keeps the boards of a hunt at a fixed level: add --score --target N"
 STOPS = {signal.SIGALRM, signal.SIGINT, signal.SIGTERM}  # held back while a board is written
@@ -132,14 +131,17 @@ class Hunt:
         self.reported = 0.0
 
     def add(self, board: np.ndarray, errors: int) -> bool:
-        """A board a scan completed with ``errors`` unmatched edges; True when it is new and kept."""
-        solution = as_solution(board)
+        """A board a scan completed with ``errors`` unmatched edges; True when it is new and kept.
+
+        A board kept already is known by its key before anything else (a hash, a hundredth of
+        the verifier's time); a new one is verified and scored again before it is kept."""
+        name = key(board)
+        if name in self.seen:
+            return False
+        solution = Solution(tuple(map(tuple, np.asarray(board, dtype=np.int64).tolist())))
         score = self.total - len(mismatches(self.instance, solution))
         if verify(self.instance, solution, matching=False) or score < self.target or self.total - score != errors:
             self.rejected += 1
-            return False
-        name = key(board)
-        if name in self.seen:
             return False
         held = signal.pthread_sigmask(signal.SIG_BLOCK, STOPS)  # the board written and counted, or neither
         try:
