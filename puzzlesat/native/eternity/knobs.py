@@ -280,7 +280,8 @@ OPTIONS = (
         "fill",
         str,
         None,
-        f"--score: the fill order, bands (ours) or blackwood (his: head row by row, tail by blocks; default {Knobs.fill})",
+        "--score: the fill order, bands (ours) or blackwood (his: head row by row, tail by blocks; "
+        f"default {Knobs.fill})",
         choices=FILLS,
     ),
     Option(
