@@ -26,9 +26,7 @@ Usage:
     python benchmarks/eternity_ladder.py e2_16x16.txt --hints e2_16x16_hints.txt --target 458 \
         --timeout 600 --workers 2 --yardstick blackwood_boards/ --yardstick-cpu-hours 0.333
     python benchmarks/eternity_ladder.py e2_16x16.txt --hints e2_16x16_hints.txt --starter \
-        --target 460 --timeout 1500 --workers 2 -O fill=blackwood -O rare=10,13,16 \
-        -O breaks=blackwood -O complete_cells=12 -O restart_nodes=2000000000 -O revisit=-1 \
-        -O start_slack=0                 # Blackwood's ingredients (docs/eternity.md)
+        --target 460 --timeout 1500 --workers 2 -O preset=blackwood   # Blackwood's setup (docs/eternity.md)
 """
 
 from __future__ import annotations
