@@ -243,3 +243,29 @@ def test_a_cold_cache_under_load_still_answers_a_legal_board_in_time(tmp_path: P
     assert f"c score {eternity.score(instance, solution)}/112" in proc.stderr
     took = float(proc.stderr.split(": FEASIBLE in ")[1].split("s ")[0])
     assert took <= 3 * 1.05 + 1, proc.stderr
+
+
+class _Waiting:
+    """A pool whose messages are all waiting already: :func:`score._heard_ready` takes them."""
+
+    def __init__(self, messages: list[tuple[object, ...]]) -> None:
+        self.messages = messages
+
+    def next(self, timeout: float | None = None) -> object:
+        if not self.messages:
+            raise TimeoutError
+        return self.messages.pop(0)
+
+
+def test_the_parent_takes_the_waiting_boards_in_one_go_each_once(tmp_path: Path) -> None:
+    instance = unsolvable(6, 1)
+    search = es.ScoreSearch(instance, np.random.default_rng(0), es.SCHEDULES[0])
+    board, errors = search.best.board, search.best.errors
+    search.level = errors
+    search.hunt = eh.Hunt(instance, eternity.max_score(instance) - errors, str(tmp_path / "boards"))
+    counts = search.counts()
+    hits = [("hit", errors, board.copy(), worker, counts) for worker in (0, 1)]
+    pool = _Waiting([*hits, ("done", 0, counts), ("done", 1, counts), ("count", 0, counts)])
+    assert es._heard_ready(search, pool, 3) == 1 and len(pool.messages) == 2  # type: ignore[arg-type]
+    assert es._heard_ready(search, pool, 3) == 1 and not pool.messages  # type: ignore[arg-type]
+    assert search.hunt.stats({})["boards"] == 1 and len(list((tmp_path / "boards").iterdir())) == 1
