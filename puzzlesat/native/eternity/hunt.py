@@ -3,10 +3,12 @@
 The score search (:mod:`puzzlesat.native.eternity.score`) hunts when given a target: its bound
 stays at the level (boards must have at most ``max_score - N`` unmatched edges), and every board
 its scans complete at that level or better comes here (:meth:`Hunt.add`), from whichever
-worker found it.  Each is verified as a legal board of the instance and scored again; a board
-that fails either is counted as rejected, never kept.  Each placement is kept once: its
-:func:`key` (a hash of the placement) goes into its file's name, so a resumed hunt into the
-same folder reads the names there and never writes a board twice.
+worker found it.  Each placement is kept once: its :func:`key` (a hash of the placement) goes
+into its file's name, so a resumed hunt into the same folder reads the names there and never
+writes a board twice, and a board kept already is known by its key before anything else.  A
+new one is verified as a legal board of the instance and scored again; a board that fails
+either is counted as rejected, never kept.  The verifier and the scoring take about 3 ms of
+the 5 a board costs this process, the file the rest.
 
 A board's file is ``SCORE-TIME-KEY.txt`` (``463-20261128T110536.123456Z-9f2c...txt``, the time
 it was found, UTC), in the seed's answer format after one ``#`` line, which ``check --score``

@@ -75,9 +75,9 @@ SLICE_SECONDS = 0.2  # between two looks at the clock (and at Ctrl-C)
 FIRST_SLICE_NODES = 200_000
 STOP_RESERVE = 1.0  # seconds (5% of a short limit) before the limit that the search ends, to stop its workers
 COUNT_SECONDS = 1.0  # between a worker's reports of its counts (and at each restart)
-# at the end of a hunt, for the workers' last boards and counts: with the pool's grace for its
-# workers to stop (0.5 s), within STOP_RESERVE
-DRAIN_SECONDS = 0.25
+# at the end of a hunt, for the workers' last boards and counts (a worker looks at the clock every
+# SLICE_SECONDS); with the pool's grace for workers still busy to stop (0.5 s), within STOP_RESERVE
+DRAIN_SECONDS = 0.35
 BATCH_MESSAGES = 16  # a scan worker's messages taken in one go when they wait (a board: about 4 ms)
 DEFAULT = Knobs()  # the knobs (Options of native-rowscan: puzzlesat.native.eternity.knobs) as measured
 
