@@ -7,6 +7,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from clirun import run_cli
 
 from puzzlesat import api
 from puzzlesat.core import Status
@@ -168,3 +169,10 @@ def test_the_blackwood_preset_sets_his_seven_knobs_each_overridable() -> None:
     assert Knobs.from_options(for_run(puzzle, "native-rowscan", {})) == Knobs()
     with pytest.raises(OptionError, match="preset"):
         Knobs.from_options({"preset": "blackwod"})
+
+
+def test_list_shows_the_preset_and_its_knobs() -> None:
+    listed = run_cli("list", "-v")
+    assert listed.returncode == 0
+    line = next(line for line in listed.stdout.splitlines() if "-O preset=" in line)
+    assert "preset=blackwood" in line and "restart_nodes=2000000000" in line and "start_slack=0" in line
