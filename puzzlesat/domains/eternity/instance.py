@@ -87,12 +87,37 @@ class Instance:
                 (frame if along else inner).add(colour)
         return frozenset(frame), frozenset(inner)
 
+    def transposed(self) -> Instance:
+        """The mirror image in the main diagonal: each tile's colours in reverse order (its mirror
+        image in that diagonal), the board ``cols x rows``, a hint on the mirrored cell; its
+        solutions are this board's :meth:`Solution.transposed`, tile ids kept.
+
+        >>> Instance(1, 2, 3, ((0, 1, 0, 0), (0, 0, 0, 2))).transposed()
+        Instance(rows=2, cols=1, colours=3, tiles=((0, 0, 1, 0), (2, 0, 0, 0)), hints=())
+        """
+        hints = tuple(
+            Hint(h.tile, (h.cell % self.cols) * self.rows + h.cell // self.cols, -h.rotation % 4) for h in self.hints
+        )
+        tiles = tuple((w, s, e, n) for n, e, s, w in self.tiles)
+        return Instance(self.cols, self.rows, self.colours, tiles, hints)
+
 
 @dataclass(frozen=True)
 class Solution:
     """The placement of each cell, row-major: ``(tile id, clockwise quarter turns)``."""
 
     placements: tuple[tuple[int, int], ...]
+
+    def transposed(self, rows: int, cols: int) -> Solution:
+        """This solution of a ``rows x cols`` board mirrored in its main diagonal: a solution of
+        :meth:`Instance.transposed` (and back).  A tile turned ``k`` there shows the reverse of
+        its colours turned ``-k`` (:func:`rotated`).
+
+        >>> Solution(((0, 1), (1, 0))).transposed(1, 2)
+        Solution(placements=((0, 3), (1, 0)))
+        """
+        cells = (c * cols + r for r in range(cols) for c in range(rows))  # row-major over the mirror
+        return Solution(tuple((self.placements[i][0], -self.placements[i][1] % 4) for i in cells))
 
 
 def rotated(tile: Tile, turns: int) -> Tile:
@@ -143,12 +168,19 @@ def board_rotations(instance: Instance) -> int:
     return 4 if instance.square else 2
 
 
-def first_corner(instance: Instance) -> tuple[int, tuple[int, ...]] | None:
+def corner_tiles(instance: Instance) -> list[int]:
+    """The tiles with two grey sides, in the order of their ids."""
+    return [t for t in range(instance.cells) if instance.grey_count(t) == 2]
+
+
+def first_corner(instance: Instance, tile: int | None = None) -> tuple[int, tuple[int, ...]] | None:
     """Symmetry breaking: (the first corner tile, the cells it may lie on), or None when it may not.
 
     The cells are the top-left one on a square and the two top corners on a rectangle: of the
     :func:`board_rotations` of any solution, exactly one puts the first corner tile there, so
-    the solutions kept are one per class of rotations.  A hint piece already fixes the
+    the solutions kept are one per class of rotations.  Any corner tile would do as well:
+    ``tile`` names the one to fix instead of the first (an exact count picks the one whose
+    search tree is smallest: native/eternity/count_tree.py).  A hint piece already fixes the
     board's turn (and turning the board would move it), so with hints there is none.
 
     >>> first_corner(Instance(2, 3, 2, ((0, 1, 1, 0),) * 6))
@@ -156,7 +188,9 @@ def first_corner(instance: Instance) -> tuple[int, tuple[int, ...]] | None:
     """
     if instance.hints:
         return None
-    corners = [t for t in range(instance.cells) if instance.grey_count(t) == 2]
+    corners = corner_tiles(instance)
     if not corners:
         return None
-    return corners[0], (0,) if instance.square else (0, instance.cols - 1)
+    if tile is not None and tile not in corners:
+        raise ValueError(f"tile {tile!r} is not a corner tile: the corner tiles are {corners}")
+    return corners[0] if tile is None else tile, (0,) if instance.square else (0, instance.cols - 1)

@@ -40,7 +40,7 @@ from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
 from puzzlesat.core.ray import connect, import_ray
 from puzzlesat.core.run_options import for_run
 from puzzlesat.domains.eternity import Instance, Solution
-from puzzlesat.native.eternity import rowscan
+from puzzlesat.native.eternity import count_tree, rowscan
 from puzzlesat.native.eternity import score as es
 from puzzlesat.native.eternity import score_kernel as eternity_score_kernel
 from puzzlesat.native.eternity.arrays import BitTable, Table
@@ -410,8 +410,12 @@ class TreeRun:
         options = {**rowscan.DEFAULTS, **limits.options}
         check = bool(options["colour_check"])
         counting = bool(options.get("count"))
-        lookup = Lookup(instance, bool(options["twins"]))
-        bits = counting and fits(instance, check)  # as a local count does
+        twins = bool(options["twins"])
+        choice = str(options["count_tree"])  # the tree a local count picks
+        tree, spent = count_tree.pick(instance, limits, twins, check, started, choice) if counting else (None, 0)
+        picked = time.perf_counter() - started
+        work, lookup = count_tree.counted(instance, tree, twins)
+        bits = counting and fits(work, check)  # as a local count does
         table = bit_table(lookup) if bits else lookup.table(Draws(limits.seed))
         hub = ray.remote(num_cpus=0)(TreeHub).options(**here(ray)).remote((array("q"), -1))
         task = ray.remote(num_cpus=1, max_retries=0)(tree_worker)
@@ -419,7 +423,7 @@ class TreeRun:
         replaced = 0
 
         def start(worker: int) -> None:
-            running[task.remote(worker, instance, lookup, table, check, counting, hub)] = worker
+            running[task.remote(worker, work, lookup, table, check, counting, hub)] = worker
 
         for worker in range(limits.workers):
             start(worker)
@@ -474,4 +478,5 @@ class TreeRun:
             message += f"; {stats['solutions']} solutions found before it"
         answer = first if status is Status.SOLVED else None
         wall = time.perf_counter() - started
-        return Result(status, answer, wall_time=wall, stats=stats, count=count, message=message)
+        result = Result(status, answer, wall_time=wall, stats=stats, count=count, message=message)
+        return result if tree is None else tree.answer(result, instance, spent, picked)

@@ -23,7 +23,7 @@ bitsets, about twice the nodes a second (native/eternity/count_search.py).
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from puzzlesat.core import Limits, Option, PuzzlesatError, Result, Status, Strategy
 from puzzlesat.core.deadline import hard_deadline, held_off
@@ -51,6 +51,14 @@ ROWSCAN_OPTIONS = (
         "refuse a tile that leaves more cells needing a (class, north colour) than tiles left to fill them",
     ),
     Option("twins", bool, True, "identical pieces tried once per cell (counts multiplied back)"),
+    Option(
+        "count_tree",
+        str,
+        "smallest",
+        "the tree a count of a square board without hints walks: smallest (of the eight a corner tile and a "
+        "mirror give, by the nodes of their first two rows) or first (the first corner tile's, as published)",
+        choices=("smallest", "first"),
+    ),
     HEAD_START,
     plain_nodes(PLAIN_START),
     *SCORE_KNOBS,
@@ -112,19 +120,15 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
     compile_time = 0.0
     opts = {**DEFAULTS, **limits.options}
     check = bool(opts["colour_check"])
-    lookup = Lookup(instance, bool(opts["twins"]))
     # plain-Python nodes left: none with the check (which runs in the kernel only) or a kernel built ahead of time
     plain = 0 if check else plain_budget(opts, PLAIN_START, loaded=bool(aot.load("eternity")))
+    if limits.options.get("count"):
+        return _count(instance, limits, opts, compile_start, plain)
+    lookup = Lookup(instance, bool(opts["twins"]))
     if limits.workers > 1:
         return _split(instance, lookup, limits, check, compile_start, plain)
     start = time.perf_counter()
     rng = Draws(limits.seed)
-    if limits.options.get("count"):
-        from puzzlesat.native.eternity.count_search import CountSearch, fits
-
-        if fits(instance, check):  # on tile bitsets: the same tree, node for node, faster
-            return count(CountSearch(instance, lookup), limits, compile_start, load_kernels(bits=True))
-        return count(Search(instance, lookup, rng, check), limits, compile_start, load_kernels())
     nodes = 0
     pruned = 0  # placements the colour-count check refused, over the finished restarts
     restarts = 0
@@ -165,6 +169,28 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
                 break
         restarts += 1
         restart_budget *= RESTART_GROWTH
+
+
+def _count(instance: Instance, limits: Limits, opts: dict[str, Any], compile_start: float, plain: int) -> Result:
+    """``--count``: the tree :func:`~puzzlesat.native.eternity.count_tree.pick` picks (one of eight
+    on a square board without hints), on tile bitsets when the board fits a word (the same
+    tree, node for node, as the row-scan kernel's), shared by ``limits.workers`` processes."""
+    from puzzlesat.native.eternity import count_tree
+    from puzzlesat.native.eternity.count_search import CountSearch, fits
+    from puzzlesat.native.eternity.search import Draws, Search, load_kernels
+
+    check, twins = bool(opts["colour_check"]), bool(opts["twins"])
+    began = time.perf_counter()
+    tree, spent = count_tree.pick(instance, limits, twins, check, compile_start, str(opts["count_tree"]))
+    picked = time.perf_counter() - began
+    work, lookup = count_tree.counted(instance, tree, twins)
+    if limits.workers > 1:
+        result = _split(work, lookup, limits, check, compile_start, plain)
+    elif fits(work, check):  # on tile bitsets: the same tree, node for node, faster
+        result = count(CountSearch(work, lookup), limits, compile_start, load_kernels(bits=True))
+    else:
+        result = count(Search(work, lookup, Draws(limits.seed), check), limits, compile_start, load_kernels())
+    return result if tree is None else tree.answer(result, instance, spent, picked)
 
 
 def _split(instance: Instance, lookup: Lookup, limits: Limits, check: bool, compile_start: float, plain: int) -> Result:

@@ -75,19 +75,21 @@ class Lookup:
     swapped).  Every board found then stands for :attr:`labelings` boards told apart by tile
     ids.  The hinted tiles and, when the symmetry breaking fixes it, the first corner tile's
     piece are left out (they are not free to swap).  ``symmetry`` False leaves out the rule that
-    fixes the first corner tile.
+    fixes the first corner tile; ``corner`` names the corner tile it fixes instead of the first.
 
     Plain Python, no numpy: a solve with the kernels built ahead of time imports none (native/aot.py).
     """
 
-    def __init__(self, instance: Instance, twins: bool = False, symmetry: bool = True) -> None:
+    def __init__(
+        self, instance: Instance, twins: bool = False, symmetry: bool = True, corner: int | None = None
+    ) -> None:
         self.instance = instance
         self.colours = c = instance.colours
         classes = [cell_class(instance, cell) for cell in range(instance.cells)]
         present = set(classes)
         self.nclasses = CLASSES + len(instance.hints)
         hinted = {hint.tile for hint in instance.hints}
-        fixed = first_corner(instance) if symmetry else None
+        fixed = first_corner(instance, corner) if symmetry else None
         allowed = [classes[cell] for cell in fixed[1]] if fixed is not None else []
         looks = [[rotated(colours, r) for r in range(4)] for colours in instance.tiles]
         self.rows: list[Row] = []
