@@ -20,6 +20,11 @@ the branchings above it), the mean nodes and boards, with a 95% interval from th
 probes (heavy-tailed: a rough figure on big trees), and the hours that many nodes take at a node
 rate (``--rate``, M nodes a second for the two workers together).
 
+``--parts trees``: the eight trees a count may walk (native/eternity/count_tree.py: a corner tile
+fixed top-left, the board as given or mirrored) of each ``--full`` board, each tree's nodes down
+to ``--tree-depth`` cells (0: the whole tree, with its boards) counted by the count kernel, their
+CPU seconds, and the tree a count picks (by the nodes of the first two rows).
+
 ``--parts full``: ``puzzlesat solve eternity BOARD --count --workers 2`` once, whole process
 (time from outside), for each ``--full`` board; its count, nodes and seconds.
 
@@ -29,6 +34,7 @@ is one for these sources, else numba's JIT (the first line says which).
 Usage:
     python benchmarks/eternity_exact.py [--board B] [--depth 6] [--tasks 8] [--parts rate pruning]
     python benchmarks/eternity_exact.py --parts split --split-board instances/eternity/peak_7x7_b3_m8_s0.txt
+    python benchmarks/eternity_exact.py --parts trees --tree-depth 21 --full ../shared/instances/eternity/b*/b*7.txt
     python benchmarks/eternity_exact.py --parts full --full ../shared/instances/eternity/brendan_set1/brendan_08x08.txt
 """
 
@@ -209,6 +215,32 @@ def estimate(boards: list[Path], probes: int, rate_m: float) -> None:
     print_table(title, ["board", "nodes (95%)", "boards", "hours"], table)
 
 
+def trees(boards: list[Path], depth: int) -> None:
+    """The ``trees`` table (module docstring)."""
+    from puzzlesat.core import Limits
+    from puzzlesat.native.eternity import count_tree
+
+    for path in boards:
+        instance = parse(path.read_text(), str(path))
+        picked, _ = count_tree.pick(instance, Limits(), True, False, time.perf_counter())
+        cut = depth or instance.cells
+        table, sizes = [], {}
+        for tree in count_tree.trees(instance):
+            search = count_tree.first_rows(instance, tree, True, cut)
+            began = time.process_time()
+            status, nodes = search.run(10**15, limit=COUNT_LIMIT)
+            assert status == EXHAUSTED
+            sizes[tree] = nodes
+            boards_found = str(search.found * search.labelings) if cut == instance.cells else ""
+            table.append([tree.name, f"{nodes:,}", boards_found, f"{time.process_time() - began:.2f}",
+                          "picked" if tree == picked else ""])  # fmt: skip
+        first = sizes[count_tree.trees(instance)[0]]
+        for row, nodes in zip(table, sizes.values(), strict=True):
+            row.insert(2, f"{nodes / first:.3f}")
+        title = f"{path.name}: the trees' nodes down to {cut} cells (load average {os.getloadavg()[0]:.1f})"
+        print_table(title, ["tree", "nodes", "/ first", "boards", "CPU s", ""], table)
+
+
 def full(boards: list[Path]) -> None:
     """The ``full`` table (module docstring)."""
     table = []
@@ -231,11 +263,16 @@ def main() -> None:
     parser.add_argument("--depth", type=int, default=6, help="cells placed in each subtree's partial board")
     parser.add_argument("--stride", type=int, default=2_000_000, help="nodes between two subtrees taken")
     parser.add_argument("--tasks", type=int, default=8, help="subtrees")
-    parser.add_argument("--parts", nargs="+", default=["rate", "pruning"], help="rate pruning split estimate full")
+    parser.add_argument(
+        "--parts", nargs="+", default=["rate", "pruning"], help="rate pruning split estimate trees full"
+    )
     parser.add_argument("--split-board", type=Path, default=ROOT / "instances" / "eternity" / "peak_7x7_b3_m8_s0.txt")
     parser.add_argument("--probes", type=int, default=100_000, help="random paths for --parts estimate")
     parser.add_argument("--rate", type=float, default=100.0, help="M nodes a second for --parts estimate")
-    parser.add_argument("--full", nargs="+", type=Path, help="boards for --parts full (default: Brendan's 7x7)")
+    parser.add_argument(
+        "--full", nargs="+", type=Path, help="boards for --parts full, estimate, trees (default: Brendan's 7x7)"
+    )
+    parser.add_argument("--tree-depth", type=int, default=0, help="cells of each tree for --parts trees (0: all)")
     args = parser.parse_args()
     brendan = args.shared / BRENDAN
     args.board = args.board or brendan / "brendan_07x07.txt"
@@ -247,6 +284,8 @@ def main() -> None:
         split(args.split_board)
     if "estimate" in args.parts:
         estimate(args.full, args.probes, args.rate)
+    if "trees" in args.parts:
+        trees(args.full, args.tree_depth)
     if "full" in args.parts:
         full(args.full)
 
