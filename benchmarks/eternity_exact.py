@@ -29,12 +29,13 @@ CPU seconds, and the tree a count picks (by the nodes of the first two rows).
 (time from outside), for each ``--full`` board; its count, nodes and seconds.
 
 The kernels are those a solve loads: the library built by ``puzzlesat kernels build`` when there
-is one for these sources, else numba's JIT (the first line says which).
+is one for these sources, else numba's JIT (the first line says which).  $SHARED below is
+../shared/instances/eternity.
 
 Usage:
     python benchmarks/eternity_exact.py [--board B] [--depth 6] [--tasks 8] [--parts rate pruning]
     python benchmarks/eternity_exact.py --parts split --split-board instances/eternity/peak_7x7_b3_m8_s0.txt
-    python benchmarks/eternity_exact.py --parts trees --tree-depth 21 --full ../shared/instances/eternity/b*/b*7.txt
+    python benchmarks/eternity_exact.py --parts trees --tree-depth 21 --full $SHARED/brendan_set1/brendan_07x07.txt
     python benchmarks/eternity_exact.py --parts full --full ../shared/instances/eternity/brendan_set1/brendan_08x08.txt
 """
 
