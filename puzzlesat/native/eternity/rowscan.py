@@ -15,9 +15,11 @@ second warm, seconds to compile on a fresh install).  With the kernel built ahea
 not imported at all.
 
 Counting (``--count``): one search, no restarts, runs to the end in the kernel, which adds up
-the completed boards; with the corner fixed, that is one board per class of rotations.  On a
+the completed boards; with a corner tile fixed, that is one board per class of rotations.  On a
 board of 64 tiles or fewer (without the colour-count check) the count runs the same tree on tile
-bitsets, about twice the nodes a second (native/eternity/count_search.py).
+bitsets, about three times the nodes a second (native/eternity/count_search.py), and on a square
+without hints it walks the smallest of eight trees: which corner tile is fixed, and the board as
+given or mirrored (native/eternity/count_tree.py).
 """
 
 from __future__ import annotations
@@ -218,7 +220,7 @@ def count(search: Search | CountSearch, limits: Limits, compile_start: float, co
     """Count every board: one search to the end, in slices between looks at the clock.
 
     What is counted: the boards (a tile id and a turn that looks different per cell) with the
-    first corner tile top-left on a square, in the top row on a rectangle, which is one per
+    lookup's corner tile top-left on a square, in the top row on a rectangle, which is one per
     class of the board's rotations (a solution is never its own rotation: see
     :func:`~puzzlesat.domains.eternity.board_rotations`).  The count is proved only when the
     search is exhausted: SOLVED with the count and the first board (which the verifier
