@@ -105,23 +105,25 @@ def test_pruning_options_agree_on_counts_and_solvability() -> None:
 def test_twins_leave_the_plain_search_alone_when_off() -> None:
     """With both options off the search places the nodes it placed before they existed."""
     board = puzzlesat.load("eternity", PEAKS / "peak_6x6_b3_m7_s0.txt")
-    counted = puzzlesat.solve(board, "native-rowscan", count=True, twins=False)
+    counted = puzzlesat.solve(board, "native-rowscan", count=True, twins=False, count_tree="first")
     assert (counted.count, counted.stats["nodes"]) == (12, 173194)
     solved = puzzlesat.solve(board, "native-rowscan", seed=3, twins=False)
     assert solved.stats["nodes"] == 114536  # seed 3's order as Draws draws it
-    assert puzzlesat.solve(board, "native-rowscan", count=True).stats["nodes"] < 173194
+    assert puzzlesat.solve(board, "native-rowscan", count=True, count_tree="first").stats["nodes"] < 173194
 
 
 def test_two_workers_count_and_decide_as_one() -> None:
     board = puzzlesat.load("eternity", PEAKS / "peak_7x7_b4_m8_s1.txt")
     # head_start=0: the second process from the start
-    two = puzzlesat.solve(board, "native-rowscan", count=True, twins=False, workers=2, head_start=0.0)
-    # the whole tree, as one process counts it (31508542 nodes, 4 boards), shared by both
+    two = puzzlesat.solve(
+        board, "native-rowscan", count=True, twins=False, workers=2, head_start=0.0, count_tree="first"
+    )
+    # the whole tree of the first corner tile, as one process counts it (31508542 nodes, 4 boards), shared by both
     assert (two.status, two.count, two.stats["nodes"]) == (Status.SOLVED, 4, 31508542)
     assert two.stats["tasks"] > 0 and all(int(n) > 0 for n in two.stats["worker_nodes"].split("/"))
     assert puzzlesat.solve(board, "native-rowscan", workers=2, head_start=0.0).status is Status.SOLVED  # verified
     small = puzzlesat.load("eternity", PEAKS / "peak_6x6_b3_m7_s0.txt")
     broken = puzzlesat.Instance("eternity", make_unsolvable(small.data))
-    alone = puzzlesat.solve(broken, "native-rowscan", count=True)
+    alone = puzzlesat.solve(broken, "native-rowscan", count=True, count_tree="first")  # the decision's tree
     shared = puzzlesat.solve(broken, "native-rowscan", workers=2, head_start=0.0)
     assert (shared.status, shared.stats["nodes"]) == (Status.INFEASIBLE, alone.stats["nodes"])
