@@ -88,7 +88,7 @@ def test_python_unknown_option_raises() -> None:
     with pytest.raises(
         PuzzlesatError,
         match="for eternity native-rowscan; valid options: boards, breaks, checkpoint, colour_check, complete_cells, "
-        "count, fill, head_start, hint_ahead, ",
+        "count, count_tree, fill, head_start, hint_ahead, ",
     ):
         puzzlesat.solve(board, "native-rowscan", amo=0)
     with pytest.raises(PuzzlesatError, match="valid options: none"):

@@ -19,6 +19,7 @@ Hints and rectangles keep the one tree they had.
 
 from __future__ import annotations
 
+import time
 from array import array
 from typing import NamedTuple
 
@@ -28,7 +29,9 @@ from puzzlesat.domains.eternity import Instance, Solution, corner_tiles, first_c
 from puzzlesat.native.eternity.count_search import CountSearch, bit_table, fits
 from puzzlesat.native.eternity.search import COUNT_LIMIT, Lookup, load_kernels
 
-SLICE_NODES = 20_000_000  # nodes of a tree's first rows between two looks at the clock
+FIRST_SLICE = 1_000_000  # nodes of a tree's first rows before the first look at the clock
+SLICE_SECONDS = 0.05  # then slices of about this long
+SHARE = 0.25  # of the time limit left, what the choice may take
 
 
 class Tree(NamedTuple):
@@ -86,29 +89,36 @@ def first_rows(instance: Instance, tree: Tree, twins: bool, depth: int) -> Count
 def pick(
     instance: Instance, limits: Limits, twins: bool, check: bool, began: float, choice: str = "smallest"
 ) -> tuple[Tree | None, int]:
-    """(the tree to count, the nodes spent choosing it): the first corner tile's without looking
-    with ``choice`` first (the option ``count_tree``); None when the count has one tree (:func:`trees`) or runs the
-    row-scan kernel (:func:`~puzzlesat.native.eternity.count_search.fits`).  The time limit
-    (from ``began``) holds: out of time, the first tree.  A tree is dropped as soon as its
-    first rows have more nodes than the smallest so far."""
+    """(the tree to count, the nodes spent choosing it): with ``choice`` first (the option
+    ``count_tree``) the first corner tile's, without looking; None when the count has one tree
+    (:func:`trees`) or runs the row-scan kernel
+    (:func:`~puzzlesat.native.eternity.count_search.fits`).
+
+    A tree is dropped as soon as its first rows have more nodes than the smallest so far.  With
+    a time limit (counted from ``began``) the choice takes at most :data:`SHARE` of the time
+    left, in slices of about :data:`SLICE_SECONDS`, and then gives the smallest tree measured
+    whole so far (the first tree when none is)."""
     options = trees(instance)
     if not options or not fits(instance, check):
         return None, 0
     if choice == "first":
         return options[0], 0
     load_kernels(bits=True)
-    best, smallest, spent = options[0], COUNT_LIMIT, 0
+    left = limits.remaining(began)
+    stop = None if left is None else time.perf_counter() + SHARE * left
+    best, smallest, spent, step = options[0], COUNT_LIMIT, 0, FIRST_SLICE
     for tree in options:
         search = first_rows(instance, tree, twins, 2 * instance.cols)
         nodes = 0
         while nodes <= smallest:
-            left = limits.remaining(began)
-            if left is not None and left <= 0:
-                return options[0], spent + nodes
-            status, done = search.run(min(SLICE_NODES, smallest + 1 - nodes), limit=COUNT_LIMIT)
+            if stop is not None and time.perf_counter() >= stop:
+                return best, spent + nodes
+            sliced = time.perf_counter()
+            status, done = search.run(min(step, smallest + 1 - nodes), limit=COUNT_LIMIT)
             nodes += done
             if status == EXHAUSTED:
                 break
+            step = max(FIRST_SLICE, int(done * SLICE_SECONDS / max(time.perf_counter() - sliced, 1e-6)))
         spent += nodes
         if nodes < smallest:
             best, smallest = tree, nodes
