@@ -402,3 +402,31 @@ def test_a_file_stamp_sees_a_rewrite_a_sampled_block_and_the_size(tmp_path) -> N
     data[:-1].tofile(path)
     os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns))
     assert file_stamp(path) != base
+
+
+def test_the_rest_of_a_table_gets_the_next_depth_but_the_pads_stay_empty() -> None:
+    rng = np.random.default_rng(3)
+    rows = 5
+    table = rng.choice(np.array([0x98, 0xFF, 0xF9, 0x8F, 0x77], np.uint8), rows * p1.ROW_BYTES)
+    before = table.copy()
+    for r in range(rows):  # a pad entry is the high half of a row's last byte, always empty
+        table[(r + 1) * p1.ROW_BYTES - 1] |= 0xF0
+    empty = [i for i in range(rows * p1.ROW) if p1.get4(table, i) == p1.EMPTY and i % p1.ROW != p1.ROW - 1]
+    assert p1._fill_rest(table, 11, 1, 4) == sum(p1.ROW <= i < 4 * p1.ROW for i in empty)
+    assert p1._fill_rest(table, 11, 0, rows) == sum(i < p1.ROW or i >= 4 * p1.ROW for i in empty)
+    assert p1._fill_rest(table, 11, 0, rows) == 0  # run again: nothing left to fill
+    for i in range(rows * p1.ROW):
+        if i % p1.ROW == p1.ROW - 1:
+            assert p1.get4(table, i) == p1.EMPTY
+        elif i in empty:
+            assert p1.get4(table, i) == 11
+        else:
+            assert p1.get4(table, i) == p1.get4(before, i)
+
+
+def test_a_build_goes_backward_then_gives_the_rest_one_value() -> None:
+    total = 3_332_690_568  # phase1, HTM: the levels 8 to 9, 9 to 10, then the 41 % left
+    assert p1.next_way(29_213_223, total - 32_000_000) == p1.FORWARD
+    assert p1.next_way(295_422_663, total - 328_000_000) == p1.FORWARD
+    assert p1.next_way(1_642_511_261, total - 1_970_000_000) == p1.REST
+    assert p1.next_way(500, 1000) == p1.BACKWARD

@@ -290,7 +290,7 @@ class Phase1Searcher(_Prefixed):
             t.corners,
             t.axis_moves,
             t.inverse,
-            t.max_depth - 1,  # the inverse cube: looked up where 0 < moves left < this
+            t.max_depth + 1,  # the inverse cube: looked up where 0 < moves left <= the table's largest value
             t.base,
         )
 
