@@ -2,7 +2,7 @@
 
 Runs the stages of ``puzzlesat.native.rubik.phase1.build`` in memory, without its work folder
 (no keeps, no files): the move tables, the symmetry classes, the table's allocation, each
-breadth-first level (forward or backward, chosen as the build chooses), the corner table.
+breadth-first level (forward, backward or the rest at once, chosen as the build chooses), the corner table.
 Each line gives the wall seconds and the CPU seconds of the whole process (every thread),
 the entries the level found and the class rows it gave entries to.  CPU seconds are the
 figure to compare on a shared machine: wall seconds there depend on the load.  The first
@@ -72,19 +72,21 @@ def main(argv: list[str] | None = None) -> int:
     threads = numba.get_num_threads()
     live, reached = np.zeros(ncls, np.uint8), np.zeros(ncls, np.uint8)
     live[goal_row] = 1
-    depth, done, backward = 0, 1, False
+    depth, done, way = 0, 1, p1.FORWARD
+    ways = {p1.FORWARD: "forward", p1.BACKWARD: "backward", p1.REST: "the rest at once"}
     while done < total:
-        if backward:
+        if way == p1.REST:
+            found = p1._fill_rest(table, depth + 1, 0, ncls)
+        elif way == p1.BACKWARD:
             found = p1._phase1_backward(table, depth, reps, clsym, *moves, live, reached, 0, ncls)
         else:
             found = p1._phase1_forward(table, depth, *forward, live, reached, 0, p1.FORWARD_CHUNKS, threads)
         done += int(found)
-        way = "backward" if backward else "forward"
-        clock.line(f"level {depth} to {depth + 1}, {way}: {int(found):,} entries, {int(reached.sum()):,} rows")
+        clock.line(f"level {depth} to {depth + 1}, {ways[way]}: {int(found):,} entries, {int(reached.sum()):,} rows")
         depth += 1
         live, reached = reached, live
         reached[:] = 0
-        backward = int(found) * 4 >= total - done  # as the build chooses
+        way = p1.next_way(int(found), total - done)  # as the build chooses
     p1._corner_table(small, lambda d: None)
     clock.line("corner table")
     print(f"| all | | {clock.total_cpu:.2f} |")

@@ -13,12 +13,14 @@ oriented, the slice edges home and in order).  It is unchanged by the 16 symmetr
 keep the UD axis (rotations about it, the half turn about FB and the left-right mirror),
 so the table is indexed by the symmetry class of ``flipslice = slice * 2048 + flip``
 (1,523,864 classes of 24,330,240) and the twist as seen from the class representative:
-1,523,864 * 2187 exact distances, 4 bits each (1.67 GB).  Looking the same table up on the
+1,523,864 * 2187 distances, 4 bits each (1.67 GB): exact up to the last level the build
+makes, then one value for the rest (:func:`next_way`; HTM: exact to 10, 11 for 11 to 13, so
+every entry is a lower bound).  Looking the same table up on the
 cube conjugated by the URF diagonal rotation (the RL and FB axes) gives three bounds for
 one table, and looking it up on the inverse cube three more (a cube and its inverse are
 equally far from solved; :func:`inverse_tables`).  A distance of the inverse is not within
-one of its parent's, which is why the table holds exact values rather than the values mod 3
-of Kociemba's solver.  A second table gives the exact distance of the corners (permutation
+one of its parent's, which is why the table holds the distances rather than the values
+mod 3 of Kociemba's solver.  A second table gives the exact distance of the corners (permutation
 and twist, 88,179,840 entries, one byte each).
 
 The ``phase1x12`` set stores its table in 2 bits per entry, a window of three distances
@@ -384,7 +386,7 @@ def _spread(table: np.ndarray, base: int, step: np.ndarray, rows: np.ndarray, n:
         at = i >> 1
         shift = (i & 1) << 2
         v = np.int64(table[at])
-        empty = np.int64(((v >> shift) & 15) == EMPTY)
+        empty = int(((v >> shift) & 15) == EMPTY)
         table[at] = v ^ ((empty * (EMPTY ^ value)) << shift)
         new += empty
     return new
@@ -549,11 +551,12 @@ class Phase1Tables:
         name: the table set (:data:`TABLE_SETS`).
         twist_mv, flip_mv, slice_mv, corner_mv: ``(N, M)`` move tables.
         clsym: flipslice -> ``class << 4 | symmetry``; twist_conj: ``(2187, 16)``.
-        phase1: exact distances, 4 bits each, row ``class`` of 2188 entries; or 2 bits each
+        phase1: distances (lower bounds: the last value stands for itself and more,
+            :func:`next_way`), 4 bits each, row ``class`` of 2188 entries; or 2 bits each
             above ``base`` (:func:`pack2`).
         corners: exact corner distances, index ``corners * 2187 + twist``.
         axis_moves: ``(3, M)`` the move as seen on each axis.
-        inverse: :func:`inverse_tables`; max_depth: the largest distance in ``phase1``.
+        inverse: :func:`inverse_tables`; max_depth: the largest value in ``phase1``.
         base: the 2-bit table's base, -1 for a 4-bit table (:func:`distance`).
         slice_reduced: the ordered slice coordinate -> the set's (:func:`slice_reduction`).
     """
@@ -721,8 +724,8 @@ def _fill_row(table: np.ndarray, at: int, value: int) -> int:
     n = 0
     for b in range(ROW_BYTES):
         v = np.int64(table[at + b])
-        low = np.int64((v & 15) == EMPTY)
-        high = np.int64((v >> 4) == EMPTY and b < ROW_BYTES - 1)  # the last byte's high half is the pad
+        low = int((v & 15) == EMPTY)
+        high = int((v >> 4) == EMPTY and b < ROW_BYTES - 1)  # the last byte's high half is the pad
         table[at + b] = v ^ (low * (EMPTY ^ value)) ^ ((high * (EMPTY ^ value)) << 4)
         n += low + high
     return n
@@ -768,7 +771,7 @@ def build(
     """Build the big tables of a table set (:data:`TABLE_SETS`) by breadth-first search from
     the solved cube, in the work folder ``ws``, continuing where a stopped build left it.
 
-    Returns every array of the set, and the table's largest distance and base.  Raises
+    Returns every array of the set, and the table's largest value and base.  Raises
     :class:`BuildStopped` once ``stop_at`` (a :func:`time.monotonic` time) has passed, after
     keeping the work done; Ctrl-C keeps it too.
     """
