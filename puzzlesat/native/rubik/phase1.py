@@ -741,9 +741,14 @@ def _fill_rest(table: np.ndarray, value: int, lo: int, hi: int) -> int:
     return found.sum()
 
 
-TIME_PROFILE = ((0.0, 0.08), (0.0092, 0.12), (0.0986, 0.24), (0.591, 0.65), (0.997, 0.91), (1.0, 0.945))
-CLASSES_SHARE = 0.08  # the move tables and the symmetry classes
-CORNERS_SHARE = 0.965  # the corner table (and the 2-bit packing); then the files are written and checked
+# Where a build's time goes (the phase1 HTM build, `python benchmarks/rubik_build_levels.py`:
+# each stage's CPU seconds, halved where both cores run it, plus about 3 s to write the files):
+# the share of the time done once the phase-1 table holds a share of its entries.  The progress
+# bar shows this share, and its estimate of the time left scales the share still to do by this
+# run's own speed.
+TIME_PROFILE = ((0.0, 0.14), (0.0092, 0.19), (0.0986, 0.37), (0.591, 0.82), (1.0, 0.85))
+CLASSES_SHARE = 0.05  # the move tables and the symmetry classes (then the table is allocated)
+CORNERS_SHARE = 0.93  # the corner table (and the 2-bit packing); then the files are written and checked
 
 
 @njit(cache=True, parallel=True)
