@@ -101,7 +101,7 @@ def test_a_stopped_phase1_build_resumes_where_it_stopped(tmp_path: Path, monkeyp
     monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))
     states = _steps(tmp_path, 3)
     assert states[0]["classes"] and "level" not in states[0]  # the first run: the classes only
-    assert [s["level"] for s in states[1:]] == [[0, False, 1], [0, False, 2]]  # one group of rows a run
+    assert [s["level"] for s in states[1:]] == [[0, p1.FORWARD, 1], [0, p1.FORWARD, 2]]  # one group of rows a run
     shares = [float(s["share"]) for s in states]  # type: ignore[arg-type]
     assert shares == sorted(shares) and shares[0] == p1.CLASSES_SHARE
     # the table so far holds exactly the first two groups' share of depth 1
