@@ -171,8 +171,30 @@ def test_the_blackwood_preset_sets_his_seven_knobs_each_overridable() -> None:
         Knobs.from_options({"preset": "blackwod"})
 
 
+def test_the_hints_preset_sets_its_knobs_and_its_share_is_overridable() -> None:
+    """``preset=hints`` (for all five hints) is its five options spelled out, its rare share
+    among them: a share given on its own wins, and a run's resolved options (every declared
+    default filled in) leave the preset's share to it."""
+    spelled = Knobs.from_options(
+        {
+            "fill": "blackwood",
+            "rare": "10,13,16",
+            "rare_share": "0.9",
+            "restart_nodes": "200000000",
+            "revisit": "-1",
+        }
+    )
+    assert Knobs.from_options({"preset": "hints"}) == spelled
+    assert (spelled.rare_share, spelled.breaks, spelled.schedules) == (0.9, (), Knobs().schedules)
+    assert Knobs.from_options({"preset": "hints", "rare_share": "0.8"}).rare_share == 0.8
+    resolved = for_run(get_puzzle("eternity"), "native-rowscan", {"preset": "hints"})
+    assert Knobs.from_options(resolved) == spelled
+    assert Knobs.from_options(for_run(get_puzzle("eternity"), "native-rowscan", {})).rare_share == 1.0
+
+
 def test_list_shows_the_preset_and_its_knobs() -> None:
     listed = run_cli("list", "-v")
     assert listed.returncode == 0
     line = next(line for line in listed.stdout.splitlines() if "-O preset=" in line)
-    assert "preset=blackwood" in line and "restart_nodes=2000000000" in line and "start_slack=0" in line
+    assert "preset=blackwood|hints" in line and "restart_nodes=2000000000" in line and "start_slack=0" in line
+    assert "hints (fill=blackwood, rare=10,13,16, rare_share=0.9" in line

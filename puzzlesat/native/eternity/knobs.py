@@ -45,6 +45,17 @@ PRESETS: dict[str, dict[str, Any]] = {
         "revisit": -1,
         "start_slack": 0,
     },
+    # ``preset=hints``: for all five hints of the official board (the four clue pieces sit where
+    # his breaks would have every edge matched): his fill order and colours at 0.9 of his
+    # curve, our schedules, restarts ten times ours and no revisit (docs/eternity.md, *With all
+    # five hints*)
+    "hints": {
+        "fill": "blackwood",
+        "rare": "10,13,16",
+        "rare_share": 0.9,
+        "restart_nodes": 200_000_000,
+        "revisit": -1,
+    },
 }
 _SCHEDULE = r"(0?\.[0-9]+|1(\.0*)?):[0-9]{1,2}(\.[0-9]*)?"
 
@@ -158,9 +169,8 @@ PRESET = Option(
     "preset",
     str,
     None,
-    "--score: several knobs in one, each overridden by its own -O: blackwood (his solver's setup: "
-    + ", ".join(f"{key}={value}" for key, value in PRESETS["blackwood"].items())
-    + ")",
+    "--score: several knobs in one, each overridden by its own -O: "
+    + "; ".join(f"{name} ({', '.join(f'{k}={v}' for k, v in knobs.items())})" for name, knobs in PRESETS.items()),
     choices=tuple(PRESETS),
 )
 OPTIONS = (
@@ -295,8 +305,8 @@ OPTIONS = (
     Option(
         "rare_share",
         float,
-        Knobs.rare_share,
-        "--score: the rare colours' minimum per depth, a share of Blackwood's curve",
+        None,
+        f"--score: the rare colours' minimum per depth, a share of Blackwood's curve (default {Knobs.rare_share:g})",
         low=0.0,
         high=2.0,
     ),
