@@ -26,6 +26,7 @@ from puzzlesat.core.arguments import cores as check_cores_of
 from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
 from puzzlesat.core.interrupts import is_solver_interrupt
 from puzzlesat.core.options import parse_pairs
+from puzzlesat.models.cpsat import solving
 
 
 def source(path: str) -> api.Source:
@@ -525,8 +526,17 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``puzzlesat`` console script (``argv`` None: the process's command line)."""
     if argv is None:
         command_process()
+    code = run(sys.argv[1:] if argv is None else argv)
+    if argv is None and solving():  # Ctrl-C in CP-SAT's presolve: leave without the teardown
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
+
+
+def run(argv: list[str]) -> int:
+    """One command: its exit code, every error as one line on stderr."""
     try:
-        argv = sys.argv[1:] if argv is None else argv
         args = build_parser(argv, __doc__).parse_args(argv)
         return int(COMMANDS[args.command](args))
     except DeadlineExceeded as exc:

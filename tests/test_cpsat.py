@@ -88,3 +88,31 @@ def test_unknown_status_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cp_model, "CpSolver", FutureSolver)
     run = cpsat.solve_model(small_model(0)[0], Limits(), None)
     assert run.status is Status.ERROR and "NEW_STATUS" in run.message
+
+
+def test_an_interrupted_wait_still_sees_the_solve_it_left() -> None:
+    """Ctrl-C in the wait, while presolve ignores the stop flag (the 16x16 table model's
+    expansion): the wait raises at once and :func:`cpsat.solving` stays True until CP-SAT has
+    ended (Python 3.11's interrupted ``Thread.join`` marked such a thread ended, and the
+    command line then exited under it: SIGABRT)."""
+    import signal
+    import threading
+    import time
+
+    from puzzlesat.domains.eternity.generate import generate
+    from puzzlesat.models.eternity import build_model
+
+    instance = generate({"size": 16, "frame_colours": 5, "inner_colours": 17}, seed=1)
+    model, _ = build_model(instance)
+    solver = cp_model.CpSolver()
+    solver.parameters.catch_sigint_signal = False
+    solver.parameters.max_time_in_seconds = 30
+    threading.Timer(0.3, signal.pthread_kill, (threading.main_thread().ident, signal.SIGINT)).start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        cpsat.solve_waiting(solver, model)
+    assert time.monotonic() - start < 0.3 + cpsat.STOP_WAIT + 1
+    assert cpsat.solving()  # still in presolve
+    while cpsat.solving() and time.monotonic() - start < 60:
+        time.sleep(0.05)
+    assert not cpsat.solving()

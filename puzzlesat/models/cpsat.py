@@ -28,6 +28,7 @@ from typing import Any
 from puzzlesat.core import Limits, Status
 from puzzlesat.core.incumbent import Entry, Incumbent
 
+THREAD = "puzzlesat-cpsat"  # the name of the thread a solve runs in (see :func:`solving`)
 MIN_TIME = 0.01  # seconds: a limit of 0 would make CP-SAT return before it reads the model
 STOP_WAIT = 0.1  # seconds to wait for a stopped solve to end before leaving it to end alone
 WATCH_EVERY = 0.05  # seconds between a racing solve's looks at the race's best (one stat each)
@@ -170,32 +171,40 @@ def solve_waiting(
         What ``solver.solve`` returned (a ``CpSolverStatus``).
     """
     answer: list[Any] = []
+    done = threading.Event()  # waited on, not the thread: see below
 
     def work() -> None:
         try:
             answer.append(solver.solve(model) if callback is None else solver.solve(model, callback))
         except BaseException as exc:  # handed to the waiting thread
             answer.append(exc)
+        finally:
+            done.set()
 
-    thread = threading.Thread(target=work, name="puzzlesat-cpsat", daemon=True)
-    thread.start()
+    # Python 3.11's Thread.join, interrupted by Ctrl-C, marks a thread still running as ended,
+    # and the interpreter then exits under a running CP-SAT, which aborts (SIGABRT) in C++'s
+    # std::terminate; an Event's wait has no such state
+    threading.Thread(target=work, name=THREAD, daemon=True).start()
     try:
-        if watch is None:
-            thread.join()
-        while thread.is_alive():
-            thread.join(WATCH_EVERY)
-            if thread.is_alive() and watch is not None and watch():
+        while not done.wait(None if watch is None else WATCH_EVERY):
+            if watch is not None and watch():
                 if stopped is not None:
                     stopped.set()
                 solver.stop_search()
-                thread.join()
+                done.wait()
     except BaseException:
         solver.stop_search()
-        thread.join(STOP_WAIT)
+        done.wait(STOP_WAIT)
         raise
     if isinstance(answer[0], BaseException):
         raise answer[0]
     return answer[0]
+
+
+def solving() -> bool:
+    """True while a CP-SAT solve told to stop still runs (a presolve step that does not look at
+    its stop flag): the interpreter's exit under it would abort in C++ (std::terminate)."""
+    return any(thread.name == THREAD and thread.is_alive() for thread in threading.enumerate())
 
 
 @dataclass(frozen=True)
