@@ -203,3 +203,29 @@ def test_a_damaged_library_is_one_line_and_the_jit_serves(
     assert len(damage_lines) == 1 and says in damage_lines[0] and "Traceback" not in done.stderr, done.stderr
     listed = subprocess.run([sys.executable, "-m", "puzzlesat.cli", "kernels", "list"], env=env, capture_output=True)
     assert (b" damaged " in listed.stdout) == (not sealed)  # a sealed foreign library passes its digest
+
+
+def test_a_build_keeps_the_libraries_other_checkouts_still_load(tmp_path: Path) -> None:
+    """The cache folder is shared: a build removes another key's library only when no solve has
+    loaded it (touched its digest) for ``KEEP_DAYS`` days; never the one it built."""
+    now = 1_000_000_000.0
+    mine, used, unused, bare = (tmp_path / f"eternity-{key}.so" for key in ("aa", "bb", "cc", "dd"))
+    other_set = tmp_path / "rubik-ee.so"
+    for library in (mine, used, unused, bare, other_set):
+        library.write_bytes(b"\0")
+        Path(str(library) + aot.DIGEST).write_text("x\n")
+    old = now - (aot.KEEP_DAYS + 1) * 86400
+    for file in (Path(str(unused) + aot.DIGEST), bare, Path(str(other_set) + aot.DIGEST), mine):
+        os.utime(file, (old, old))
+    Path(str(bare) + aot.DIGEST).unlink()
+    aot.remove_unused(mine, now=now)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
+        [
+            "eternity-aa.so",
+            "eternity-aa.so.digest",
+            "eternity-bb.so",
+            "eternity-bb.so.digest",
+            "rubik-ee.so",
+            "rubik-ee.so.digest",
+        ]
+    )

@@ -26,6 +26,7 @@ symbols.  Such a library is reported in one line and the JIT serves.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import importlib.util
 import os
@@ -47,6 +48,10 @@ SUFFIX = ".so"
 DIGEST = ".digest"  # beside the library: its BLAKE2b in hex
 ENTRY = "puzzlesat_{set}_{name}"  # the C name of the function ``name`` of a kernel set
 RUNTIME = ("NRT_", "numba_")  # the prefixes of numba's runtime functions, stubbed (module docstring)
+# a library of other sources or versions that a solve loaded within these days is kept by a
+# build: the cache folder is shared by every checkout and environment of the user's (a CI
+# clone's build must not take away a working tree's library); a load touches its digest
+KEEP_DAYS = 30
 
 
 @dataclass(frozen=True)
@@ -172,9 +177,13 @@ def _checked(kernels: KernelSet, file: Path) -> Any | None:
         why = "its bytes do not match its digest"
         if noted == digest_of(data):
             try:
-                return importlib.import_module(kernels.abi).Built(ctypes.CDLL(_private_copy(file, data)))
+                built = importlib.import_module(kernels.abi).Built(ctypes.CDLL(_private_copy(file, data)))
             except (OSError, AttributeError) as exc:  # foreign, or without the kernels' symbols
                 why = f"it does not load ({exc})"
+            else:
+                with contextlib.suppress(OSError):  # a read-only cache keeps every library
+                    os.utime(str(file) + DIGEST)
+                return built
     progress.line(f"c kernels {file} are damaged ({why}): numba's JIT serves; puzzlesat kernels build makes them anew")
     return None
 
@@ -248,7 +257,8 @@ def compiler_works() -> bool:
 
 
 def build(name: str) -> KernelBuild:
-    """Compile the set ``name`` into the cache folder now (again, if built), removing its stale libraries.
+    """Compile the set ``name`` into the cache folder now (again, if built), removing its
+    libraries of other sources or versions that no solve loaded for :data:`KEEP_DAYS` days.
 
     The library is written beside its final name and renamed, so a solve never loads half a file.
 
@@ -276,13 +286,30 @@ def build(name: str) -> KernelBuild:
             os.replace(sealed, str(target) + DIGEST)
     except OSError as exc:
         raise PuzzlesatError(f"cannot write the kernels into {target.parent}: {exc}") from None
-    for stale in target.parent.glob(f"{name}-*{SUFFIX}"):
-        if stale != target:
-            stale.unlink(missing_ok=True)
-            Path(str(stale) + DIGEST).unlink(missing_ok=True)
+    remove_unused(target)
     _loaded.pop(name, None)
     (done,) = [k for k in statuses() if k.name == name]
     return done
+
+
+def remove_unused(target: Path, now: float | None = None) -> None:
+    """Remove the libraries of ``target``'s set, other than ``target``, that no solve has loaded
+    for :data:`KEEP_DAYS` days (their digest's time; the library's own without one)."""
+    import time
+
+    name = target.name.split("-", 1)[0]
+    oldest = (time.time() if now is None else now) - KEEP_DAYS * 86400
+    for stale in target.parent.glob(f"{name}-*{SUFFIX}"):
+        if stale == target:
+            continue
+        digest = Path(str(stale) + DIGEST)
+        try:
+            used = (digest if digest.exists() else stale).stat().st_mtime
+        except OSError:
+            continue
+        if used < oldest:
+            stale.unlink(missing_ok=True)
+            digest.unlink(missing_ok=True)
 
 
 def _object_code(name: str, functions: dict[str, Any]) -> tuple[bytes, list[str]]:
