@@ -13,14 +13,14 @@ The C functions (every argument 64 bits: an integer, or the address of an array 
 
     int64 puzzlesat_eternity_search(TABLE, STATE, budget, limit, floor, check, int64 *nodes)
     int64 puzzlesat_eternity_replay(int64 *prefix, length, TABLE, STATE, check)
-    int64 puzzlesat_eternity_count(BITS, COUNT, budget, limit, floor, int64 *nodes)
+    int64 puzzlesat_eternity_count(BITS, COUNT, budget, limit, int64 *nodes)
     int64 puzzlesat_eternity_count_replay(int64 *prefix, length, BITS, COUNT)
 
     TABLE = cols, colours, classes, cells, off, offs, uint16 *tile, rows, rot, east, south,
             after, gives_off, tiles + 1, gives, gives_length
     STATE = used, choice, east, south, placed, depth, found, pruned, supply, demand, slots
     BITS  = cols, uint64 *tab, tab_length, uint64 *pack, pack_length, uint64 *base, cells
-    COUNT = uint64 *used, uint64 *cells_state, depth, found
+    COUNT = uint64 *placed, uint64 *before, uint64 *stack, uint64 *ends, found
 
 ``search`` and ``count`` return the kernel status and write the nodes; the replays return 0.
 (``count`` is the count kernel of native/eternity/count_kernel.py, on a
@@ -33,12 +33,12 @@ import ctypes
 from array import array
 from typing import Any
 
-from puzzlesat.native.eternity.arrays import BitState, BitTable, State, Table, numpy_views
+from puzzlesat.native.eternity.arrays import STACKED, BitState, BitTable, State, Table, numpy_views
 
 TABLE_ARGS = 16  # the C arguments a Table takes, and a State:
 STATE_ARGS = 11
 BITS_ARGS = 7  # and a BitTable, and a BitState:
-COUNT_ARGS = 4
+COUNT_ARGS = 5
 
 
 def _address(values: array) -> int:
@@ -86,7 +86,7 @@ class Built:
         self._search.restype = self._replay.restype = word
         self._count = library.puzzlesat_eternity_count
         self._count_replay = library.puzzlesat_eternity_count_replay
-        self._count.argtypes = [word] * (BITS_ARGS + COUNT_ARGS + 4)
+        self._count.argtypes = [word] * (BITS_ARGS + COUNT_ARGS + 3)
         self._count_replay.argtypes = [word] * (2 + BITS_ARGS + COUNT_ARGS)
         self._count.restype = self._count_replay.restype = word
         self._nodes = array("q", [0])
@@ -100,9 +100,9 @@ class Built:
         """The kernel's ``replay``: place ``prefix`` on the empty board."""
         self._replay(_address(prefix), len(prefix), *table_args(t), *state_args(s), check)
 
-    def count(self, t: BitTable, s: BitState, budget: int, limit: int, floor: int) -> tuple[int, int]:
+    def count(self, t: BitTable, s: BitState, budget: int, limit: int) -> tuple[int, int]:
         """The count kernel's ``count`` (native/eternity/count_kernel.py): (status, nodes)."""
-        status = self._count(*bits_args(t), *count_args(s), budget, limit, floor, _address(self._nodes))
+        status = self._count(*bits_args(t), *count_args(s), budget, limit, _address(self._nodes))
         return status, self._nodes[0]
 
     def count_replay(self, prefix: array, t: BitTable, s: BitState) -> None:
@@ -127,10 +127,10 @@ class Jit:
 
         self._kernel.replay(np.frombuffer(prefix, dtype=np.int64), numpy_views(t), numpy_views(s), check)
 
-    def count(self, t: BitTable, s: BitState, budget: int, limit: int, floor: int) -> tuple[int, int]:
+    def count(self, t: BitTable, s: BitState, budget: int, limit: int) -> tuple[int, int]:
         from puzzlesat.native.eternity import count_kernel
 
-        status, nodes = count_kernel.count(numpy_views(t), numpy_views(s), budget, limit, floor)
+        status, nodes = count_kernel.count(numpy_views(t), numpy_views(s), budget, limit)
         return int(status), int(nodes)
 
     def count_replay(self, prefix: array, t: BitTable, s: BitState) -> None:
@@ -153,7 +153,7 @@ def wrappers() -> dict[str, Any]:
     table = [word, word, address, word, address, word, tiles, word, *[address] * 5, word, address, word]
     state = [*[address] * 10, word]
     bits = [word, words, word, words, word, words, word]
-    counting = [words, words, address, address]
+    counting = [words, words, words, words, address]
     assert (len(table), len(state), len(bits), len(counting)) == (TABLE_ARGS, STATE_ARGS, BITS_ARGS, COUNT_ARGS)
 
     @njit(inline="always")
@@ -204,27 +204,30 @@ def wrappers() -> dict[str, Any]:
 
     @njit(inline="always")
     def bit_bundles(
-        cols, tab, ntab, pack, npack, base, cells, used, state, depth, found
+        cols, tab, ntab, pack, npack, base, cells, placed, before, stack, ends, found
     ):  # pragma: no cover - compiled
         """The BitTable and the BitState over BITS and COUNT's arrays."""
         t = BitTable(cols, carray(tab, ntab), carray(pack, npack), carray(base, cells))
-        s = BitState(carray(used, 1), carray(state, 3 * cells), carray(depth, 1), carray(found, 1))
+        s = BitState(
+            carray(placed, cells), carray(before, cells), carray(stack, 3 * (STACKED * cells + 1)), carray(ends, 2),
+            carray(found, 1),
+        )  # fmt: skip
         return t, s
 
-    @cfunc(word(*bits, *counting, word, word, word, address))
+    @cfunc(word(*bits, *counting, word, word, address))
     def count(
-        cols, tab, ntab, pack, npack, base, cells, used, state, depth, found, budget, limit, floor, nodes,
+        cols, tab, ntab, pack, npack, base, cells, placed, before, stack, ends, found, budget, limit, nodes,
     ):  # pragma: no cover - compiled  # fmt: skip
-        t, s = bit_bundles(cols, tab, ntab, pack, npack, base, cells, used, state, depth, found)
-        status, done = count_kernel.count(t, s, budget, limit, floor)
+        t, s = bit_bundles(cols, tab, ntab, pack, npack, base, cells, placed, before, stack, ends, found)
+        status, done = count_kernel.count(t, s, budget, limit)
         nodes[0] = done
         return status
 
     @cfunc(word(address, word, *bits, *counting))
     def count_replay(
-        prefix, length, cols, tab, ntab, pack, npack, base, cells, used, state, depth, found,
+        prefix, length, cols, tab, ntab, pack, npack, base, cells, placed, before, stack, ends, found,
     ):  # pragma: no cover - compiled  # fmt: skip
-        t, s = bit_bundles(cols, tab, ntab, pack, npack, base, cells, used, state, depth, found)
+        t, s = bit_bundles(cols, tab, ntab, pack, npack, base, cells, placed, before, stack, ends, found)
         count_kernel.replay(carray(prefix, length), t, s)
         return 0
 

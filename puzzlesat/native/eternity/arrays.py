@@ -106,6 +106,7 @@ WEST_SHIFT = 41  # and the key of the cell east of it: 2 * its east colour * the
 FIELD = 0xFFF  # the mask of a 12-bit field
 NORTH_MASK = 0x7FF  # and of the north field
 KEYS_AT = 64  # where the keys start in ``BitTable.tab``: after the tiles' twin sets
+STACKED = 256  # entries a cell may stack: the rows of one key, at most 64 tiles in 4 turns
 
 
 class BitTable(NamedTuple):
@@ -130,21 +131,24 @@ class BitTable(NamedTuple):
 
 
 class BitState(NamedTuple):
-    """A count's state, which the count kernel updates in place: ``used`` (one uint64, the tiles on
-    the board), ``cells`` (uint64, three words a depth: the tiles left to try there, the word of
-    the row placed, or tried last, there (0: none, a cell just opened), and where the rows of the
-    cell's key are in ``pack``); ``depth[0]``, ``found[0]`` (boards completed).  The row tried
-    last's next turn (its ``next`` field) is the candidate tried next."""
+    """A count's state, which the count kernel updates in place (native/eternity/count_kernel.py),
+    uint64 but ``found``: ``placed`` per cell the word of the row on it, ``before`` per cell the
+    tiles on the cells before it (both hold for the cells up to the deepest entry's), ``stack`` its
+    entries (three words each: a row's word, the free candidates of the next cell, and that cell
+    with its key, ``cell | key << 8``), ``ends`` where the search's entries start and end on it
+    (the entries below ``ends[0]`` were given away), ``found[0]`` (boards completed)."""
 
-    used: array
-    cells: array
-    depth: array
+    placed: array
+    before: array
+    stack: array
+    ends: array
     found: array
 
     @classmethod
     def empty(cls, cells: int) -> BitState:
-        """The state of the empty board."""
-        return cls(zeros(1, "Q"), zeros(3 * cells, "Q"), zeros(1), zeros(1))
+        """The state of the empty board, nothing stacked."""
+        stack = zeros(3 * (STACKED * cells + 1), "Q")  # STACKED entries a cell, and a task's first
+        return cls(zeros(cells, "Q"), zeros(cells, "Q"), stack, zeros(2, "Q"), zeros(1))
 
 
 class Rows(NamedTuple):

@@ -7,8 +7,9 @@ take either.  A count takes this one when the board fits a machine word (64 tile
 and the colour-count check is off (:func:`fits`).
 
 A task is ``(rows on cells 0..p-1, first)``: ``first`` -1 opens cell p with all its free
-candidates, a mask (0 or more) with those tiles only, :data:`PLACE_LAST` says the last row of
-the prefix is a candidate this task places (one node: the other turn of a tile, given away).
+candidates, a mask (0 or more) with those tiles only.  Each entry of the kernel's stack is one
+(a row placed, counted, and the candidates of the next cell, not yet), so what a search gives
+away is exactly what it has not counted.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ from puzzlesat.native.eternity.arrays import (
 from puzzlesat.native.eternity.search import Lookup, Task
 
 WORD = 64  # tiles a board may have for this search
-PLACE_LAST = -2  # a task's ``first``: its prefix's last row is its own first node
 
 
 def fits(instance: Instance, check: bool) -> bool:
@@ -78,11 +78,6 @@ def bit_table(lookup: Lookup) -> BitTable:
     return BitTable(lookup.instance.cols, tab, pack, base)
 
 
-def next_turn(word: int) -> int:
-    """The row tried after the row of ``word`` (the same tile in its next turn in the key), -1: none."""
-    return (word >> ALT_SHIFT & FIELD) - 1
-
-
 class CountSearch:
     """One count on tile bitsets, resumable call after call: from the empty board or from a task."""
 
@@ -96,8 +91,6 @@ class CountSearch:
         self.table = bit_table(lookup) if table is None else table
         self.labelings = lookup.labelings
         self.state = BitState.empty(instance.cells)
-        self.floor = 0
-        self._pending = 0  # nodes of the task's start, reported by the next run
         self._complete = False  # the task is one whole board
         self.start((array("q"), -1))
 
@@ -107,19 +100,15 @@ class CountSearch:
         return self.state.found[0]
 
     def run(self, budget: int, limit: int = 1, plain: bool = False) -> tuple[int, int]:
-        """(kernel status, nodes) of at most ``budget`` more nodes, stopping at the ``limit``-th board."""
-        pending, self._pending = self._pending, 0
+        """(kernel status, nodes) of about ``budget`` more nodes (at least, but for the search's
+        end; a few more: a cell's candidates are counted together), stopping at the ``limit``-th board."""
         if self._complete:
-            return EXHAUSTED, pending
-        status, nodes = aot.kernels("eternity").count(
-            self.table, self.state, max(1, budget - pending), limit, self.floor
-        )
-        return status, nodes + pending
+            return EXHAUSTED, 0
+        return aot.kernels("eternity").count(self.table, self.state, max(1, budget), limit)
 
     def placed(self, depth: int) -> array:
         """The rows on cells ``0..depth-1``."""
-        cells = self.state.cells
-        return array("q", (cells[3 * d + 1] & FIELD for d in range(depth)))
+        return array("q", (word & FIELD for word in self.state.placed[:depth]))
 
     def board(self) -> Solution:
         """The board the last FOUND stopped at."""
@@ -130,49 +119,32 @@ class CountSearch:
         """Set the search to run exactly the subtrees of ``task`` (its counts start at 0)."""
         prefix, first = task
         prefix = array("q", prefix)
-        p, state = len(prefix), self.state
-        state.found[0] = 0
+        state = self.state
         aot.kernels("eternity").count_replay(prefix, self.table, state)
-        self._pending = int(first == PLACE_LAST)
-        self._complete = p == self.instance.cells
-        if self._complete:  # a whole board given away as its last turn
+        self._complete = len(prefix) == self.instance.cells
+        if self._complete:  # a whole board given away
             state.found[0] = 1
         elif first >= 0:
-            state.cells[3 * p] = first
-        self.floor = p
+            state.stack[1] = first
 
-    def _pieces(self, d: int) -> list[Task]:
-        """The untried candidates of cell ``d`` as tasks (the other turns of the tile tried first)."""
-        cells, tasks = self.state.cells, []
-        alt = next_turn(cells[3 * d + 1])
-        while alt >= 0:
-            tasks.append((array("q", [*self.placed(d), alt]), PLACE_LAST))
-            alt = next_turn(self.table.pack[alt])
-        if cells[3 * d]:
-            tasks.append((self.placed(d), cells[3 * d]))
-        return tasks
+    def _task(self, entry: int) -> Task:
+        """The stack's entry ``entry`` as a task: its row's cell and those before, and its candidates."""
+        stack = self.state.stack
+        word, cell = stack[3 * entry], stack[3 * entry + 2] & 0xFF
+        prefix = array("q", [*self.placed(cell - 1), word & FIELD]) if cell else array("q")
+        return prefix, stack[3 * entry + 1]
 
     def split(self) -> Task | None:
-        """Give away the untried candidates of the shallowest cell that has some, as a task; None if none.
-
-        A cell with a tile's other turn pending gives that turn alone (its other candidates stay).
-        """
-        cells, n = self.state.cells, self.instance.cells
-        for d in range(self.floor, min(self.state.depth[0], n)):
-            word = cells[3 * d + 1]
-            alt = next_turn(word)
-            if alt >= 0:  # the cell's row now says the turn after the one given away is next
-                cells[3 * d + 1] = word & ~(FIELD << ALT_SHIFT) | self.table.pack[alt] & FIELD << ALT_SHIFT
-                return array("q", [*self.placed(d), alt]), PLACE_LAST
-            if cells[3 * d]:
-                task = (self.placed(d), cells[3 * d])
-                cells[3 * d] = 0
-                return task
-        return None
+        """Give away the shallowest entry of the stack as a task (the biggest piece) when another
+        is left; None if not."""
+        ends = self.state.ends
+        if self._complete or ends[1] - ends[0] < 2:
+            return None
+        task = self._task(ends[0])
+        ends[0] += 1
+        return task
 
     def remaining(self) -> list[Task]:
-        """Every task left of a search paused on BUDGET: the untried candidates of each cell to the current one."""
-        depth = self.state.depth[0]
-        if self._complete or depth < self.floor:
-            return []
-        return [task for d in range(self.floor, min(depth + 1, self.instance.cells)) for task in self._pieces(d)]
+        """Every task left of a search paused on BUDGET or FOUND: the entries of its stack."""
+        low, top = self.state.ends
+        return [] if self._complete else [self._task(entry) for entry in range(low, top)]
