@@ -57,7 +57,7 @@ from puzzlesat import api  # noqa: E402
 from puzzlesat.core.kernel_status import EXHAUSTED  # noqa: E402
 from puzzlesat.domains.eternity import Instance, parse  # noqa: E402
 from puzzlesat.native import aot  # noqa: E402
-from puzzlesat.native.eternity.arrays import TILE_SHIFT, Table, class_width  # noqa: E402
+from puzzlesat.native.eternity.arrays import Table, class_width  # noqa: E402
 from puzzlesat.native.eternity.count_search import CountSearch  # noqa: E402
 from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search  # noqa: E402
 
@@ -67,8 +67,8 @@ BRENDAN = "eternity/brendan_set1"
 
 
 def prefixes(instance: Instance, lookup: Lookup, depth: int, stride: int, count: int) -> list[tuple[int, ...]]:
-    """Partial boards of ``depth`` cells (rows of ``lookup``), the first met after every ``stride``
-    nodes of a walk that skips the subtree of each one taken."""
+    """Partial boards of ``depth`` cells (rows of ``lookup``), the one under way after every
+    ``stride`` nodes of a walk that skips the subtree of each one taken."""
     search = CountSearch(instance, lookup)
     state = search.state
     found: list[tuple[int, ...]] = []
@@ -76,16 +76,12 @@ def prefixes(instance: Instance, lookup: Lookup, depth: int, stride: int, count:
         status, _ = search.run(stride, limit=COUNT_LIMIT)
         if status == EXHAUSTED:
             break
-        at = state.depth[0]
-        if at < depth:
-            continue
-        found.append(tuple(search.placed(depth)))
-        cells = state.cells
-        for cell in range(depth, at):  # skip the subtree: its cells emptied, the walk goes on past it
-            state.used[0] &= ~(1 << (cells[3 * cell + 1] >> TILE_SHIFT & 63))
-        for cell in range(depth, at + 1):
-            cells[3 * cell], cells[3 * cell + 1] = 0, 0
-        state.depth[0] = depth
+        low, top = state.ends
+        # the entries of cells past ``depth`` hang from the board's first ``depth`` rows, and lie on top
+        below = [entry for entry in range(low, top) if state.stack[3 * entry + 2] & 0xFF > depth]
+        if below:
+            found.append(tuple(search.placed(depth)))
+            state.ends[1] = below[0]  # the subtree skipped: the walk goes on past it
     return found
 
 

@@ -105,6 +105,24 @@ def test_each_board_found_is_a_solution_and_the_count_goes_on_from_it() -> None:
     assert status[0] == EXHAUSTED and len(set(boards)) == len(boards) == search.found > 1
 
 
+@pytest.mark.parametrize("name", ["4x4 few colours 0", "4x4 few colours 2", "3x5"])
+def test_boards_found_one_by_one_with_twins_and_second_turns_add_up_to_the_count(name: str) -> None:
+    """The last cell's boards counted tile by tile (twins, tiles of two turns): each stop a new board."""
+    instance = BOARDS[name]()
+    lookup = Lookup(instance, True)
+    whole = CountSearch(instance, lookup)
+    expected = whole.run(10**9, limit=COUNT_LIMIT)
+    assert expected[0] == EXHAUSTED
+    search = CountSearch(instance, lookup)
+    boards, nodes = [], 0
+    while (status := search.run(10**9, limit=search.found + 1))[0] == FOUND:
+        nodes += status[1]
+        assert not verify(instance, search.board())
+        boards.append(search.board().placements)
+    assert len(set(boards)) == len(boards) == search.found == whole.found > 1
+    assert nodes + status[1] == expected[1]
+
+
 def test_counts_fall_back_to_the_row_scan_past_a_word_or_with_the_colour_check() -> None:
     assert fits(generate({"size": 8, "frame_colours": 3, "inner_colours": 8}, 0), False)
     assert not fits(generate({"size": 9, "frame_colours": 3, "inner_colours": 8}, 0), False)

@@ -3,7 +3,7 @@
 The same tree as native/eternity/kernel.py, node for node (a count visits every node whatever
 the order), walked with one machine word: the tiles on the board are the bits of a word, and
 the candidates of each (frame class, west, north) key the bits of a word of the table, so the
-free candidates of a cell are one AND, and each next one is its highest bit (a count of leading
+free candidates of a cell are one AND, and each next one is its lowest bit (a count of trailing
 zeros), never a tile looked at and skipped because it is on the board.
 
 The walk keeps a stack of entries, each a row placed on a cell (a node, counted) and the free
@@ -13,8 +13,10 @@ on what it finds: its own next cell's free candidates are computed and the row i
 the stack as a new entry, which is kept (the top moved past it) when that set is not empty.
 A row that leaves its next cell nothing is so a node that costs no branch, and going back up is
 taking the next entry: the only branch that depends on the tree is the end of a cell's
-candidates.  This made the kernel 1.1x faster than the scan that tried a cell's candidates one
-by one and branched on each (benchmarks/eternity_exact.py, docs/eternity.md).
+candidates.  This made the kernel 1.09x faster than the scan that tried a cell's candidates one
+by one and branched on each (docs/eternity.md, *Exact counts*).  The last cell's boards are
+its candidates, counted (the rows of each tile, one by one, only with twins or tiles of two
+turns, or when the ``limit``-th board is among them: :func:`_last`).
 
 Everything a row gives the search is one word (its row, tile, next turn, and the parts of the
 keys of the cells east of it and below it: :class:`~puzzlesat.native.eternity.arrays.BitTable`),
@@ -24,7 +26,8 @@ key (``cell | key << 8``).  Every index is unsigned, so numba adds no fix-up for
 Identical pieces (``twins``) are tried once: the lowest of a cell's identical candidates stands
 for them all.  A tile that fits one key in two turns (a tile with three sides of one colour) has
 each turn counted and stacked (the word's ``next`` field).  Candidates are stacked from the
-highest tile down, so entries come off in the order of the tiles' ids.
+lowest tile up, so entries come off from the highest down: the count and the nodes do not
+depend on it, only which board is found first.
 
 A search may start below the root (a task of the parallel search): :func:`replay` places cells
 ``0..p-1`` and stacks one entry with the candidates of cell ``p``; the stack's entries from
@@ -37,7 +40,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import leading_zeros, trailing_zeros
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.native.eternity.arrays import ALT_SHIFT, FIELD, NORTH_MASK, NORTH_SHIFT, TILE_SHIFT, WEST_SHIFT
@@ -64,6 +67,9 @@ def count(t, s, budget, limit):  # pragma: no cover - compiled
     twins = False  # some tile has identical pieces to take out with it
     for b in range(64):
         twins |= tab[b] & ~(one << U(b)) != zero
+    plain = not twins  # nor a tile that fits a key in two turns: a last cell's boards are its candidates
+    for i in range(pack.shape[0]):
+        plain &= (pack[i] >> U(ALT_SHIFT)) & field == zero
     low, top = ends[0], ends[1]
     found = s.found[0]
     nodes = 0
@@ -80,50 +86,48 @@ def count(t, s, budget, limit):  # pragma: no cover - compiled
             before[c] = u
         row_base = tab[(at >> U(8)) + one]
         if c + one == n:  # the last cell: every row a board
-            while m != zero:
-                b = U(trailing_zeros(m))
-                m &= ~tab[b] if twins else m - one
-                x = pack[row_base + b]
-                placed[c] = x
-                nodes += 1
-                found += 1
-                a = (x >> U(ALT_SHIFT)) & field
-                while a != zero:
-                    a = (pack[a - one] >> U(ALT_SHIFT)) & field
-                    nodes += 1
-                    found += 1
+            q, rows = m, 0
+            while q != zero:
+                q &= q - one
+                rows += 1
+            if plain and found + rows < limit:
+                nodes += rows
+                found += rows
+            else:
+                m, rows, found = _last(tab, pack, placed, c, row_base, m, twins, found, limit)
+                nodes += rows
                 if found >= limit:
                     status = FOUND
+                    if m != zero:  # the rest of the cell, for the next call
+                        stack[j + one] = m
+                        top += one
                     break
-            if status == FOUND:
-                if m != zero:  # the rest of the cell, for the next call
-                    stack[j + one] = m
-                    top += one
-                break
         else:
             nb = cb[c + one]  # the key of cell c + 1 but its west colour
             if c + one >= cols:
                 nb += (placed[c + one - cols] >> U(NORTH_SHIFT)) & U(NORTH_MASK)
             nxt = c + one
             while m != zero:
-                b = six - U(leading_zeros(m))
+                b = U(trailing_zeros(m))
+                m &= m - one
                 if twins:
-                    b = U(trailing_zeros(m & tab[b]))
                     m &= ~tab[b]
-                else:
-                    m ^= one << b
                 free = ~(u | (one << b))
                 x = pack[row_base + b]
-                while True:  # the tile's turns in the key
+                k = nb + (x >> U(WEST_SHIFT))
+                f = tab[k] & free
+                stack[j], stack[j + one], stack[j + U(2)] = x, f, nxt | (k << U(8))
+                j += three * U(f != zero)
+                nodes += 1
+                a = (x >> U(ALT_SHIFT)) & field
+                while a != zero:  # the tile's other turns in the key
+                    x = pack[a - one]
+                    a = (x >> U(ALT_SHIFT)) & field
                     k = nb + (x >> U(WEST_SHIFT))
                     f = tab[k] & free
                     stack[j], stack[j + one], stack[j + U(2)] = x, f, nxt | (k << U(8))
                     j += three * U(f != zero)
                     nodes += 1
-                    a = (x >> U(ALT_SHIFT)) & field
-                    if a == zero:
-                        break
-                    x = pack[a - one]
             top = j // three
         if nodes >= budget:
             status = BUDGET
@@ -131,6 +135,28 @@ def count(t, s, budget, limit):  # pragma: no cover - compiled
     ends[1] = top
     s.found[0] = found
     return status, nodes
+
+
+@njit(cache=True)
+def _last(tab, pack, placed, c, row_base, m, twins, found, limit):  # pragma: no cover - compiled
+    """Count the boards of the last cell's candidates ``m``, tile by tile, until ``found``
+    reaches ``limit`` (the board of that tile in ``placed``): (the candidates left, the rows
+    counted, found)."""
+    one, zero, field = U(1), U(0), U(FIELD)
+    rows = 0
+    while m != zero:
+        b = U(trailing_zeros(m))
+        m &= ~tab[b] if twins else m - one
+        x = pack[row_base + b]
+        placed[c] = x
+        rows += 1
+        a = (x >> U(ALT_SHIFT)) & field
+        while a != zero:
+            a = (pack[a - one] >> U(ALT_SHIFT)) & field
+            rows += 1
+        if found + rows >= limit:
+            break
+    return m, rows, found + rows
 
 
 @njit(cache=True)
