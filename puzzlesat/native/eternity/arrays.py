@@ -99,7 +99,7 @@ class State(NamedTuple):
 
 # A row of the count kernel as one word (:class:`BitTable`): its fields' shifts and widths.
 ROW_BITS = 12  # the row's index (bits 0-11)
-TILE_SHIFT = 12  # its tile (6 bits)
+TILE_SHIFT = 12  # its tile's bit (6 bits: :class:`BitTable`)
 ALT_SHIFT = 18  # the tile's next row in the same key, plus one (0: none; 12 bits)
 NORTH_SHIFT = 30  # what it gives the key of the cell below: 2 * its south colour (11 bits)
 WEST_SHIFT = 41  # and the key of the cell east of it: 2 * its east colour * the colours (23 bits)
@@ -111,17 +111,19 @@ STACKED = 256  # entries a cell may stack: the rows of one key, at most 64 tiles
 
 class BitTable(NamedTuple):
     """What the count kernel reads and never changes (native/eternity/count_kernel.py): the board
-    and the candidates of each (frame class, west, north) key as a set of tiles, one bit a tile.
+    and the candidates of each (frame class, west, north) key as a set of tiles, one bit a tile:
+    tile ``t`` is bit ``63 - t``, so that the kernel, which stacks a cell's candidates from the
+    lowest bit up, takes them off in the order of the tiles' ids.
 
     Three uint64 arrays (typecode ``Q``), so that the kernel's loop keeps few pointers and no
-    index is signed: ``tab`` per tile (``tab[tile]``, tiles 0-63) the tiles tried in its place
+    index is signed: ``tab`` per bit (``tab[bit]``, 0-63) the tiles tried in its tile's place
     (itself and its identical pieces), then per key two words, its tiles (``tab[k]``) and where
     their rows are in ``pack`` (``tab[k + 1]``), ``k = KEYS_AT + 2 * (class * width + west *
-    colours + north)``; ``pack`` per row its word (``row | tile << 12 | (next + 1) << 18 | 2 *
-    south << 30 | 2 * east * colours << 41``: the fields above; ``next`` the tile's next row in
-    the same key, a tile can fit one key in two turns), then per key some row has a block of 64
-    words, the word of the tile's first row there by tile; ``base`` per cell ``KEYS_AT + 2 *
-    class * class_width(colours)``.
+    colours + north)``; ``pack`` per row its word (``row | bit << 12 | (next + 1) << 18 | 2 *
+    south << 30 | 2 * east * colours << 41``: the fields above, ``bit`` its tile's; ``next`` the
+    tile's next row in the same key, a tile can fit one key in two turns), then per key some row
+    has a block of 64 words, the word of the tile's first row there by bit; ``base`` per cell
+    ``KEYS_AT + 2 * class * class_width(colours)``.
     """
 
     cols: int

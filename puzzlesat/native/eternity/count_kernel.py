@@ -23,11 +23,13 @@ keys of the cells east of it and below it: :class:`~puzzlesat.native.eternity.ar
 and an entry is three: the row's word, the next cell's candidates, and the next cell with its
 key (``cell | key << 8``).  Every index is unsigned, so numba adds no fix-up for negative ones.
 
-Identical pieces (``twins``) are tried once: the lowest of a cell's identical candidates stands
-for them all.  A tile that fits one key in two turns (a tile with three sides of one colour) has
-each turn counted and stacked (the word's ``next`` field).  Candidates are stacked from the
-lowest tile up, so entries come off from the highest down: the count and the nodes do not
-depend on it, only which board is found first.
+Identical pieces (``twins``) are tried once: the lowest bit of a cell's identical candidates
+stands for them all.  A tile that fits one key in two turns (a tile with three sides of one
+colour) has each turn counted and stacked (the word's ``next`` field).  Candidates are stacked
+from the lowest bit up, and tile ``t`` is bit ``63 - t``
+(:class:`~puzzlesat.native.eternity.arrays.BitTable`), so entries come off in the order of the
+tiles' ids, as the kernel before this one tried them (the count and the nodes do not depend on
+it, only which board is found first).
 
 A search may start below the root (a task of the parallel search): :func:`replay` places cells
 ``0..p-1`` and stacks one entry with the candidates of cell ``p``; the stack's entries from

@@ -55,9 +55,10 @@ def bit_table(lookup: Lookup) -> BitTable:
             nxt[last[k, key, tile]] = i
         blocks.setdefault((k, key), len(blocks))
         last[k, key, tile] = i
+    bit = [WORD - 1 - tile for tile in range(len(lookup.twin_tiles))]  # the tiles' bits, the first tile's highest
     words = [
-        i | tile << TILE_SHIFT | (nxt[i] + 1) << ALT_SHIFT | 2 * south << NORTH_SHIFT | 2 * east * colours << WEST_SHIFT
-        for i, (_, _, tile, _, east, south) in enumerate(rows)
+        i | b << TILE_SHIFT | (nxt[i] + 1) << ALT_SHIFT | 2 * south << NORTH_SHIFT | 2 * east * colours << WEST_SHIFT
+        for i, b, east, south in ((i, bit[row[2]], row[4], row[5]) for i, row in enumerate(rows))
     ]
     pack = array("Q", words) + array("Q", [0]) * (len(blocks) * WORD)
     tab = array("Q", [0]) * (KEYS_AT + 2 * lookup.nclasses * width)
@@ -65,15 +66,15 @@ def bit_table(lookup: Lookup) -> BitTable:
         at = KEYS_AT + 2 * (k * width + key)
         block = len(rows) + blocks[k, key] * WORD
         tab[at + 1] = block
-        if not tab[at] >> tile & 1:  # the tile's first row in this key
-            tab[at] |= 1 << tile
-            pack[block + tile] = words[i]
+        if not tab[at] >> bit[tile] & 1:  # the tile's first row in this key
+            tab[at] |= 1 << bit[tile]
+            pack[block + bit[tile]] = words[i]
     pieces: dict[int, int] = {}
     for tile, twin in enumerate(lookup.twin_tiles):
         if twin:
-            pieces[lookup.piece[tile]] = pieces.get(lookup.piece[tile], 0) | 1 << tile
+            pieces[lookup.piece[tile]] = pieces.get(lookup.piece[tile], 0) | 1 << bit[tile]
     for tile, twin in enumerate(lookup.twin_tiles):
-        tab[tile] = pieces[lookup.piece[tile]] if twin else 1 << tile
+        tab[bit[tile]] = pieces[lookup.piece[tile]] if twin else 1 << bit[tile]
     base = array("Q", (KEYS_AT + 2 * k * width for k in lookup.classes))
     return BitTable(lookup.instance.cols, tab, pack, base)
 
