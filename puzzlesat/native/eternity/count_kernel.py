@@ -118,8 +118,9 @@ def count(t, s, budget, limit):  # pragma: no cover - compiled
                 x = pack[row_base + b]
                 k = nb + (x >> U(WEST_SHIFT))
                 f = tab[k] & free
-                stack[j], stack[j + one], stack[j + U(2)] = x, f, nxt | (k << U(8))
-                j += three * U(f != zero)
+                i = three * top
+                stack[i], stack[i + one], stack[i + U(2)] = x, f, nxt | (k << U(8))
+                top += U(f != zero)
                 nodes += 1
                 a = (x >> U(ALT_SHIFT)) & field
                 while a != zero:  # the tile's other turns in the key
@@ -127,10 +128,10 @@ def count(t, s, budget, limit):  # pragma: no cover - compiled
                     a = (x >> U(ALT_SHIFT)) & field
                     k = nb + (x >> U(WEST_SHIFT))
                     f = tab[k] & free
-                    stack[j], stack[j + one], stack[j + U(2)] = x, f, nxt | (k << U(8))
-                    j += three * U(f != zero)
+                    i = three * top
+                    stack[i], stack[i + one], stack[i + U(2)] = x, f, nxt | (k << U(8))
+                    top += U(f != zero)
                     nodes += 1
-            top = j // three
         if nodes >= budget:
             status = BUDGET
             break
