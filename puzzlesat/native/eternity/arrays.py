@@ -137,8 +137,9 @@ class BitState(NamedTuple):
     uint64 but ``found``: ``placed`` per cell the word of the row on it, ``before`` per cell the
     tiles on the cells before it (both hold for the cells up to the deepest entry's), ``stack`` its
     entries (three words each: a row's word, the free candidates of the next cell, and that cell
-    with its key, ``cell | key << 8``), ``ends`` where the search's entries start and end on it
-    (the entries below ``ends[0]`` were given away), ``found[0]`` (boards completed)."""
+    with where the rows of its key are in ``pack``, ``cell | rows << 8``), ``ends`` where the
+    search's entries start and end on it (the entries below ``ends[0]`` were given away),
+    ``found[0]`` (boards completed)."""
 
     placed: array
     before: array

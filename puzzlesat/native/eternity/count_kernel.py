@@ -20,8 +20,9 @@ turns, or when the ``limit``-th board is among them: :func:`_last`).
 
 Everything a row gives the search is one word (its row, tile, next turn, and the parts of the
 keys of the cells east of it and below it: :class:`~puzzlesat.native.eternity.arrays.BitTable`),
-and an entry is three: the row's word, the next cell's candidates, and the next cell with its
-key (``cell | key << 8``).  Every index is unsigned, so numba adds no fix-up for negative ones.
+and an entry is three: the row's word, the next cell's candidates, and the next cell with
+where the rows of its key are in ``pack`` (``cell | rows << 8``), so taking an entry waits on
+no other load.  Every index is unsigned, so numba adds no fix-up for negative ones.
 
 Identical pieces (``twins``) are tried once: the lowest bit of a cell's identical candidates
 stands for them all.  A tile that fits one key in two turns (a tile with three sides of one
@@ -86,7 +87,7 @@ def count(t, s, budget, limit):  # pragma: no cover - compiled
             placed[c - one] = w
             u = before[c - one] | (one << ((w >> U(TILE_SHIFT)) & six))
             before[c] = u
-        row_base = tab[(at >> U(8)) + one]
+        row_base = at >> U(8)
         if c + one == n:  # the last cell: every row a board
             q, rows = m, 0
             while q != zero:
@@ -119,7 +120,7 @@ def count(t, s, budget, limit):  # pragma: no cover - compiled
                 k = nb + (x >> U(WEST_SHIFT))
                 f = tab[k] & free
                 i = three * top
-                stack[i], stack[i + one], stack[i + U(2)] = x, f, nxt | (k << U(8))
+                stack[i], stack[i + one], stack[i + U(2)] = x, f, nxt | (tab[k + one] << U(8))
                 top += U(f != zero)
                 nodes += 1
                 a = (x >> U(ALT_SHIFT)) & field
@@ -129,7 +130,7 @@ def count(t, s, budget, limit):  # pragma: no cover - compiled
                     k = nb + (x >> U(WEST_SHIFT))
                     f = tab[k] & free
                     i = three * top
-                    stack[i], stack[i + one], stack[i + U(2)] = x, f, nxt | (k << U(8))
+                    stack[i], stack[i + one], stack[i + U(2)] = x, f, nxt | (tab[k + one] << U(8))
                     top += U(f != zero)
                     nodes += 1
         if nodes >= budget:
@@ -183,7 +184,7 @@ def replay(prefix, t, s):  # pragma: no cover - compiled
         k = cb[p] + (w >> U(WEST_SHIFT) if p > 0 else U(0))
         if p >= cols:
             k += (placed[p - cols] >> U(NORTH_SHIFT)) & U(NORTH_MASK)
-        stack[0], stack[1], stack[2] = w, tab[k] & ~used, U(p) | (k << U(8))
+        stack[0], stack[1], stack[2] = w, tab[k] & ~used, U(p) | (tab[k + U(1)] << U(8))
         s.ends[1] = 1
 
 
