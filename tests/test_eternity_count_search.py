@@ -17,7 +17,7 @@ import puzzlesat
 from puzzlesat.core.kernel_status import BUDGET, EXHAUSTED, FOUND
 from puzzlesat.domains.eternity import Instance, generate, verify, with_hints
 from puzzlesat.native.eternity.arrays import ALT_SHIFT, FIELD
-from puzzlesat.native.eternity.count_search import CountSearch, fits
+from puzzlesat.native.eternity.count_search import CountSearch, bit_table, fits
 from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search, Task
 
 
@@ -121,6 +121,28 @@ def test_boards_found_one_by_one_with_twins_and_second_turns_add_up_to_the_count
         boards.append(search.board().placements)
     assert len(set(boards)) == len(boards) == search.found == whole.found > 1
     assert nodes + status[1] == expected[1]
+
+
+@pytest.mark.parametrize("seed", [0, 2])
+@pytest.mark.parametrize("depth", [6, 10])
+def test_a_cut_trees_partial_boards_come_one_at_a_time_second_turns_too(seed: int, depth: int) -> None:
+    """The tree cut ``depth`` cells down (a checkpoint's tasks, the tree choice): one stop a partial
+    board, two turns of one tile on its last cell two stops, and the nodes of a straight run."""
+    instance = few_colours(seed)
+    lookup = Lookup(instance, True)
+    table = bit_table(lookup)
+    cut = table._replace(base=array("Q", table.base[:depth]))
+    whole = CountSearch(instance, lookup, cut)
+    expected = whole.run(10**9, limit=COUNT_LIMIT)
+    search = CountSearch(instance, lookup, cut)
+    seen, nodes = [], 0
+    while (status := search.run(10**9, limit=search.found + 1))[0] == FOUND:
+        nodes += status[1]
+        seen.append(tuple(search.placed(depth)))
+    assert len(set(seen)) == len(seen) == search.found == whole.found > 1
+    assert nodes + status[1] == expected[1]
+    turns = {(a[:-1], lookup.rows[a[-1]][2]) for a in seen}  # the boards but the last tile's turn
+    assert len(turns) < len(seen)
 
 
 def test_counts_fall_back_to_the_row_scan_past_a_word_or_with_the_colour_check() -> None:

@@ -209,7 +209,7 @@ def wrappers() -> dict[str, Any]:
         """The BitTable and the BitState over BITS and COUNT's arrays."""
         t = BitTable(cols, carray(tab, ntab), carray(pack, npack), carray(base, cells))
         s = BitState(
-            carray(placed, cells), carray(before, cells), carray(stack, 3 * (STACKED * cells + 1)), carray(ends, 2),
+            carray(placed, cells), carray(before, cells + 1), carray(stack, 3 * (STACKED * cells + 1)), carray(ends, 2),
             carray(found, 1),
         )  # fmt: skip
         return t, s

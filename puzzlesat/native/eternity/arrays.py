@@ -134,8 +134,9 @@ class BitTable(NamedTuple):
 
 class BitState(NamedTuple):
     """A count's state, which the count kernel updates in place (native/eternity/count_kernel.py),
-    uint64 but ``found``: ``placed`` per cell the word of the row on it, ``before`` per cell the
-    tiles on the cells before it (both hold for the cells up to the deepest entry's), ``stack`` its
+    uint64 but ``found``: ``placed`` per cell the word of the row on it, ``before`` per cell (and
+    one past the last) the tiles on the cells before it (both hold for the cells up to the
+    deepest entry's), ``stack`` its
     entries (three words each: a row's word, the free candidates of the next cell, and that cell
     with where the rows of its key are in ``pack``, ``cell | rows << 8``), ``ends`` where the
     search's entries start and end on it (the entries below ``ends[0]`` were given away),
@@ -151,7 +152,7 @@ class BitState(NamedTuple):
     def empty(cls, cells: int) -> BitState:
         """The state of the empty board, nothing stacked."""
         stack = zeros(3 * (STACKED * cells + 1), "Q")  # STACKED entries a cell, and a task's first
-        return cls(zeros(cells, "Q"), zeros(cells, "Q"), stack, zeros(2, "Q"), zeros(1))
+        return cls(zeros(cells, "Q"), zeros(cells + 1, "Q"), stack, zeros(2, "Q"), zeros(1))
 
 
 class Rows(NamedTuple):

@@ -15,8 +15,9 @@ A row that leaves its next cell nothing is so a node that costs no branch, and g
 taking the next entry: the only branch that depends on the tree is the end of a cell's
 candidates.  This made the kernel 1.09x faster than the scan that tried a cell's candidates one
 by one and branched on each (docs/eternity.md, *Exact counts*).  The last cell's boards are
-its candidates, counted (the rows of each tile, one by one, only with twins or tiles of two
-turns, or when the ``limit``-th board is among them: :func:`_last`).
+its candidates, counted with one ``popcnt``; with twins or tiles of two turns, or when the
+``limit``-th board is among them, each of its rows is stacked as a whole board instead, an
+entry of cell ``n`` (:func:`_boards`), counted as a board when it is taken.
 
 Everything a row gives the search is one word (its row, tile, next turn, and the parts of the
 keys of the cells east of it and below it: :class:`~puzzlesat.native.eternity.arrays.BitTable`),
@@ -59,9 +60,9 @@ def count(t, s, budget, limit):  # pragma: no cover - compiled
 
     Returns:
         (status, nodes): FOUND when ``found[0]`` reached ``limit``, the board in ``placed`` (the
-        rest of its cell stacked: the search goes on from it); EXHAUSTED when the stack is
-        empty; BUDGET once ``budget`` nodes were placed (a cell's candidates are all counted
-        before it stops: a few nodes more; call again to go on).
+        search goes on from the next entry); EXHAUSTED when the stack is empty; BUDGET once
+        ``budget`` nodes were placed (a cell's candidates are all counted before it stops: a
+        few nodes more; call again to go on).
     """
     tab, pack, cb = t.tab, t.pack, t.base
     placed, before, stack, ends = s.placed, s.before, s.stack, s.ends
@@ -88,23 +89,23 @@ def count(t, s, budget, limit):  # pragma: no cover - compiled
             u = before[c - one] | (one << ((w >> U(TILE_SHIFT)) & six))
             before[c] = u
         row_base = at >> U(8)
-        if c + one == n:  # the last cell: every row a board
-            q, rows = m, 0
+        if c + one >= n:
+            if c == n:  # a whole board, its last row counted when it was stacked
+                found += 1
+                if found >= limit:
+                    status = FOUND
+                    break
+                continue
+            q, rows = m, 0  # the last cell: every row a board
             while q != zero:
                 q &= q - one
                 rows += 1
             if plain and found + rows < limit:
                 nodes += rows
                 found += rows
-            else:
-                m, rows, found = _last(tab, pack, placed, c, row_base, m, twins, found, limit)
+            else:  # each row stacked as a whole board, for a stop at the ``limit``-th
+                top, rows = _boards(tab, pack, stack, top, m, row_base, n, twins)
                 nodes += rows
-                if found >= limit:
-                    status = FOUND
-                    if m != zero:  # the rest of the cell, for the next call
-                        stack[j + one] = m
-                        top += one
-                    break
         else:
             nb = cb[c + one]  # the key of cell c + 1 but its west colour
             if c + one >= cols:
@@ -142,25 +143,27 @@ def count(t, s, budget, limit):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _last(tab, pack, placed, c, row_base, m, twins, found, limit):  # pragma: no cover - compiled
-    """Count the boards of the last cell's candidates ``m``, tile by tile, until ``found``
-    reaches ``limit`` (the board of that tile in ``placed``): (the candidates left, the rows
-    counted, found)."""
-    one, zero, field = U(1), U(0), U(FIELD)
+def _boards(tab, pack, stack, top, m, row_base, n, twins):  # pragma: no cover - compiled
+    """Stack each row of the last cell's candidates ``m`` as a whole board (an entry of cell
+    ``n``, counted as a node here, as a board when it is taken): (the new top, the rows)."""
+    one, zero, three, field = U(1), U(0), U(3), U(FIELD)
     rows = 0
     while m != zero:
         b = U(trailing_zeros(m))
-        m &= ~tab[b] if twins else m - one
+        m &= m - one
+        if twins:
+            m &= ~tab[b]
         x = pack[row_base + b]
-        placed[c] = x
-        rows += 1
-        a = (x >> U(ALT_SHIFT)) & field
-        while a != zero:
-            a = (pack[a - one] >> U(ALT_SHIFT)) & field
+        while True:  # the tile's turns in the key
+            i = three * top
+            stack[i], stack[i + one], stack[i + U(2)] = x, zero, n
+            top += one
             rows += 1
-        if found + rows >= limit:
-            break
-    return m, rows, found + rows
+            a = (x >> U(ALT_SHIFT)) & field
+            if a == zero:
+                break
+            x = pack[a - one]
+    return top, rows
 
 
 @njit(cache=True)

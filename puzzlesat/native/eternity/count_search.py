@@ -122,8 +122,8 @@ class CountSearch:
         prefix = array("q", prefix)
         state = self.state
         aot.kernels("eternity").count_replay(prefix, self.table, state)
-        self._complete = len(prefix) == self.instance.cells
-        if self._complete:  # a whole board given away
+        self._complete = len(prefix) == len(self.table.base)
+        if self._complete:  # a whole board given away (or a whole cut tree's partial board)
             state.found[0] = 1
         elif first >= 0:
             state.stack[1] = first
