@@ -17,7 +17,7 @@ candidates.  This made the kernel 1.09x faster than the scan that tried a cell's
 by one and branched on each (docs/eternity.md, *Exact counts*).  The last cell's boards are
 its candidates, counted with one ``popcnt``; with twins or tiles of two turns, or when the
 ``limit``-th board is among them, each of its rows is stacked as a whole board instead, an
-entry of cell ``n`` (:func:`_boards`), counted as a board when it is taken.
+entry of cell ``n`` (:func:`_last`), counted as a board when it is taken.
 
 Everything a row gives the search is one word (its row, tile, next turn, and the parts of the
 keys of the cells east of it and below it: :class:`~puzzlesat.native.eternity.arrays.BitTable`),
@@ -89,23 +89,12 @@ def count(t, s, budget, limit):  # pragma: no cover - compiled
             u = before[c - one] | (one << ((w >> U(TILE_SHIFT)) & six))
             before[c] = u
         row_base = at >> U(8)
-        if c + one >= n:
-            if c == n:  # a whole board, its last row counted when it was stacked
-                found += 1
-                if found >= limit:
-                    status = FOUND
-                    break
-                continue
-            q, rows = m, 0  # the last cell: every row a board
-            while q != zero:
-                q &= q - one
-                rows += 1
-            if plain and found + rows < limit:
-                nodes += rows
-                found += rows
-            else:  # each row stacked as a whole board, for a stop at the ``limit``-th
-                top, rows = _boards(tab, pack, stack, top, m, row_base, n, twins)
-                nodes += rows
+        if c + one >= n:  # the last cell, or a whole board
+            top, rows, found = _last(tab, pack, stack, top, m, c, row_base, n, twins, plain, found, limit)
+            nodes += rows
+            if c == n and found >= limit:
+                status = FOUND
+                break
         else:
             nb = cb[c + one]  # the key of cell c + 1 but its west colour
             if c + one >= cols:
@@ -143,10 +132,21 @@ def count(t, s, budget, limit):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _boards(tab, pack, stack, top, m, row_base, n, twins):  # pragma: no cover - compiled
-    """Stack each row of the last cell's candidates ``m`` as a whole board (an entry of cell
-    ``n``, counted as a node here, as a board when it is taken): (the new top, the rows)."""
+def _last(tab, pack, stack, top, m, c, row_base, n, twins, plain, found, limit):  # pragma: no cover - compiled
+    """An entry of the last cell (``c`` is ``n - 1``) or a whole board (``c`` is ``n``): (the new
+    top, the nodes counted, ``found``).  The last cell's boards are its candidates, counted at
+    once, but with twins or tiles of two turns, or when the ``limit``-th board is among them:
+    then each of its rows is stacked as a whole board, counted as a node here and as a board
+    when it is taken, so that a stop comes at each board."""
     one, zero, three, field = U(1), U(0), U(3), U(FIELD)
+    if c == n:
+        return top, 0, found + 1
+    q, rows = m, 0
+    while q != zero:
+        q &= q - one
+        rows += 1
+    if plain and found + rows < limit:
+        return top, rows, found + rows
     rows = 0
     while m != zero:
         b = U(trailing_zeros(m))
@@ -163,7 +163,7 @@ def _boards(tab, pack, stack, top, m, row_base, n, twins):  # pragma: no cover -
             if a == zero:
                 break
             x = pack[a - one]
-    return top, rows
+    return top, rows, found
 
 
 @njit(cache=True)
