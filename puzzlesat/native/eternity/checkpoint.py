@@ -91,23 +91,14 @@ class Record:
             ParseError: naming ``source`` and the first field that is missing, unknown, of
                 another type or out of its range.
         """
-        if not isinstance(data, dict):
-            raise ParseError(f"{source}: the record is not a JSON object")
-        unknown = sorted(set(data) - set(RECORD_FIELDS))
-        if unknown:
-            raise ParseError(f"{source}: the record has an unknown field {unknown[0]!r}")
-        for name, (kinds, low, high) in RECORD_FIELDS.items():
-            value = data.get(name, 1 if name == "workers" else None)
-            if isinstance(value, bool) or not isinstance(value, kinds):
-                raise ParseError(f"{source}: record field {name!r} is {value!r}, not {_KIND_NAMES[kinds]}")
-            if isinstance(value, int | float) and not low <= value <= high:
-                raise ParseError(f"{source}: record field {name!r} is {value!r}, not in [{low}, {high:g}]")
-        return cls(**data)
+        return cls(**checked(data, RECORD_FIELDS, source, {"workers": 1}))
 
+
+Fields = dict[str, tuple[type | tuple[type, ...], float, float]]  # a record's fields: types, range
 
 # each field of a record line: its types and, for a number, its range (a run of years, an
 # int64 of nodes, the seed's range)
-RECORD_FIELDS: dict[str, tuple[type | tuple[type, ...], float, float]] = {
+RECORD_FIELDS: Fields = {
     "instance": (str, 0, 0),
     "score": (int, 0, 2**31 - 1),
     "seed": (int, 0, 2**31 - 1),
@@ -116,7 +107,31 @@ RECORD_FIELDS: dict[str, tuple[type | tuple[type, ...], float, float]] = {
     "nodes": (int, 0, 2**63 - 1),
     "workers": (int, 1, 2**16),
 }
-_KIND_NAMES = {str: "text", int: "a whole number", (int, float): "a number"}
+_KIND_NAMES = {str: "text", int: "a whole number", (int, float): "a number", bool: "true or false", list: "a list"}
+
+
+def checked(data: Any, fields: Fields, source: str, defaults: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A record line's data (a checkpoint's, or a count's: native/eternity/count_checkpoint.py),
+    every field checked against ``fields`` (its types and, for a number, its range) before it is
+    used; ``defaults`` for fields older files lack.
+
+    Raises:
+        ParseError: naming ``source`` and the first field that is missing, unknown, of
+            another type or out of its range.
+    """
+    if not isinstance(data, dict):
+        raise ParseError(f"{source}: the record is not a JSON object")
+    unknown = sorted(set(data) - set(fields))
+    if unknown:
+        raise ParseError(f"{source}: the record has an unknown field {unknown[0]!r}")
+    values = {**(defaults or {}), **data}
+    for name, (kinds, low, high) in fields.items():
+        value = values.get(name)
+        if (kinds is not bool and isinstance(value, bool)) or not isinstance(value, kinds):
+            raise ParseError(f"{source}: record field {name!r} is {value!r}, not {_KIND_NAMES[kinds]}")
+        if isinstance(value, int | float) and not isinstance(value, bool) and not low <= value <= high:
+            raise ParseError(f"{source}: record field {name!r} is {value!r}, not in [{low}, {high:g}]")
+    return values
 
 
 def picture(path: str) -> str:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import time
 from array import array
+from dataclasses import dataclass
 from typing import NamedTuple
 
 from puzzlesat.core import Limits, Result
@@ -60,6 +61,39 @@ class Tree(NamedTuple):
             result.solution = result.solution.transposed(instance.cols, instance.rows)
         result.stats.update(tree=self.name, tree_nodes=spent, tree_time=round(seconds, 3))
         return result
+
+
+@dataclass
+class Counted:
+    """What a count walks (:func:`choose`): the puzzle and its lookup, the tree they are of (None:
+    the board's own), and what choosing it cost, for :meth:`answer`."""
+
+    instance: Instance
+    puzzle: Instance
+    lookup: Lookup
+    tree: Tree | None
+    spent: int = 0
+    seconds: float = 0.0
+
+    def answer(self, result: Result) -> Result:
+        """``result`` of the count on the board as given (:meth:`Tree.answer`)."""
+        return result if self.tree is None else self.tree.answer(result, self.instance, self.spent, self.seconds)
+
+
+def choose(
+    instance: Instance,
+    limits: Limits,
+    twins: bool,
+    check: bool,
+    began: float,
+    choice: str = "smallest",
+) -> Counted:
+    """The tree a count of ``instance`` walks, :func:`pick`'s (``began`` and ``choice`` as there), timed."""
+    start = time.perf_counter()
+    tree, spent = pick(instance, limits, twins, check, began, choice)
+    seconds = time.perf_counter() - start
+    puzzle, lookup = counted(instance, tree, twins)
+    return Counted(instance, puzzle, lookup, tree, spent, seconds)
 
 
 def counted(instance: Instance, tree: Tree | None, twins: bool) -> tuple[Instance, Lookup]:

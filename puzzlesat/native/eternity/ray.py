@@ -411,10 +411,12 @@ class TreeRun:
         check = bool(options["colour_check"])
         counting = bool(options.get("count"))
         twins = bool(options["twins"])
-        choice = str(options["count_tree"])  # the tree a local count picks
-        tree, spent = count_tree.pick(instance, limits, twins, check, started, choice) if counting else (None, 0)
-        picked = time.perf_counter() - started
-        work, lookup = count_tree.counted(instance, tree, twins)
+        chosen = (  # a count walks the tree a local count picks
+            count_tree.choose(instance, limits, twins, check, started, str(options["count_tree"]))
+            if counting
+            else count_tree.Counted(instance, instance, Lookup(instance, twins), None)
+        )
+        work, lookup = chosen.puzzle, chosen.lookup
         bits = counting and fits(work, check)  # as a local count does
         table = bit_table(lookup) if bits else lookup.table(Draws(limits.seed))
         hub = ray.remote(num_cpus=0)(TreeHub).options(**here(ray)).remote((array("q"), -1))
@@ -479,4 +481,4 @@ class TreeRun:
         answer = first if status is Status.SOLVED else None
         wall = time.perf_counter() - started
         result = Result(status, answer, wall_time=wall, stats=stats, count=count, message=message)
-        return result if tree is None else tree.answer(result, instance, spent, picked)
+        return chosen.answer(result)

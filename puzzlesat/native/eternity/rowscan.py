@@ -174,7 +174,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
 
 
 def _count(instance: Instance, limits: Limits, opts: dict[str, Any], compile_start: float, plain: int) -> Result:
-    """``--count``: the tree :func:`~puzzlesat.native.eternity.count_tree.pick` picks (one of eight
+    """``--count``: the tree :func:`~puzzlesat.native.eternity.count_tree.choose` picks (one of eight
     on a square board without hints), on tile bitsets when the board fits a word (the same
     tree, node for node, as the row-scan kernel's), shared by ``limits.workers`` processes."""
     from puzzlesat.native.eternity import count_tree
@@ -182,17 +182,15 @@ def _count(instance: Instance, limits: Limits, opts: dict[str, Any], compile_sta
     from puzzlesat.native.eternity.search import Draws, Search, load_kernels
 
     check, twins = bool(opts["colour_check"]), bool(opts["twins"])
-    began = time.perf_counter()
-    tree, spent = count_tree.pick(instance, limits, twins, check, compile_start, str(opts["count_tree"]))
-    picked = time.perf_counter() - began
-    work, lookup = count_tree.counted(instance, tree, twins)
+    chosen = count_tree.choose(instance, limits, twins, check, compile_start, str(opts["count_tree"]))
+    work, lookup = chosen.puzzle, chosen.lookup
     if limits.workers > 1:
         result = _split(work, lookup, limits, check, compile_start, plain)
     elif fits(work, check):  # on tile bitsets: the same tree, node for node, faster
         result = count(CountSearch(work, lookup), limits, compile_start, load_kernels(bits=True))
     else:
         result = count(Search(work, lookup, Draws(limits.seed), check), limits, compile_start, load_kernels())
-    return result if tree is None else tree.answer(result, instance, spent, picked)
+    return chosen.answer(result)
 
 
 def _split(instance: Instance, lookup: Lookup, limits: Limits, check: bool, compile_start: float, plain: int) -> Result:
