@@ -53,6 +53,7 @@ from puzzlesat.domains.eternity import (
 CHECKPOINT_SECONDS = 1.0  # at most one write a second (each is a few milliseconds with its fsync)
 REFRESH_SECONDS = 60.0  # the same board written again with the time and nodes so far
 RECORD = "# record "
+COUNT_RECORD = "# count "  # a count's record line (native/eternity/count_checkpoint.py)
 
 
 def fingerprint(instance: Instance) -> str:
@@ -190,6 +191,8 @@ def read(instance: Instance, path: str) -> Resumed:
         raise PuzzlesatError(f"{path}: cannot read: {exc.strerror or exc}") from None
     record = None
     for lineno, line in enumerate(text.splitlines(), start=1):
+        if line.startswith(COUNT_RECORD):
+            raise PuzzlesatError(f"{path}: a --count checkpoint, not a --score one")
         if line.startswith(RECORD):
             record = Record.from_json(load_json(line[len(RECORD) :], f"{path}:{lineno}"), f"{path}:{lineno}")
     if record is not None and record.instance != fingerprint(instance):

@@ -68,6 +68,8 @@ def solve(puzzle: Puzzle, instance: Instance, name: str, limits: Limits, address
             "use --portfolio to race any strategy on Ray"
         )
     limits = replace(limits, options=for_run(puzzle, name, limits.options))
+    if not limits.options.get("score") and (limits.options.get("checkpoint") or limits.options.get("resume")):
+        raise PuzzlesatError("--count --checkpoint runs on this machine (--workers N), not with --backend ray")
     ray = import_ray()
     began = time.perf_counter()
     owned = connect(address)

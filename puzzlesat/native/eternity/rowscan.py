@@ -112,9 +112,11 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
                 from puzzlesat.native.eternity.score import solve_score
 
             return solve_score(instance, limits, began=began)
-    for name in ("checkpoint", "resume", "target"):
-        if limits.options.get(name) is not None:
-            raise PuzzlesatError(f"--{name} serves a --score run: add --score")
+    if limits.options.get("target") is not None:
+        raise PuzzlesatError("--target serves a --score run: add --score")
+    for name in ("checkpoint", "resume"):
+        if limits.options.get(name) is not None and not limits.options.get("count"):
+            raise PuzzlesatError(f"--{name} serves a --score or a --count run: add one")
     from puzzlesat.native import aot  # here, not at the top: listing the strategies imports this module
     from puzzlesat.native.eternity.search import Draws, Lookup, Search, load_kernels
 
@@ -176,11 +178,17 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
 def _count(instance: Instance, limits: Limits, opts: dict[str, Any], compile_start: float, plain: int) -> Result:
     """``--count``: the tree :func:`~puzzlesat.native.eternity.count_tree.choose` picks (one of eight
     on a square board without hints), on tile bitsets when the board fits a word (the same
-    tree, node for node, as the row-scan kernel's), shared by ``limits.workers`` processes."""
+    tree, node for node, as the row-scan kernel's), shared by ``limits.workers`` processes;
+    with ``checkpoint`` or ``resume``, its finished tasks kept on disk
+    (:mod:`~puzzlesat.native.eternity.count_checkpoint`)."""
     from puzzlesat.native.eternity import count_tree
     from puzzlesat.native.eternity.count_search import CountSearch, fits
     from puzzlesat.native.eternity.search import Draws, Search, load_kernels
 
+    if opts.get("checkpoint") or opts.get("resume"):  # its finished tasks kept on disk
+        from puzzlesat.native.eternity import count_checkpoint
+
+        return count_checkpoint.count(instance, limits, opts, compile_start)
     check, twins = bool(opts["colour_check"]), bool(opts["twins"])
     chosen = count_tree.choose(instance, limits, twins, check, compile_start, str(opts["count_tree"]))
     work, lookup = chosen.puzzle, chosen.lookup
