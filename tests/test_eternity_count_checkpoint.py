@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 from clirun import ROOT, run_cli
 
@@ -97,19 +98,22 @@ def test_a_count_killed_mid_way_resumes_to_the_count_and_nodes_of_a_straight_run
     assert record_of(saved)["nodes"] == straight.stats["nodes"]
 
 
-def test_a_count_stopped_at_its_time_limit_goes_on_with_one_worker(tmp_path: Path) -> None:
-    board, path = board_file(tmp_path, **KILLED)
+def test_a_count_stopped_at_its_time_limit_keeps_its_tasks_and_goes_on_from_them(tmp_path: Path) -> None:
+    # about 430 M nodes and more: well past the time limit on one worker
+    board, path = board_file(tmp_path, seed=1, size=8, frame_colours=4, inner_colours=9)
     saved = tmp_path / "count.txt"
-    # the first corner tile's tree: under a time this short the choice of the smallest stops early
-    done = run_cli("solve", "eternity", str(path), "--count", "--workers", "1", "--timeout", "1.5",
-                   "--checkpoint", str(saved), "-O", "count_tree=first")  # fmt: skip
+    done = run_cli("solve", "eternity", str(path), "--count", "--workers", "1", "--timeout", "6",
+                   "--checkpoint", str(saved))  # fmt: skip
     assert (done.returncode, done.stdout) == (1, "") and "UNKNOWN" in done.stderr and str(saved) in done.stderr
     before = record_of(saved)
-    assert before["done"] and before["found"] <= 8
-    resumed = api.solve(board, count=True, workers=1, resume=str(saved))  # the recorded tree
-    straight = api.solve(board, count=True, workers=1, count_tree="first")
-    assert (resumed.count, resumed.stats["nodes"]) == (straight.count, straight.stats["nodes"])
-    assert resumed.stats["tree"] == straight.stats["tree"] == before["tree"]
+    assert before["done"] and before["nodes"] > before["top_nodes"]
+    resumed = api.solve(board, count=True, workers=1, timeout=6, resume=str(saved))
+    after = record_of(saved)
+    assert resumed.status is Status.UNKNOWN and resumed.stats["tasks_before"] == sum(
+        b - a + 1 for a, b, _, _ in before["done"]
+    )
+    assert (after["runs"], after["tree"], after["depth"]) == (2, before["tree"], before["depth"])
+    assert after["nodes"] > before["nodes"] and after["found"] >= before["found"]
 
 
 def _edited(saved: Path, **changes: object) -> None:
@@ -186,7 +190,7 @@ def test_corrupt_files_and_other_kinds_are_refused(
         api.solve(board, count=True, workers=1, resume=str(saved), count_tree="first")
     with pytest.raises(PuzzlesatError, match="colour_check"):
         api.solve(board, count=True, workers=1, checkpoint=str(tmp_path / "new.txt"), colour_check=True)
-    with pytest.raises(PuzzlesatError, match="serves a --score or a --count run"):
+    with pytest.raises(PuzzlesatError, match="or a --count run"):
         api.solve(board, "native-rowscan", workers=1, checkpoint=str(tmp_path / "new.txt"))
 
 
@@ -194,5 +198,27 @@ def test_the_tree_is_recorded_and_walked_again_on_resume(finished: tuple[puzzles
     board, _, saved = finished
     record = record_of(saved)
     assert record["tree"].endswith("-mirrored")
-    resumed = api.solve(board, count=True, workers=1, resume=str(saved), timeout=0.01)  # no time to pick a tree
-    assert resumed.stats["tree"] == record["tree"] and resumed.count == api.solve(board, count=True, workers=1).count
+    resumed = api.solve(board, count=True, workers=1, resume=str(saved))
+    assert (resumed.stats["tree"], resumed.stats["tree_nodes"]) == (record["tree"], 0)  # read, not picked again
+    assert resumed.count == api.solve(board, count=True, workers=1).count
+
+
+def test_sigterm_stops_a_checkpointed_count_with_its_tasks_written(tmp_path: Path) -> None:
+    _, path = board_file(tmp_path, seed=1, size=8, frame_colours=4, inner_colours=9)
+    saved = tmp_path / "count.txt"
+    cmd = [sys.executable, "-m", "puzzlesat.cli", "solve", "eternity", str(path), "--count", "--workers", "2"]
+    proc = subprocess.Popen([*cmd, "--checkpoint", str(saved)], cwd=ROOT, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and time.monotonic() < deadline and not (saved.exists() and record_of(saved)["done"]):
+            time.sleep(0.05)
+        workers = psutil.Process(proc.pid).children(recursive=True)
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert (proc.returncode, out) == (1, "") and "interrupted" in err and str(saved) in err, err
+    assert record_of(saved)["done"] and workers
+    psutil.wait_procs(workers, timeout=10)
+    assert not any(worker.is_running() for worker in workers)

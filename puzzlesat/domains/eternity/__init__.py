@@ -151,14 +151,16 @@ PUZZLE = Puzzle(
             str,
             None,
             "with --score (native-rowscan): rewrite this file with the best board as it improves "
-            "(atomically), and its picture beside it (FILE.svg)",
+            "(atomically), and its picture beside it (FILE.svg); with --count: with the tasks of the "
+            "count finished so far",
             writes=True,
         ),
         Option(
             "resume",
             str,
             None,
-            "with --score (native-rowscan): start from this checkpoint (or board) file and keep it up to date",
+            "with --score (native-rowscan): start from this checkpoint (or board) file and keep it up to date; "
+            "with --count: count only the tasks this count checkpoint has not finished",
             writes=True,
         ),
         Option(

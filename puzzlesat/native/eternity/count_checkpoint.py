@@ -46,7 +46,7 @@ from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Search, Task, l
 
 # tasks the cut gives at least: Brendan's 8x8 (950 G nodes) then averages under 0.1 G nodes
 # (about a second) a task, so a kill loses little more than the tasks under way
-ROOTS = 10_000
+ROOTS = 2_000
 SLICE_NODES = 5_000_000  # nodes between two looks at the clock in this process (tens of milliseconds)
 COUNT = checkpoint.COUNT_RECORD
 
@@ -142,10 +142,12 @@ def _above(puzzle: Instance, lookup: Any, table: Table | BitTable, depth: int) -
     return Search(puzzle, lookup, None, False, table._replace(classes=array("q", table.classes[:depth])))
 
 
-def frontier(puzzle: Instance, lookup: Any, table: Table | BitTable, depth: int | None = None) -> Frontier:
+def frontier(
+    puzzle: Instance, lookup: Any, table: Table | BitTable, depth: int | None = None, until: float | None = None
+) -> Frontier | None:
     """The tasks of a checkpointed count: the tree cut ``depth`` cells down, or (None) at the
     smallest depth with :data:`ROOTS` partial boards or more (or none), at most a row short
-    of the whole board."""
+    of the whole board; None when ``until`` (a ``perf_counter`` time) passes first."""
     if depth is None:
         depth = 0
         while depth < puzzle.cells - 1:
@@ -154,6 +156,8 @@ def frontier(puzzle: Instance, lookup: Any, table: Table | BitTable, depth: int 
             search.run(COUNT_LIMIT, limit=COUNT_LIMIT)
             if search.found >= ROOTS or not search.found:
                 break
+            if until is not None and time.perf_counter() >= until:
+                return None
     if depth == 0:
         return Frontier(0, [(array("q"), -1)], 0)
     search = _above(puzzle, lookup, table, depth)
@@ -166,6 +170,8 @@ def frontier(puzzle: Instance, lookup: Any, table: Table | BitTable, depth: int 
             return Frontier(depth, tasks, nodes)
         placed = search.placed(depth) if isinstance(search, CountSearch) else search.state.placed[:depth]
         tasks.append((placed, -1))
+        if until is not None and len(tasks) % 256 == 0 and time.perf_counter() >= until:
+            return None
 
 
 @dataclass
@@ -331,7 +337,12 @@ def count(instance: Instance, limits: Limits, options: dict[str, Any], began: fl
     seed = limits.seed if resumed is None else resumed.record.seed
     compile_time = load_kernels(bits, replay_too=True)
     table = bit_table(lookup) if bits else lookup.table(Draws(seed))
-    cut = frontier(puzzle, lookup, table, None if resumed is None else resumed.record.depth)
+    left = limits.remaining(began)
+    until = None if left is None else time.perf_counter() + left
+    cut = frontier(puzzle, lookup, table, None if resumed is None else resumed.record.depth, until)
+    if cut is None:  # nothing done, nothing written
+        wall = time.perf_counter() - began - compile_time
+        return Result(Status.UNKNOWN, wall_time=wall, message="time limit before the count was cut in tasks")
     record = CountRecord(
         checkpoint.fingerprint(instance), "" if chosen.tree is None else chosen.tree.name, twins, kernel, seed,
         cut.depth, len(cut.tasks), cut.top_nodes, nodes=cut.top_nodes, workers=limits.workers,

@@ -116,7 +116,7 @@ def solve(instance: Instance, limits: Limits, variant: str | None) -> Result:
         raise PuzzlesatError("--target serves a --score run: add --score")
     for name in ("checkpoint", "resume"):
         if limits.options.get(name) is not None and not limits.options.get("count"):
-            raise PuzzlesatError(f"--{name} serves a --score or a --count run: add one")
+            raise PuzzlesatError(f"--{name} serves a --score run (add --score) or a --count run (add --count)")
     from puzzlesat.native import aot  # here, not at the top: listing the strategies imports this module
     from puzzlesat.native.eternity.search import Draws, Lookup, Search, load_kernels
 
