@@ -190,6 +190,8 @@ def test_corrupt_files_and_other_kinds_are_refused(
         api.solve(board, count=True, workers=1, resume=str(saved), count_tree="first")
     with pytest.raises(PuzzlesatError, match="colour_check"):
         api.solve(board, count=True, workers=1, checkpoint=str(tmp_path / "new.txt"), colour_check=True)
+    with pytest.raises(PuzzlesatError, match="not with --backend ray"):
+        api.solve(board, count=True, workers=1, checkpoint=str(tmp_path / "new.txt"), backend="ray")
     with pytest.raises(PuzzlesatError, match="or a --count run"):
         api.solve(board, "native-rowscan", workers=1, checkpoint=str(tmp_path / "new.txt"))
 
