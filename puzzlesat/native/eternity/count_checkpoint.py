@@ -42,7 +42,7 @@ from puzzlesat.domains.eternity import Instance, Solution, format_solution, pars
 from puzzlesat.native.eternity import checkpoint, count_tree
 from puzzlesat.native.eternity.arrays import BitTable, Table
 from puzzlesat.native.eternity.count_search import CountSearch, bit_table, fits
-from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Search, Task, load_kernels
+from puzzlesat.native.eternity.search import COUNT_LIMIT, Draws, Lookup, Search, Task, load_kernels
 
 # tasks the cut gives at least: Brendan's 8x8 (950 G nodes) then averages under 0.1 G nodes
 # (about a second) a task, so a kill loses little more than the tasks under way
@@ -135,7 +135,7 @@ class Frontier:
     top_nodes: int
 
 
-def _above(puzzle: Instance, lookup: Any, table: Table | BitTable, depth: int) -> Search | CountSearch:
+def _above(puzzle: Instance, lookup: Lookup, table: Table | BitTable, depth: int) -> Search | CountSearch:
     """A search of the tree down to ``depth`` cells only: its boards are the partial boards there."""
     if isinstance(table, BitTable):
         return CountSearch(puzzle, lookup, table._replace(base=array("Q", table.base[:depth])))
@@ -143,7 +143,7 @@ def _above(puzzle: Instance, lookup: Any, table: Table | BitTable, depth: int) -
 
 
 def frontier(
-    puzzle: Instance, lookup: Any, table: Table | BitTable, depth: int | None = None, until: float | None = None
+    puzzle: Instance, lookup: Lookup, table: Table | BitTable, depth: int | None = None, until: float | None = None
 ) -> Frontier | None:
     """The tasks of a checkpointed count: the tree cut ``depth`` cells down, or (None) at the
     smallest depth with :data:`ROOTS` partial boards or more (or none), at most a row short
@@ -394,7 +394,7 @@ def count(instance: Instance, limits: Limits, options: dict[str, Any], began: fl
 
 def _here(
     puzzle: Instance,
-    lookup: Any,
+    lookup: Lookup,
     table: Table | BitTable,
     todo: list[tuple[int, Task]],
     ledger: Ledger,
