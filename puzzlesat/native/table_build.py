@@ -29,6 +29,7 @@ import hashlib
 import json
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -145,6 +146,35 @@ class Workspace:
             out = np.fromfile(kept, dtype)
         self._arrays[name] = np.full(size, fill, dtype) if out is None else out
         return self._arrays[name]
+
+    def array_ahead(self, name: str, size: int, dtype: Any, fill: int) -> Callable[[], np.ndarray]:
+        """:meth:`array`, with its new array (if none was kept) allocated and filled by a thread
+        started now, while the caller does other work; call the result for the array.
+
+        On a virtual machine the first write of fresh memory costs seconds of system time (3.7 s
+        for the 1.67 GB of the cube's phase-1 table), which this moves onto another core."""
+        if name in self.state["arrays"]:
+            return lambda: self.array(name, size, dtype, fill)
+        made: list[np.ndarray] = []
+        failed: list[BaseException] = []
+
+        def allocate() -> None:
+            try:
+                made.append(np.full(size, fill, dtype))
+            except BaseException as exc:  # noqa: BLE001 (raised again by the caller's thread)
+                failed.append(exc)
+
+        thread = threading.Thread(target=allocate, name=f"allocate-{name}", daemon=True)
+        thread.start()
+
+        def result() -> np.ndarray:
+            thread.join()
+            if failed:
+                raise failed[0]
+            self._arrays[name] = made[0]
+            return made[0]
+
+        return result
 
     def due(self) -> bool:
         """Whether ``KEEP_SECONDS`` of work went by since the working arrays were last kept."""

@@ -26,9 +26,11 @@ from puzzlesat.core.cache import cache_dir, number
 from puzzlesat.domains.rubik import METRICS
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from puzzlesat.native.rubik.phase1 import Phase1Tables
     from puzzlesat.native.rubik.tables import Tables
-    from puzzlesat.native.table_build import Store
+    from puzzlesat.native.table_build import Store, Workspace
 
 # table set -> MiB of memory a search with it needs (tables, plus Python and numba), largest first
 TABLE_MEMORY_MB = {"phase1": 2300, "phase1x12": 950, "phase1x6": 900, "full": 450, "small": 350}
@@ -145,23 +147,42 @@ def load(name: str, metric: str, quiet: bool = False, stop_at: float | None = No
     store = _store(name, metric)
     kind = _kind(name)
     status, meta = store.checked()
+    made: dict[str, np.ndarray] = {}
     if not status:
         if store.note.exists() and not quiet:
             progress.line(f"c rubik {name} tables in {store.note.parent} are damaged or outdated: rebuilding")
-        status, meta = _build(name, metric, store, quiet, stop_at)
-    arrays = {k: np.load(p, mmap_mode="r" if k in kind.MAPPED else None) for k, p in store.files.items()}
+        status, meta = _build(name, metric, store, quiet, stop_at, made)
+    arrays = {k: _kept(made[k]) if k in made else np.load(p, mmap_mode="r" if k in kind.MAPPED else None) for k, p in store.files.items()}
     return kind.assemble(name, metric, arrays, meta, status)  # type: ignore[no-any-return]
 
 
-def _build(name: str, metric: str, store: Store, quiet: bool, stop_at: float | None) -> tuple[str, dict[str, Any]]:
+def _kept(array: np.ndarray) -> np.ndarray:
+    """A big array this process just built and saved, used as it is in memory rather than mapped
+    again from its file (the same bytes, which the file's digest was taken of), read-only like a
+    mapped one so the kernels compiled for those serve it too."""
+    array.flags.writeable = False
+    return array
+
+
+def _build(
+    name: str, metric: str, store: Store, quiet: bool, stop_at: float | None, made: dict[str, np.ndarray]
+) -> tuple[str, dict[str, Any]]:
+    """Build a set into the cache; ``made`` gets the big arrays (``MAPPED``) if this process built them."""
     kind = _kind(name)
     began = time.monotonic()
     if not quiet and name in BUILD_SECONDS:
         progress.line(f"c rubik: the {name} tables, {_what(name)}: the bar shows the time left")
     key = {"metric": metric, "set": name, "version": kind.VERSION}
-    status, meta = store.build(
-        f"the rubik {name} tables", key, lambda ws: kind.build(name, metric, ws, quiet, stop_at), quiet
-    )
+    built: dict[str, np.ndarray] = {}
+
+    def make(ws: Workspace) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        arrays, info = kind.build(name, metric, ws, quiet, stop_at)
+        built.update(arrays)
+        return arrays, info
+
+    status, meta = store.build(f"the rubik {name} tables", key, make, quiet)
+    if status == "built":  # (else another process built it: its files are mapped)
+        made.update({k: built[k] for k in kind.MAPPED if k in built})
     if status == "built":
         store.remove_other_versions(_base(name, metric)[: -len(str(kind.VERSION))])
         if not quiet:

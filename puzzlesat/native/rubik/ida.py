@@ -227,9 +227,9 @@ class Phase1Searcher(_Prefixed):
         twist, _, _, corners = rubik_phase1.coordinates(cube)
         self.corner_dist = int(t.corners[corners * rubik_phase1.N_TWIST + twist])
         self.root = Root(self.axes, corners, self.corner_dist, np.concatenate(cube_arrays(cube)))
-        self.huge = False
+        self.huge = not t.mapped  # tables this process just built are in memory already
         self.copying: HugeCopy | None = None
-        if self.lower_bound() >= HUGE_FROM - EARLY_COPY:
+        if not self.huge and self.lower_bound() >= HUGE_FROM - EARLY_COPY:
             self.copying = HugeCopy(t)  # while numba starts and the shallow bounds are searched
         start = time.perf_counter()
         with without_blas_probe():

@@ -58,6 +58,7 @@ N_FLIPSLICE = N_SLICE * N_FLIP
 TABLE_SETS = {"phase1": 24, "phase1x6": 6, "phase1x12": 12}
 TWO_BITS = ("phase1x12",)  # the sets whose table is packed by pack2
 TOP_CODES = 3  # a 2-bit table's codes above its base: the base is its largest value minus this
+CLASSES = {24: 1_523_864, 12: 763_160, 6: 382_780}  # slice orders told apart -> flipslice symmetry classes
 ROW = 2188  # entries per class row (2187 twists + 1 pad: a row is 1094 whole bytes)
 ROW_BYTES = ROW // 2
 EMPTY = 15
@@ -397,38 +398,60 @@ def _phase1_forward(
     table, depth, reps, clsym, selfsym, flip_mv, slice_mv, steps, twist_conj, live, reached, first, last, parts
 ):  # noqa: ANN001, ANN202, E501
     """Fill every empty neighbour of the entries at ``depth`` in chunks ``first`` to ``last - 1``
-    of the class rows with ``depth + 1``; in ``parts`` threads, each of which reads every
-    chunk and writes only the neighbours in its own rows (blocks of 64 rows dealt in turn): no
-    two threads write one byte, so an entry is set with a plain write, without a
-    compare-and-swap, and the table comes out the same in any order.  A chunk run again only
-    fills what is still empty.  Only rows marked in ``live`` are read (it holds every row with
-    an entry at ``depth``); a row given an entry is marked in ``reached``."""
+    of the class rows with ``depth + 1``; how many.  Two passes: the threads share out the
+    source rows, and list each one's twists at ``depth`` and its neighbours' classes under
+    every move; then each of the ``parts`` threads writes only the neighbours in its own rows
+    (blocks of 64 rows dealt in turn): no two threads write one byte, so an entry is set with
+    a plain write, without a compare-and-swap, and the table comes out the same in any order.
+    A chunk run again only fills what is still empty.  Only rows marked in ``live`` are read
+    (it holds every row with an entry at ``depth``); a row given an entry is marked in ``reached``."""
     nd = depth + 1
     nm = flip_mv.shape[1]
     ncls = reps.shape[0]
+    lo, hi = first * ncls // FORWARD_CHUNKS, last * ncls // FORWARD_CHUNKS
+    counts = np.zeros(hi - lo + 1, np.int64)  # counts[r + 1]: row lo + r's entries at depth
+    for r in prange(hi - lo):
+        c = lo + r
+        if live[c] == 0:
+            continue
+        n = 0
+        for b in range(ROW_BYTES):  # (a row's pad entry reads EMPTY, never a depth)
+            byte = table[c * ROW_BYTES + b]
+            if byte != 0xFF:
+                n += int(byte & 15 == depth) + int(byte >> 4 == depth)
+        counts[r + 1] = n
+    starts = np.cumsum(counts)
+    twists = np.empty(starts[-1], np.int16)
+    near = np.empty((hi - lo, nm), np.uint32)  # the class and symmetry of each row's neighbour under each move
+    for r in prange(hi - lo):
+        if counts[r + 1] == 0:
+            continue
+        c = lo + r
+        at = starts[r]
+        for b in range(ROW_BYTES):
+            byte = table[c * ROW_BYTES + b]
+            if byte == 0xFF:
+                continue
+            if byte & 15 == depth:
+                twists[at] = 2 * b
+                at += 1
+            if byte >> 4 == depth:
+                twists[at] = 2 * b + 1
+                at += 1
+        flip = reps[c] % N_FLIP
+        slc = reps[c] // N_FLIP
+        for m in range(nm):
+            near[r, m] = clsym[slice_mv[slc, m] * N_FLIP + flip_mv[flip, m]]
     found = np.zeros(parts, np.int64)
     for part in prange(parts):
-        rows = np.empty(N_TWIST, np.int64)
         new = 0
-        for c in range(first * ncls // FORWARD_CHUNKS, last * ncls // FORWARD_CHUNKS):
-            if live[c] == 0:
-                continue
-            n = 0
-            for b in range(ROW_BYTES):
-                byte = table[c * ROW_BYTES + b]
-                if byte == 0xFF:
-                    continue
-                for k in range(2):
-                    t = 2 * b + k
-                    if t < N_TWIST and (byte >> (4 * k)) & 15 == depth:
-                        rows[n] = t
-                        n += 1
+        for r in range(hi - lo):
+            n = counts[r + 1]
             if n == 0:
                 continue
-            flip = reps[c] % N_FLIP
-            slc = reps[c] // N_FLIP
+            rows = twists[starts[r] : starts[r + 1]]
             for m in range(nm):
-                cs = clsym[slice_mv[slc, m] * N_FLIP + flip_mv[flip, m]]
+                cs = near[r, m]
                 c1 = cs >> 4
                 if (c1 >> 6) % parts != part:
                     continue
@@ -583,15 +606,20 @@ class Phase1Tables:
     def nbytes(self) -> int:
         return int(self.phase1.nbytes + self.corners.nbytes + self.clsym.nbytes)
 
+    @property
+    def mapped(self) -> bool:
+        """Whether the big tables are mapped from their files (loaded), not in memory (built by
+        this process, where numpy advises huge pages for them)."""
+        return any(isinstance(a, np.memmap) for a in (self.phase1, self.clsym, self.corners))
+
     def in_huge_pages(self) -> Phase1Tables:
-        """The same tables with the big ones copied into huge pages (private to this process,
-        1.9 GB more memory; the search reads about 1.3x faster, see docs/rubik.md)."""
-        return replace(
-            self,
-            phase1=huge_page_copy(self.phase1),
-            clsym=huge_page_copy(self.clsym),
-            corners=huge_page_copy(self.corners),
-        )
+        """The same tables with the mapped big ones copied into huge pages (private to this
+        process, 1.9 GB more memory; the search reads about 1.3x faster, see docs/rubik.md)."""
+
+        def copied(array: np.ndarray) -> np.ndarray:
+            return huge_page_copy(array) if isinstance(array, np.memmap) else array
+
+        return replace(self, phase1=copied(self.phase1), clsym=copied(self.clsym), corners=copied(self.corners))
 
     def axis_coordinates(self, cube: Cube) -> np.ndarray:
         """``(3, 4)``: twist, flip, slice and phase-1 distance (:func:`distance`) on each axis."""
@@ -780,6 +808,8 @@ def build(
     :class:`BuildStopped` once ``stop_at`` (a :func:`time.monotonic` time) has passed, after
     keeping the work done; Ctrl-C keeps it too.
     """
+    # the table's 1.67 GB are allocated meanwhile, on another core (the first write of fresh memory is slow)
+    new_table = ws.array_ahead("phase1", CLASSES[TABLE_SETS[name]] * ROW_BYTES, np.uint8, 0xFF)
     small = _small_tables(metric, TABLE_SETS[name])
     label = f"c building rubik {metric} {name} tables"
     bar = Progress(label, quiet, float(ws.state.get("share", 0.0)))
@@ -808,8 +838,10 @@ def build(
     clsym, reps, selfsym = (ws.load(k) for k in ("clsym", "reps", "selfsym"))
     flip_mv, slice_mv, twist_mv, twist_conj = (small[k] for k in ("flip_mv", "slice_mv", "twist_mv", "twist_conj"))
     ncls = reps.shape[0]
+    if ncls != CLASSES[TABLE_SETS[name]]:
+        raise RuntimeError(f"phase-1 table: {ncls} symmetry classes, expected {CLASSES[TABLE_SETS[name]]}")
     total = ncls * N_TWIST
-    phase1 = ws.array("phase1", ncls * ROW_BYTES, np.uint8, 0xFF)
+    phase1 = new_table()
     steps = twist_steps(twist_mv, twist_conj)
     parts = numba.get_num_threads()
     forward = (reps, clsym, selfsym, flip_mv, slice_mv, steps, twist_conj)
