@@ -384,6 +384,25 @@ def test_loads_check_stamps_once_the_digests_were_checked(tmp_path, monkeypatch)
         rubik_cache.load("phase1", "htm", quiet=True)
 
 
+def test_a_process_that_builds_the_tables_searches_its_arrays_in_memory(tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    monkeypatch.setenv("PUZZLESAT_CACHE", str(tmp_path))
+    files, _ = rubik_cache.paths("phase1", "htm")
+    made = {k: np.arange(3 << 18, dtype=np.int64) * (len(k) + 1) for k in files}
+
+    def build(*args: object) -> tuple[dict[str, np.ndarray], dict[str, int]]:
+        return dict(made), {"max_depth": 11, "base": -1}
+
+    monkeypatch.setattr(p1, "build", build)
+    built = rubik_cache.load("phase1", "htm", quiet=True)
+    assert built.loaded_from == "built" and not built.mapped
+    assert built.phase1 is made["phase1"] and not built.phase1.flags.writeable  # as a mapped file: read-only
+    assert built.in_huge_pages().phase1 is made["phase1"]  # no second copy
+    loaded = rubik_cache.load("phase1", "htm", quiet=True)  # the files, mapped: the same bytes
+    assert loaded.mapped and isinstance(loaded.corners, np.memmap)
+    assert all(np.array_equal(getattr(loaded, k), made[k]) for k in p1.BIG)
+    assert not isinstance(loaded.in_huge_pages().phase1, np.memmap)
+
+
 def test_a_file_stamp_sees_a_rewrite_a_sampled_block_and_the_size(tmp_path) -> None:  # noqa: ANN001
     import os
 
