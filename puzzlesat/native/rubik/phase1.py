@@ -848,19 +848,23 @@ def build(
     # rows that may hold an entry at the level's depth (read by it), and at the next depth
     # (marked by it); a resumed build reads every row until past what its kept table holds
     live = np.ones(ncls, np.uint8)
-    if "level" not in ws.state:
+    if "level" not in ws.state:  # a new table: the goal is its one entry
         goal = int(small["slice_reduced"][slice_of(np.arange(12, dtype=np.int64))])
         goal_row = int(clsym[goal * N_FLIP]) >> 4
         _set4(phase1, goal_row * ROW, 0)
         ws.state["level"] = (0, FORWARD, 0)
         live[:] = 0
         live[goal_row] = 1
+        done, new, deepest = 1, 0, 0
+    else:
+        level = ws.state["level"][0]
+        counts = _count4(phase1)  # every entry the kept table holds, some maybe past its note
+        done = total - int(counts[EMPTY] - ncls)  # (each row's pad entry stays empty)
+        new = int(counts[level + 1])
+        deepest = max(v for v in range(EMPTY) if counts[v])
     # the level in progress (from depth to depth + 1), its direction and its next group of rows
     depth, way, group = ws.state["level"]
-    counts = _count4(phase1)  # every entry the kept table holds, some maybe past its note
-    done = total - int(counts[EMPTY] - ncls)  # (each row's pad entry stays empty)
-    new = int(counts[depth + 1])
-    deepest = kept = max(v for v in range(EMPTY) if counts[v])
+    kept = deepest
     reached = np.ones(ncls, np.uint8) if group or depth < kept else np.zeros(ncls, np.uint8)
     try:
         while done < total:
