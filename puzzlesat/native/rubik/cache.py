@@ -152,7 +152,10 @@ def load(name: str, metric: str, quiet: bool = False, stop_at: float | None = No
         if store.note.exists() and not quiet:
             progress.line(f"c rubik {name} tables in {store.note.parent} are damaged or outdated: rebuilding")
         status, meta = _build(name, metric, store, quiet, stop_at, made)
-    arrays = {k: _kept(made[k]) if k in made else np.load(p, mmap_mode="r" if k in kind.MAPPED else None) for k, p in store.files.items()}
+    arrays = {
+        k: _kept(made[k]) if k in made else np.load(p, mmap_mode="r" if k in kind.MAPPED else None)
+        for k, p in store.files.items()
+    }
     return kind.assemble(name, metric, arrays, meta, status)  # type: ignore[no-any-return]
 
 
