@@ -772,7 +772,7 @@ def _fill_words(words: np.ndarray, start: int, end: int, spread: np.uint64) -> i
         e = w & (w >> np.uint64(1)) & (w >> np.uint64(2)) & (w >> np.uint64(3)) & ones
         words[k] = w ^ ((e * np.uint64(15)) & spread)
         c = (e + (e >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)  # the empties, counted per byte
-        n += np.int64((c * np.uint64(0x0101010101010101)) >> np.uint64(56))
+        n += int((c * np.uint64(0x0101010101010101)) >> np.uint64(56))
     return n
 
 
