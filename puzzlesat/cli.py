@@ -26,7 +26,6 @@ from puzzlesat.core.arguments import cores as check_cores_of
 from puzzlesat.core.deadline import DeadlineExceeded, hard_deadline
 from puzzlesat.core.interrupts import is_solver_interrupt
 from puzzlesat.core.options import parse_pairs
-from puzzlesat.models.cpsat import solving
 
 
 def source(path: str) -> api.Source:
@@ -527,7 +526,8 @@ def main(argv: list[str] | None = None) -> int:
     if argv is None:
         command_process()
     code = run(sys.argv[1:] if argv is None else argv)
-    if argv is None and solving():  # Ctrl-C in CP-SAT's presolve: leave without the teardown
+    cpsat = sys.modules.get("puzzlesat.models.cpsat")  # not imported: no CP-SAT ran (5 ms a command spared)
+    if argv is None and cpsat is not None and cpsat.solving():  # Ctrl-C in its presolve: leave without the teardown
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)

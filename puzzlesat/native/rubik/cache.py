@@ -36,9 +36,9 @@ if TYPE_CHECKING:
 TABLE_MEMORY_MB = {"phase1": 2300, "phase1x12": 950, "phase1x6": 900, "full": 450, "small": 350}
 TABLE_SETS = tuple(TABLE_MEMORY_MB)
 # table set -> MB of its files, and seconds its HTM build takes on the 2-core machine of docs/rubik.md
-# (phase1: built on both cores, estimated for a quiet machine from its stages' CPU seconds: docs/rubik.md)
+# (phase1: built on both cores, measured in cold solves on a quiet machine: 30.6-33.8 s, docs/rubik.md)
 TABLE_DISK_MB = {"phase1": 1853, "phase1x12": 550, "phase1x6": 530, "full": 87, "small": 0.4}
-BUILD_SECONDS = {"phase1": 39, "phase1x6": 51}
+BUILD_SECONDS = {"phase1": 32, "phase1x6": 51}
 KORF_SETS = ("full", "small")  # Korf's pattern databases (:mod:`.tables`); the others are phase-1 sets
 
 
