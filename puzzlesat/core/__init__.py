@@ -35,7 +35,7 @@ from puzzlesat.core.interrupts import solver_interrupts
 from puzzlesat.core.options import Option, OptionError
 from puzzlesat.core.registry import available_puzzles, get_puzzle
 from puzzlesat.core.run_options import for_run
-from puzzlesat.core.text import check_length, content_lines, int_tokens, is_int, read_text
+from puzzlesat.core.text import check_length, content_lines, int_tokens, is_int, read_named, read_text
 from puzzlesat.core.types import (
     TIME_LIMIT,
     Choice,
@@ -81,6 +81,7 @@ __all__ = [
     "int_tokens",
     "is_int",
     "load_target",
+    "read_named",
     "read_text",
     "run_strategy",
     "split_strategy",

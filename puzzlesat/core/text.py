@@ -13,7 +13,7 @@ import re
 from itertools import accumulate
 from typing import Any
 
-from puzzlesat.core.errors import ParseError
+from puzzlesat.core.errors import ParseError, PuzzlesatError
 from puzzlesat.core.files import special
 
 # The largest public instance file is under 5 kB and a rubik --all answer can reach a few
@@ -41,6 +41,18 @@ def read_text(path: str | os.PathLike[str], source: str, limit: int = MAX_FILE_B
         raise ParseError(f"{source}: cannot read: is {what}, not a regular file")
     with open(path, "rb") as fp:
         return decode_text(fp.read(limit + 1), source, limit)
+
+
+def read_named(path: str) -> str:
+    """:func:`read_text` of a file the user named, a failed read said in one line naming it.
+
+    Raises:
+        PuzzlesatError: the file cannot be opened or read; or :func:`read_text`'s ParseError.
+    """
+    try:
+        return read_text(path, path)
+    except OSError as exc:
+        raise PuzzlesatError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 def decode_text(data: bytes, source: str, limit: int = MAX_FILE_BYTES) -> str:

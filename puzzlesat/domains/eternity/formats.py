@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from puzzlesat.core import ParseError, PuzzlesatError, check_length, content_lines, int_tokens, is_int, read_text
+from puzzlesat.core import ParseError, check_length, content_lines, int_tokens, is_int, read_named
 from puzzlesat.domains.eternity.instance import GREY, Hint, Instance, Solution, rotated
 
 NOT_FOUND = "SOLUTION NOT FOUND"
@@ -164,10 +164,7 @@ def read_hints(instance: Instance, options: dict[str, Any]) -> Instance:
     path = options.get("hints")
     if not path:
         return instance
-    try:
-        text = read_text(path, path)
-    except OSError as exc:
-        raise PuzzlesatError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    text = read_named(path)
     return with_hints(instance, text, path)
 
 

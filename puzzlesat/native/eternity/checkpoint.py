@@ -37,7 +37,7 @@ import numpy as np
 from puzzlesat.core import PuzzlesatError
 from puzzlesat.core.errors import ParseError
 from puzzlesat.core.files import write_atomic
-from puzzlesat.core.text import load_json, read_text
+from puzzlesat.core.text import load_json, read_named
 from puzzlesat.domains.eternity import (
     Instance,
     Solution,
@@ -185,10 +185,7 @@ def read(instance: Instance, path: str) -> Resumed:
         PuzzlesatError: an unreadable file, a record of another instance, or a board that is
             not a legal board of this instance (every tile once, grey on the frame, the hints kept).
     """
-    try:
-        text = read_text(path, path)
-    except OSError as exc:
-        raise PuzzlesatError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    text = read_named(path)
     record = None
     for lineno, line in enumerate(text.splitlines(), start=1):
         if line.startswith(COUNT_RECORD):

@@ -37,7 +37,7 @@ from puzzlesat.core.errors import ParseError
 from puzzlesat.core.files import write_atomic
 from puzzlesat.core.interrupts import terminate_as_interrupt
 from puzzlesat.core.kernel_status import EXHAUSTED, FOUND
-from puzzlesat.core.text import load_json, read_text
+from puzzlesat.core.text import load_json, read_named
 from puzzlesat.domains.eternity import Instance, Solution, format_solution, parse_solution, verify
 from puzzlesat.native.eternity import checkpoint, count_tree
 from puzzlesat.native.eternity.arrays import BitTable, Table
@@ -191,10 +191,7 @@ def read(instance: Instance, path: str) -> Resumed:
             instance, a tree ``instance`` has not, a record that does not add up, or a board
             that is not a solution of the tree's puzzle (one line naming the file).
     """
-    try:
-        text = read_text(path, path)
-    except OSError as exc:
-        raise PuzzlesatError(f"{path}: cannot read: {exc.strerror or exc}") from None
+    text = read_named(path)
     record = None
     for lineno, line in enumerate(text.splitlines(), start=1):
         if line.startswith(checkpoint.RECORD):
